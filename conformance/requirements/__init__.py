@@ -1,0 +1,139 @@
+"""The requirement catalogue: one entry per normative requirement of the three drafts.
+
+The entries are data (`sdsi.json`, `woa.json`, `aci.json` beside this file, described by
+`catalogue.schema.json`); this module loads them into `Requirement` records, rejects duplicate
+IDs, and answers look-ups by ID. Every verdict the suite gives names one of these IDs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+__all__ = [
+    "DRAFTS",
+    "LEVELS",
+    "Catalogue",
+    "Quote",
+    "Requirement",
+    "catalogue",
+]
+
+Draft = Literal["sdsi", "woa", "aci"]
+Level = Literal["MUST", "SHOULD", "MAY"]
+Testability = Literal["black-box", "needs-test-hook", "not-remotely-testable"]
+
+DRAFTS: dict[str, str] = {
+    "sdsi": "draft-zhou-structured-data-schema-interaction-00",
+    "woa": "draft-gaikwad-woa-00",
+    "aci": "draft-chang-agent-context-interaction-02",
+}
+#: Requirement levels, strongest first. MUST NOT, REQUIRED and SHALL are MUST; RECOMMENDED and
+#: SHOULD NOT are SHOULD; OPTIONAL is MAY. The exact words stand in `Requirement.keyword`.
+LEVELS: tuple[Level, ...] = ("MUST", "SHOULD", "MAY")
+
+
+@dataclass(frozen=True)
+class Quote:
+    section: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One rule of one draft, with the sentence that states it."""
+
+    id: str
+    draft: Draft
+    section: str
+    level: Level
+    keyword: str | None
+    role: str
+    quote: str
+    testability: Testability
+    testability_note: str = ""
+    basis: Literal["keyword", "structure"] = "keyword"
+    condition: str | None = None
+    also: tuple[Quote, ...] = field(default_factory=tuple)
+
+    @property
+    def draft_name(self) -> str:
+        return DRAFTS[self.draft]
+
+    @property
+    def url(self) -> str:
+        """Where a reader finds the section (the datatracker's rendering of the draft)."""
+        return f"https://datatracker.ietf.org/doc/html/{self.draft_name}#section-{self.section}"
+
+    @property
+    def quotes(self) -> tuple[Quote, ...]:
+        return (Quote(self.section, self.quote), *self.also)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "draft": self.draft,
+            "section": self.section,
+            "level": self.level,
+            "keyword": self.keyword,
+            "basis": self.basis,
+            "role": self.role,
+            "quote": self.quote,
+            "also": [{"section": q.section, "quote": q.text} for q in self.also],
+            "condition": self.condition,
+            "testability": self.testability,
+            "testability_note": self.testability_note,
+            "url": self.url,
+        }
+
+
+class Catalogue:
+    """All requirements, in draft and file order, looked up by ID."""
+
+    def __init__(self, requirements: list[Requirement]) -> None:
+        self._by_id: dict[str, Requirement] = {}
+        for requirement in requirements:
+            if requirement.id in self._by_id:
+                raise ValueError(f"duplicate requirement ID {requirement.id}")
+            self._by_id[requirement.id] = requirement
+
+    def __iter__(self) -> Iterator[Requirement]:
+        return iter(self._by_id.values())
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __contains__(self, requirement_id: object) -> bool:
+        return requirement_id in self._by_id
+
+    def __getitem__(self, requirement_id: str) -> Requirement:
+        try:
+            return self._by_id[requirement_id]
+        except KeyError:
+            raise KeyError(f"no requirement {requirement_id!r} in the catalogue") from None
+
+    def for_draft(self, draft: str) -> list[Requirement]:
+        return [r for r in self if r.draft == draft]
+
+
+def _entry(draft: str, raw: dict[str, object]) -> Requirement:
+    data = dict(raw)
+    also = tuple(Quote(a["section"], a["quote"]) for a in data.pop("also", []))  # type: ignore[attr-defined,index]
+    return Requirement(draft=draft, also=also, **data)  # type: ignore[arg-type]
+
+
+def raw_entries(draft: str) -> list[dict[str, object]]:
+    """The catalogue file of `draft` as written, for the tests that check it against its schema."""
+    text = (resources.files(__package__) / f"{draft}.json").read_text(encoding="utf-8")
+    entries: list[dict[str, object]] = json.loads(text)
+    return entries
+
+
+@cache
+def catalogue() -> Catalogue:
+    """The whole catalogue (loaded once)."""
+    return Catalogue([_entry(d, e) for d in DRAFTS for e in raw_entries(d)])
