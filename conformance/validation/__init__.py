@@ -1,0 +1,51 @@
+"""Judge one message: its JSON Schema, then the rules a schema cannot say, each naming its requirement.
+
+    validate_message("woa/document", data)            -> [Violation, ...]
+    validate_message("sdsi/payload-message", data, template=figure_2)
+
+A `Violation` names the requirement ID, where in the message, and what is wrong. An empty list
+means the message keeps every rule this project can judge from the message alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema.exceptions import ValidationError
+
+from ..schemas import validator
+from .rules import RULES, Context
+from .violation import UNMAPPED, Violation
+
+__all__ = ["UNMAPPED", "Context", "Violation", "validate_message"]
+
+
+def _requirements_of(error: ValidationError) -> list[str]:
+    ids = error.schema.get("x-requirements") if isinstance(error.schema, dict) else None
+    return list(ids) if ids else [UNMAPPED]
+
+
+def _pointer(path: Any) -> str:
+    return "".join(f"/{part}" for part in path) or "/"
+
+
+def _schema_errors(name: str, data: Any) -> list[ValidationError]:
+    """The schema's errors, less those at a location whose type is already wrong (one defect, one report)."""
+    errors = list(validator(name).iter_errors(data))
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    return [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
+
+
+def validate_message(name: str, data: Any, **context: Any) -> list[Violation]:
+    """Every rule `data` breaks as message `name` (a schema name such as "sdsi/schema-template")."""
+    try:
+        violations = [
+            Violation(requirement, _pointer(error.absolute_path), error.message)
+            for error in _schema_errors(name, data)
+            for requirement in _requirements_of(error)
+        ]
+        for check in RULES.get(name, ()):
+            violations.extend(check(data, Context(**context)))
+    except RecursionError:
+        violations = [Violation(UNMAPPED, "/", "the message nests too deeply to be judged")]
+    return sorted(set(violations))

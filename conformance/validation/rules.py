@@ -1,0 +1,337 @@
+"""Rules of a message that JSON Schema cannot state: one function per requirement, named after it.
+
+`RULES` maps a message schema name to its rule functions. A rule looks only at what the schema
+has already let through in the right shape, so that one defect is reported once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .target_schemas import Unjudgeable, target_validator
+from .violation import Violation
+
+__all__ = ["JSON_TYPES", "RULES", "Context", "json_type_matches", "selected_schema"]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a rule may need besides the message: the negotiated template for a payload, the WoA
+    document for an envelope, and the agent and operation that answered, for a response."""
+
+    template: dict[str, Any] | None = None
+    document: dict[str, Any] | None = None
+    agent: str | None = None
+    operation: str | None = None
+
+
+Rule = Callable[[Any, Context], Iterator[Violation]]
+RULES: dict[str, list[Rule]] = {}
+
+
+def rule(*messages: str) -> Callable[[Rule], Rule]:
+    def register(function: Rule) -> Rule:
+        for message in messages:
+            RULES.setdefault(message, []).append(function)
+        return function
+
+    return register
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _member(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, dict) else None
+
+
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+
+
+def json_type_matches(value: Any, json_type: str) -> bool:
+    """Whether `value` is an instance of the JSON Schema type `json_type`."""
+    if json_type == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    if json_type == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    expected = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}.get(json_type)
+    return expected is not None and isinstance(value, expected)
+
+
+# -- WoA ------------------------------------------------------------------------------------------
+
+
+def _agent_schemas(document: Any) -> Iterator[tuple[str, str, Any]]:
+    for i, agent in enumerate(_objects(_member(document, "agents"))):
+        for field in ("inputs", "outputs"):
+            if field in agent:
+                yield f"/agents/{i}/{field}", field, agent[field]
+        for j, operation in enumerate(_objects(agent.get("operations"))):
+            for field in ("inputs", "outputs"):
+                if field in operation:
+                    yield f"/agents/{i}/operations/{j}/{field}", field, operation[field]
+
+
+@rule("woa/document")
+def WOA_4_1_AGENT_ID_UNIQUE(document: Any, _: Context) -> Iterator[Violation]:
+    ids = Counter(a["id"] for a in _objects(_member(document, "agents")) if isinstance(a.get("id"), str))
+    for agent_id, count in ids.items():
+        if count > 1:
+            yield Violation("WOA-4.1-AGENT-ID-UNIQUE", "/agents", f"agent id {agent_id!r} appears {count} times")
+
+
+@rule("woa/document")
+def WOA_4_1_AGENT_TRANSPORTS_DEFINED(document: Any, _: Context) -> Iterator[Violation]:
+    defined = _member(document, "transports")
+    if not isinstance(defined, dict):
+        return
+    for i, agent in enumerate(_objects(_member(document, "agents"))):
+        for name in agent.get("transports", []) if isinstance(agent.get("transports"), list) else []:
+            if isinstance(name, str) and name not in defined:
+                yield Violation("WOA-4.1-AGENT-TRANSPORTS-DEFINED", f"/agents/{i}/transports",
+                                f"transport {name!r} is not a key of the top-level transports object")
+
+
+def _schema_error(schema: dict[str, Any]) -> str | None:
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        return error.message
+    return None
+
+
+@rule("woa/document")
+def WOA_4_2_SCHEMAS_VALID_2020_12(document: Any, _: Context) -> Iterator[Violation]:
+    for path, _field, schema in _agent_schemas(document):
+        problem = _schema_error(schema) if isinstance(schema, dict) else None
+        if problem:
+            yield Violation("WOA-4.2-SCHEMAS-VALID-2020-12", path, f"not a valid JSON Schema 2020-12 document: {problem}")
+
+
+@rule("woa/document")
+def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violation]:
+    for path, field, schema in _agent_schemas(document):
+        if field != "inputs" or not isinstance(schema, dict) or _schema_error(schema):
+            continue  # an invalid schema is judged by WOA-4.2-SCHEMAS-VALID-2020-12 alone
+        if schema.get("type") != "object":
+            yield Violation("WOA-4.2-MINIMAL-SCHEMA-PROFILE", path, 'an inputs schema\'s root must have type "object"')
+
+
+def _agent(document: Any, agent_id: Any) -> dict[str, Any] | None:
+    return next((a for a in _objects(_member(document, "agents")) if a.get("id") == agent_id), None)
+
+
+def selected_schema(agent: dict[str, Any], operation: str | None, field: str) -> Any:
+    """The operation's override of `field` ("inputs" or "outputs"), else the agent's (WoA 5.1, 5.2)."""
+    chosen = next((o for o in _objects(agent.get("operations")) if o.get("name") == operation), {})
+    return chosen.get(field, agent.get(field))
+
+
+def _conformance_errors(schema: Any, instance: Any) -> Iterator[str]:
+    if not isinstance(schema, dict):
+        return
+    try:
+        for error in target_validator(schema).iter_errors(instance):
+            yield error.message
+    except Unjudgeable:
+        return  # the schema's own defects are judged by WOA-4.2-SCHEMAS-VALID-2020-12
+
+
+@rule("woa/envelope")
+def WOA_5_2_AGENT_FIELD_MATCHES(envelope: Any, context: Context) -> Iterator[Violation]:
+    agent_id = _member(envelope, "agent")
+    if context.document is not None and isinstance(agent_id, str) and _agent(context.document, agent_id) is None:
+        yield Violation("WOA-5.2-AGENT-FIELD-MATCHES", "/agent", f"the document lists no agent {agent_id!r}")
+
+
+@rule("woa/envelope")
+def WOA_5_1_INPUT_CONFORMS(envelope: Any, context: Context) -> Iterator[Violation]:
+    agent = _agent(context.document, _member(envelope, "agent"))
+    if agent is None or not isinstance(_member(envelope, "input"), dict):
+        return
+    schema = selected_schema(agent, _member(envelope, "operation"), "inputs")
+    for message in _conformance_errors(schema, envelope["input"]):
+        yield Violation("WOA-5.1-INPUT-CONFORMS", "/input", message)
+
+
+@rule("woa/success-response")
+def WOA_5_2_SUCCESS_CONFORMS_OUTPUTS(body: Any, context: Context) -> Iterator[Violation]:
+    agent = _agent(context.document, context.agent)
+    if agent is None:
+        return
+    for message in _conformance_errors(selected_schema(agent, context.operation, "outputs"), body):
+        yield Violation("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "/", message)
+
+
+# -- SDSI -----------------------------------------------------------------------------------------
+
+
+def _listed_keys(message: Any, *fields: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    for field in fields:
+        for i, key in enumerate(_member(message, field) or []):
+            if isinstance(key, dict):
+                yield f"/{field}/{i}", key
+
+
+def _keys_of(message: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every key definition in a template, patch, suggestion or result, or `message` itself if it is one."""
+    if isinstance(message, dict) and "key_name" in message:
+        yield path, message
+        return
+    yield from ((path + p, k) for p, k in _listed_keys(message, "keys", "new_keys", "modified_keys"))
+    suggestion = _member(message, "schema_update_suggestion")
+    if suggestion is not None:
+        yield from _keys_of(suggestion, path + "/schema_update_suggestion")
+
+
+_KEY_MESSAGES = ("sdsi/key-definition", "sdsi/schema-template", "sdsi/schema-patch",
+                 "sdsi/schema-update-suggestion", "sdsi/execution-result")
+
+
+@rule(*_KEY_MESSAGES)
+def SDSI_4_1_DEFAULT_VALUE_MATCHES_TYPE(message: Any, _: Context) -> Iterator[Violation]:
+    for path, key in _keys_of(message):
+        default, key_type = key.get("default_value"), key.get("key_type")
+        if default is not None and key_type in JSON_TYPES and not json_type_matches(default, key_type):
+            yield Violation("SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE", f"{path}/default_value",
+                            f"default {default!r} is not of key_type {key_type!r}")
+
+
+@rule(*_KEY_MESSAGES)
+def SDSI_4_1_DEFAULT_VALUE_ONLY_OPTIONAL_KEYS(message: Any, _: Context) -> Iterator[Violation]:
+    for path, key in _keys_of(message):
+        if key.get("required") is True and key.get("default_value") is not None:
+            yield Violation("SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS", f"{path}/default_value",
+                            "a required key has a default that can never be used")
+
+
+@rule("sdsi/schema-template")
+def SDSI_4_1_KEY_NAME_UNIQUE(template: Any, _: Context) -> Iterator[Violation]:
+    names = Counter(k["key_name"] for _, k in _listed_keys(template, "keys") if isinstance(k.get("key_name"), str))
+    for name, count in names.items():
+        if count > 1:
+            yield Violation("SDSI-4.1-KEY-NAME-UNIQUE", "/keys", f"key_name {name!r} is defined {count} times")
+
+
+def _patch_of(message: Any) -> dict[str, Any] | None:
+    if isinstance(message, dict) and "patch_id" in message:
+        return message
+    suggestion = _member(message, "schema_update_suggestion")
+    return suggestion if isinstance(suggestion, dict) and "patch_id" in suggestion else None
+
+
+def _moment(text: Any) -> datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("z", "Z")) if "T" in text.upper() else datetime.combine(date.fromisoformat(text), datetime.max.time())
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else None
+
+
+@rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
+def SDSI_6_2_2_PATCH_EXPIRATION(message: Any, _: Context) -> Iterator[Violation]:
+    patch = _patch_of(message)
+    start, end = _moment(_member(patch, "timestamp")), _moment(_member(patch, "expiration"))
+    if start and end and end.tzinfo and end < start:
+        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION", "/expiration", "the patch expires before its timestamp")
+
+
+@rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
+def SDSI_6_2_2_NO_KEY_COLLISION(message: Any, _: Context) -> Iterator[Violation]:
+    patch = _patch_of(message)
+    names = Counter(k.get("key_name") for k in _objects(_member(patch, "new_keys")))
+    for name, count in names.items():
+        if name == "other" or (isinstance(name, str) and count > 1):
+            yield Violation("SDSI-6.2.2-NO-KEY-COLLISION", "/new_keys", f"new key {name!r} collides with another key")
+
+
+@rule("sdsi/payload-message")
+def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[Violation]:
+    payload = _member(message, "payload")
+    if not isinstance(payload, dict) or context.template is None:
+        return
+    for _, key in _listed_keys(context.template, "keys"):
+        if key.get("required") is True and key.get("key_name") not in payload:
+            yield Violation("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "/payload", f"REQUIRED key {key.get('key_name')!r} is missing")
+
+
+@rule("sdsi/payload-message")
+def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(message: Any, context: Context) -> Iterator[Violation]:
+    payload = _member(message, "payload")
+    if not isinstance(payload, dict) or context.template is None:
+        return
+    schema_id = _member(message, "schema_id")
+    if isinstance(schema_id, str) and schema_id != context.template.get("schema_id"):
+        yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", "/schema_id", "schema_id is not the negotiated template's")
+    types = {k.get("key_name"): k.get("key_type") for _, k in _listed_keys(context.template, "keys")}
+    for name, value in payload.items():
+        if name == "other":
+            continue  # judged by SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY
+        if name not in types:
+            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"key {name!r} is not in the template")
+        elif types[name] in JSON_TYPES and not json_type_matches(value, types[name]):
+            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"{value!r} is not of key_type {types[name]!r}")
+
+
+# -- ACI ------------------------------------------------------------------------------------------
+
+
+def _agent_context(message: Any) -> dict[str, Any]:
+    inner = _member(message, "AgentContext")
+    return inner if isinstance(inner, dict) else {}
+
+
+def _item_states(context: dict[str, Any]) -> list[dict[str, Any]]:
+    return _objects(context.get("ItemstateUpdates", context.get("ItemStateUpdates")))
+
+
+@rule("aci/agent-context")
+def ACI_5_2_ITEM_STATE_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]:
+    context = _agent_context(message)
+    todo = [i.get("itemId") for i in _objects(context.get("todoItems"))]
+    states = [s.get("itemId") for s in _item_states(context)]
+    if not context or "todoItems" not in context or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates")):
+        return
+    unknown = sorted({str(s) for s in states} - {str(t) for t in todo})
+    if unknown:
+        yield Violation("ACI-5.2-ITEM-STATE-PER-ITEM", "/AgentContext", f"states for unknown items {unknown}")
+    if Counter(map(str, states)) != Counter(map(str, todo)) and not unknown:
+        yield Violation("ACI-5.2-ITEM-STATE-PER-ITEM", "/AgentContext", "not exactly one state per todo item")
+
+
+@rule("aci/agent-context")
+def ACI_5_2_KEY_INFORMATION_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]:
+    context = _agent_context(message)
+    explained = {k.get("itemId") for k in _objects(context.get("KeyInformation"))}
+    known = {i.get("itemId") for i in _objects(context.get("todoItems"))}
+    for state in _item_states(context):
+        if state.get("state") == 1 and state.get("itemId") in known - explained:
+            yield Violation("ACI-5.2-KEY-INFORMATION-PER-ITEM", "/AgentContext/KeyInformation",
+                            f"completed item {state.get('itemId')!r} has no output abstract")
+
+
+#: Words the suite reads as "done" in GoalStatus and OverallStatus (the draft names none; see errata).
+DONE_WORDS = frozenset({"done", "complete", "completed", "finished", "success", "succeeded"})
+
+
+@rule("aci/task-context")
+def ACI_5_1_OVERALL_STATUS_DERIVED(message: Any, _: Context) -> Iterator[Violation]:
+    task = _member(message, "TaskContext")
+    overall = _member(task, "OverallStatus")
+    goals = _objects(_member(task, "GoalStatus"))
+    if isinstance(overall, str) and overall.strip().lower() in DONE_WORDS:
+        statuses = [(g.get("Goal"), g["Status"]) for g in goals if isinstance(g.get("Status"), str)]
+        pending = [goal for goal, status in statuses if status.strip().lower() not in DONE_WORDS]
+        if pending:
+            yield Violation("ACI-5.1-OVERALL-STATUS-DERIVED", "/TaskContext/OverallStatus",
+                            f"overall status {overall!r} while goals {pending} are not done")
