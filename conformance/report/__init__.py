@@ -1,0 +1,22 @@
+"""Results, their evidence, the compliance level they earn, and the writers that turn them into files."""
+
+from .compliance import LEVEL_ORDER, Summary, summarize
+from .events import Event, Handler, ResultRecorded, RunFinished, RunStarted, broadcast
+from .model import REPORT_FORMAT, Exchange, Result, RunHeader, Status
+
+__all__ = [
+    "LEVEL_ORDER",
+    "REPORT_FORMAT",
+    "Event",
+    "Exchange",
+    "Handler",
+    "Result",
+    "ResultRecorded",
+    "RunFinished",
+    "RunHeader",
+    "RunStarted",
+    "Status",
+    "Summary",
+    "broadcast",
+    "summarize",
+]

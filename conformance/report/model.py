@@ -1,0 +1,119 @@
+"""What a run produces: results that each name a requirement, the evidence behind them, and a summary.
+
+    RunHeader ─┬─ Result (requirement, status, message, evidence: [Exchange], duration)
+               ├─ Result ...
+               └─ Summary (counts by level and status, compliance level)
+
+Everything here is plain data with `as_dict()` / `from_dict()`, so a report can be written,
+read back and re-judged offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ..requirements import Requirement
+
+__all__ = ["REPORT_FORMAT", "BODY_LIMIT", "Exchange", "Result", "RunHeader", "Status", "truncate"]
+
+#: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
+REPORT_FORMAT = "1.0"
+#: Bodies kept as evidence are cut to this many characters.
+BODY_LIMIT = 4096
+
+
+class Status(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"  # not tested: the reason says why (no check yet, needs a hook, not remotely testable)
+    ERROR = "error"  # the check could not reach a verdict (the target misbehaved, or the suite did)
+    NOT_APPLICABLE = "not-applicable"  # the requirement's condition does not hold for this target
+    WAIVED = "waived"  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
+
+
+def truncate(text: str, limit: int = BODY_LIMIT) -> tuple[str, bool]:
+    """`text` cut to `limit` characters, and whether it was cut."""
+    return (text, False) if len(text) <= limit else (text[:limit], True)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and what came back (or why nothing did), kept as evidence."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str] = field(default_factory=dict)
+    request_body: str = ""
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_body: str = ""
+    response_truncated: bool = False
+    http_version: str | None = None
+    tls_version: str | None = None
+    elapsed_ms: float | None = None
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Exchange:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The verdict on one requirement for one target."""
+
+    requirement: str
+    draft: str
+    section: str
+    level: str
+    status: Status
+    message: str
+    check: str | None = None
+    evidence: tuple[Exchange, ...] = ()
+    duration_ms: float = 0.0
+
+    @classmethod
+    def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
+           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0) -> Result:
+        return cls(requirement.id, requirement.draft, requirement.section, requirement.level, status, message,
+                   check, evidence, duration_ms)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data["evidence"] = [e.as_dict() for e in self.evidence]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Result:
+        fields = dict(data)
+        fields["status"] = Status(fields["status"])
+        fields["evidence"] = tuple(Exchange.from_dict(e) for e in fields.get("evidence", ()))
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class RunHeader:
+    """What was run, against what, by which version of the suite."""
+
+    tool_version: str
+    target: str
+    suites: tuple[str, ...]
+    binding: str
+    started: str
+    options: dict[str, Any] = field(default_factory=dict)
+    report_format: str = REPORT_FORMAT
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["suites"] = list(self.suites)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunHeader:
+        return cls(**{**data, "suites": tuple(data["suites"])})

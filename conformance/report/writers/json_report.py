@@ -1,0 +1,25 @@
+"""report.json: the whole report in one document, described by report.schema.json."""
+
+from __future__ import annotations
+
+import json
+
+from ..compliance import Summary
+from ..model import Result, RunHeader
+from ._collect import Collected
+
+__all__ = ["JsonReportWriter", "report_document"]
+
+SCHEMA_ID = "https://schemas.agent-conformance.invalid/report/v1.json"
+
+
+def report_document(header: RunHeader, results: list[Result], summary: Summary) -> dict[str, object]:
+    return {"$schema": SCHEMA_ID, "header": header.as_dict(), "summary": summary.as_dict(),
+            "results": [r.as_dict() for r in results]}
+
+
+class JsonReportWriter(Collected):
+    filename = "report.json"
+
+    def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
+        return json.dumps(report_document(header, results, summary), indent=2, ensure_ascii=False) + "\n"

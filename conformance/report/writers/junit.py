@@ -1,0 +1,72 @@
+"""junit.xml: one <testcase> per result, grouped in one <testsuite> per draft.
+
+fail -> <failure>, error -> <error>, skip / not-applicable / waived -> <skipped> with the reason;
+the requirement's level and section travel in the testcase's classname and properties.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from itertools import groupby
+
+from ..compliance import Summary
+from ..model import Result, RunHeader, Status
+from ._collect import Collected
+
+__all__ = ["JunitWriter"]
+
+_SKIPPED = {Status.SKIP, Status.NOT_APPLICABLE, Status.WAIVED}
+
+
+def _seconds(ms: float) -> str:
+    return f"{ms / 1000:.3f}"
+
+
+def _evidence(result: Result) -> str:
+    lines = []
+    for exchange in result.evidence:
+        lines.append(f"{exchange.method} {exchange.url} -> {exchange.status or exchange.error}")
+        if exchange.response_body:
+            lines.append(exchange.response_body + (" [truncated]" if exchange.response_truncated else ""))
+    return "\n".join(lines)
+
+
+def _testcase(result: Result) -> ET.Element:
+    case = ET.Element("testcase", classname=f"{result.draft}.{result.section}.{result.level}",
+                      name=result.requirement, time=_seconds(result.duration_ms))
+    text = f"[{result.level}] {result.message}"
+    if result.status is Status.FAIL:
+        ET.SubElement(case, "failure", message=text, type=result.level).text = _evidence(result)
+    elif result.status is Status.ERROR:
+        ET.SubElement(case, "error", message=text, type="error").text = _evidence(result)
+    elif result.status in _SKIPPED:
+        ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
+    if result.check:
+        properties = ET.SubElement(case, "properties")
+        ET.SubElement(properties, "property", name="check", value=result.check)
+    return case
+
+
+class JunitWriter(Collected):
+    filename = "junit.xml"
+
+    def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
+        root = ET.Element("testsuites", name=f"agent-conformance {header.target}")
+        for draft, group in groupby(sorted(results, key=lambda r: r.draft), key=lambda r: r.draft):
+            members = list(group)
+            suite = ET.SubElement(root, "testsuite", name=draft, timestamp=header.started,
+                                  tests=str(len(members)),
+                                  failures=str(sum(r.status is Status.FAIL for r in members)),
+                                  errors=str(sum(r.status is Status.ERROR for r in members)),
+                                  skipped=str(sum(r.status in _SKIPPED for r in members)),
+                                  time=_seconds(sum(r.duration_ms for r in members)))
+            properties = ET.SubElement(suite, "properties")
+            for name, value in (("target", header.target), ("tool_version", header.tool_version),
+                                ("compliance", summary.level)):
+                ET.SubElement(properties, "property", name=name, value=value)
+            suite.extend(_testcase(r) for r in members)
+        for attribute in ("tests", "failures", "errors", "skipped"):
+            root.set(attribute, str(sum(int(s.get(attribute, "0")) for s in root)))
+        root.set("time", _seconds(summary.duration_ms))
+        ET.indent(root)
+        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,59 @@
+"""summary.md: the verdict, counts and failures in Markdown, for a pull-request comment or a CI step summary.
+
+GitHub caps a comment at 65,536 characters; the lists are cut well below that, saying how much was cut.
+"""
+
+from __future__ import annotations
+
+from ..compliance import Summary
+from ..model import Result, RunHeader, Status
+from ._collect import Collected
+
+__all__ = ["MarkdownWriter"]
+
+_LIST_LIMIT = 100
+_ICON = {"non-compliant": "❌", "inconclusive": "⚠️", "untested": "⚪", "MUST-compliant": "✅", "SHOULD-compliant": "✅"}
+
+
+def _cell(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _table(results: list[Result]) -> list[str]:
+    lines = ["| Requirement | Level | Section | Status | Message |", "|---|---|---|---|---|"]
+    lines += [f"| `{r.requirement}` | {r.level} | {r.draft.upper()} {r.section} | {r.status.value} | {_cell(r.message)} |"
+              for r in results[:_LIST_LIMIT]]
+    if len(results) > _LIST_LIMIT:
+        lines.append(f"\n… and {len(results) - _LIST_LIMIT} more: see report.json.")
+    return lines
+
+
+class MarkdownWriter(Collected):
+    filename = "summary.md"
+
+    def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
+        order = {"MUST": 0, "SHOULD": 1, "MAY": 2}
+        ranked = sorted(results, key=lambda r: (order.get(r.level, 3), r.requirement))
+        problems = [r for r in ranked if r.status in (Status.FAIL, Status.ERROR)]
+        waived = [r for r in ranked if r.status is Status.WAIVED]
+        lines = [
+            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.level}**",
+            "",
+            f"Target `{header.target}` · suites {', '.join(header.suites)} · binding {header.binding} · "
+            f"agent-conformance {header.tool_version} · {header.started}",
+            "",
+            "| Level | " + " | ".join(s.value for s in Status) + " |",
+            "|---|" + "---|" * len(Status),
+        ]
+        for level in ("MUST", "SHOULD", "MAY"):
+            lines.append(f"| {level} | " + " | ".join(str(summary.count(level, s)) for s in Status) + " |")
+        lines += ["", f"{summary.untested_must} MUST-level requirements were not tested (skip); a skip is never a pass.", ""]
+        if problems:
+            lines += ["### Failures and errors", "", *_table(problems), ""]
+        if waived:
+            lines += ["### Waived", "", *_table(waived), ""]
+        untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
+        if untested:
+            lines += ["<details><summary>MUST-level requirements not tested</summary>", "", *_table(untested), "", "</details>", ""]
+        return "\n".join(lines)
