@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..events import Event, ResultRecorded, RunFinished, RunStarted
 
@@ -12,27 +12,24 @@ __all__ = ["JsonlWriter", "read_events"]
 
 
 class JsonlWriter:
+    """Appends each event as it comes and keeps no file open, so an interrupted run leaves a readable log."""
+
     filename = "events.jsonl"
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / self.filename
-        self._file: IO[str] | None = None
 
-    def _line(self, record: dict[str, Any]) -> None:
-        assert self._file is not None
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._file.flush()
+    def _line(self, record: dict[str, Any], mode: str = "a") -> None:
+        with self.path.open(mode, encoding="utf-8") as file:
+            file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
-            self._file = self.path.open("w", encoding="utf-8")
-            self._line({"event": "run-started", **event.header.as_dict()})
-        elif isinstance(event, ResultRecorded) and self._file:
+            self._line({"event": "run-started", **event.header.as_dict()}, mode="w")
+        elif isinstance(event, ResultRecorded):
             self._line({"event": "result", **event.result.as_dict()})
-        elif isinstance(event, RunFinished) and self._file:
+        elif isinstance(event, RunFinished):
             self._line({"event": "run-finished", **event.summary.as_dict()})
-            self._file.close()
-            self._file = None
 
 
 def read_events(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:

@@ -1,0 +1,127 @@
+"""The one way the suite speaks HTTP: every request with a deadline, every response with a size cap.
+
+    HttpClient.request() -> HttpResponse (status, headers, body, TLS version, Exchange for evidence)
+        raises Unreachable      the target cannot be connected to (DNS, refused, TLS, connect timeout)
+        raises ExchangeFailed   it was reached but the exchange broke (deadline, size cap, protocol)
+
+Redirects are never followed here: a caller that wants to follow one must check where it leads
+(see `same_origin`). A target can be a URL or, for in-process testing, an ASGI app's transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from ..report.model import Exchange, truncate
+
+__all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "same_origin"]
+
+USER_AGENT = "agent-conformance"
+
+
+class Unreachable(Exception):
+    """Nothing answered at the target's address."""
+
+
+class ExchangeFailed(Exception):
+    """The target answered, but the exchange could not be completed; `exchange` is the evidence."""
+
+    def __init__(self, message: str, exchange: Exchange) -> None:
+        super().__init__(message)
+        self.exchange = exchange
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    headers: httpx.Headers
+    body: bytes
+    url: str
+    exchange: Exchange
+
+    @property
+    def media_type(self) -> str:
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+def same_origin(a: str, b: str) -> bool:
+    x, y = urlsplit(a), urlsplit(b)
+    return (x.scheme, x.hostname, x.port) == (y.scheme, y.hostname, y.port)
+
+
+def _text(body: bytes) -> str:
+    return body.decode("utf-8", errors="replace")
+
+
+def _tls_version(response: httpx.Response) -> str | None:
+    stream = response.extensions.get("network_stream")
+    ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+    return ssl_object.version() if ssl_object is not None else None
+
+
+class HttpClient:
+    """An httpx client bound to the suite's limits; close it with `aclose()` or `async with`."""
+
+    def __init__(self, *, timeout: float = 10.0, max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.timeout = timeout
+        self.max_body = max_body
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+        self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), verify=verify, transport=transport,
+                                         follow_redirects=False, headers={"user-agent": USER_AGENT})
+
+    async def __aenter__(self) -> HttpClient:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def request(self, method: str, url: str, *, headers: dict[str, str] | None = None,
+                      json: Any = None, content: bytes | None = None) -> HttpResponse:
+        request = self._client.build_request(method, url, headers=headers, json=json, content=content)
+        sent_body, _ = truncate(_text(request.content if request.content else b""))
+        evidence = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
+                    "request_body": sent_body}
+        started = time.perf_counter()
+
+        def failed(message: str, **more: Any) -> ExchangeFailed:
+            elapsed = round((time.perf_counter() - started) * 1000, 1)
+            return ExchangeFailed(message, Exchange(**evidence, **more, error=message, elapsed_ms=elapsed))
+
+        try:
+            async with asyncio.timeout(self.timeout):
+                response = await self._client.send(request, stream=True)
+                try:
+                    body = bytearray()
+                    async for chunk in response.aiter_bytes():  # decoded: a compression bomb meets the cap too
+                        body += chunk
+                        if len(body) > self.max_body:
+                            raise failed(f"the response body exceeds the {self.max_body:,}-byte cap",
+                                         status=response.status_code, response_headers=dict(response.headers))
+                    tls = _tls_version(response)
+                finally:
+                    await response.aclose()
+        except TimeoutError:
+            raise failed(f"no complete answer within {self.timeout:g} s") from None
+        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+            raise Unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
+        except httpx.TransportError as error:  # read timeouts, protocol errors, broken connections
+            raise failed(f"the exchange broke: {type(error).__name__}: {error}") from None
+        decoded = bytes(body)
+        shown, cut = truncate(_text(decoded))
+        exchange = Exchange(**evidence, status=response.status_code, response_headers=dict(response.headers),
+                            response_body=shown, response_truncated=cut, http_version=response.http_version,
+                            tls_version=tls, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
+        return HttpResponse(response.status_code, response.headers, decoded, str(request.url), exchange)
+

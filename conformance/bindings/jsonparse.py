@@ -1,0 +1,34 @@
+"""Strict JSON parsing of bytes a target sent: UTF-8 (RFC 8259 section 8.1), no NaN or Infinity,
+no nesting beyond what the interpreter can walk. Every defect is a `NotJson` with its reason."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["NotJson", "parse_json"]
+
+
+class NotJson(ValueError):
+    """The bytes are not one JSON text; the message says why."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise NotJson(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
+
+
+def parse_json(body: bytes) -> Any:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotJson(f"not UTF-8 at byte {error.start}") from None
+    if text.startswith("\ufeff"):
+        raise NotJson("starts with a byte order mark, which RFC 8259 section 8.1 forbids")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise NotJson(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise NotJson("nests too deeply to be parsed") from None
+    except ValueError as error:  # e.g. an integer with more digits than Python will convert
+        raise NotJson(f"not usable JSON: {error}") from None

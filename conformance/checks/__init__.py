@@ -1,0 +1,9 @@
+"""Checks, one per requirement, registered by draft. Importing this package registers them all.
+
+The draft modules (woa, sdsi, aci) arrive with the issues that certify each draft; until a
+requirement has a check, a run reports it as skip with the reason, never as pass.
+"""
+
+from .registry import CHECKS, Check, Verdict, check, checks_for
+
+__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for"]

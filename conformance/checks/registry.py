@@ -1,0 +1,61 @@
+"""The registry of checks: one async function per requirement, named after the rule it tests.
+
+    @check("WOA-4-VERSION-1")
+    async def woa_version_is_1(target: Target) -> Verdict: ...
+
+A check returns a `Verdict` (pass, fail, skip, not-applicable, waived, with a message and the
+exchanges that decided it). Registering a check for an ID the catalogue lacks, or a second check
+with the same name, fails at import: a check always traces to a requirement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..report.model import Exchange, Status
+from ..requirements import catalogue
+
+if TYPE_CHECKING:
+    from ..runner import Target
+
+__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    message: str
+    evidence: tuple[Exchange, ...] = ()
+
+
+CheckFunction = Callable[["Target"], Awaitable[Verdict]]
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    requirement: str
+    function: CheckFunction
+
+
+CHECKS: dict[str, Check] = {}
+
+
+def check(requirement: str) -> Callable[[CheckFunction], CheckFunction]:
+    """Register the decorated function as the check of `requirement`."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        if requirement not in catalogue():
+            raise ValueError(f"check {function.__name__} names {requirement!r}, which is not in the catalogue")
+        if function.__name__ in CHECKS:
+            raise ValueError(f"two checks are named {function.__name__}")
+        CHECKS[function.__name__] = Check(function.__name__, requirement, function)
+        return function
+
+    return register
+
+
+def checks_for(requirement: str) -> list[Check]:
+    return [c for c in CHECKS.values() if c.requirement == requirement]

@@ -1,0 +1,46 @@
+"""The command line: `agent-conformance COMMAND`. One module per command group.
+
+Exit codes: 0 no MUST-level requirement failed; 1 at least one did (or, for `vectors validate`,
+a vector disagreed); 2 a usage error or an unreachable target; 3 a defect of the suite itself.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .. import __version__
+from . import errata, requirements, run, vectors
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="agent-conformance",
+    help="Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+app.command("run")(run.run)
+app.command("requirements")(requirements.requirements)
+app.add_typer(vectors.app, name="vectors")
+app.command("errata")(errata.errata)
+
+
+@app.command("version")
+def version() -> None:
+    """Print the suite's version."""
+    typer.echo(f"agent-conformance {__version__}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as error:  # a defect of the suite: one line, no traceback, a distinct exit code
+        typer.echo(f"agent-conformance: internal error: {type(error).__name__}: {error}", err=True)
+        sys.exit(3)

@@ -1,0 +1,71 @@
+"""Run a mock on loopback under a real uvicorn server, over HTTPS with a CA made on the fly.
+
+    with serve(lambda base: create_app(base)) as mock:
+        mock.url      # https://127.0.0.1:PORT
+        mock.cacert   # the CA's certificate, for --cacert
+
+The port is chosen by the OS unless given; the server runs in a thread and stops on exit.
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import trustme
+import uvicorn
+from starlette.types import ASGIApp
+
+__all__ = ["ServedMock", "make_certificates", "serve"]
+
+
+@dataclass(frozen=True)
+class ServedMock:
+    url: str
+    cacert: Path | None
+
+
+def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
+    """A throw-away CA and a certificate for 127.0.0.1 and localhost: (CA cert, cert chain, key)."""
+    ca = trustme.CA()
+    leaf = ca.issue_cert("127.0.0.1", "localhost", "::1")
+    paths = directory / "ca.pem", directory / "cert.pem", directory / "key.pem"
+    ca.cert_pem.write_to_path(str(paths[0]))
+    leaf.cert_chain_pems[0].write_to_path(str(paths[1]))
+    for extra in leaf.cert_chain_pems[1:]:
+        extra.write_to_path(str(paths[1]), append=True)
+    leaf.private_key_pem.write_to_path(str(paths[2]))
+    return paths
+
+
+@contextmanager
+def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, host: str = "127.0.0.1") -> Iterator[ServedMock]:
+    """Serve the app `build(base_url)` until the block ends."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"
+    with tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
+        cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
+        config = uvicorn.Config(build(url), log_level="warning", ssl_certfile=certfile, ssl_keyfile=keyfile,
+                                lifespan="off", timeout_graceful_shutdown=1)
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not server.started:
+            raise RuntimeError("the mock server did not start within 10 s")
+        try:
+            yield ServedMock(url, cacert)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=5)
+            sock.close()

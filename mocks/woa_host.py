@@ -1,0 +1,130 @@
+"""The reference WoA host: WoA Appendix B's summarizer agent, served as the draft describes.
+
+GET /.well-known/woa.json (application/woa+json, ETag, Last-Modified, Cache-Control, 304 on a
+matching conditional GET) and POST /agents/{agent_id}/invoke (strict JSON, a body size limit,
+the envelope and input validated, problem details for every error). Summaries are deterministic:
+the first `max_words` words of the text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from conformance.bindings.jsonparse import NotJson, parse_json
+
+from .problems import problem
+
+__all__ = ["MAX_BODY", "create_app", "woa_document"]
+
+MAX_BODY = 1024 * 1024
+WOA_JSON = "application/woa+json"
+
+SUMMARIZER_INPUTS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "properties": {"text": {"type": "string", "description": "Input document text in English."},
+                   "max_words": {"type": "integer", "minimum": 10, "maximum": 500,
+                                 "description": "Maximum number of words in the summary."}},
+    "required": ["text"],
+}
+SUMMARIZER_OUTPUTS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "properties": {"summary": {"type": "string", "description": "The generated summary."}}, "required": ["summary"],
+}
+
+
+def woa_document(base: str) -> dict[str, Any]:
+    """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's base."""
+    return {
+        "woa_version": "1",
+        "agents": [{
+            "id": "summarizer", "name": "Document Summarizer", "description": "Summarizes English text.",
+            "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
+            "inputs": SUMMARIZER_INPUTS, "outputs": SUMMARIZER_OUTPUTS, "transports": ["rest"],
+            "operations": [{"name": "default", "description": "Default summarization operation."}],
+        }],
+        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
+    }
+
+
+def summarize(text: str, max_words: int = 40) -> str:
+    words = text.split()
+    return " ".join(words[:max_words]) + (" …" if len(words) > max_words else "")
+
+
+def create_app(base: str) -> Starlette:
+    """The host, announcing `base` as its REST base URL."""
+    document = woa_document(base)
+    body = json.dumps(document, indent=2).encode()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+    modified = datetime.now(UTC).replace(microsecond=0)
+    caching = {"etag": etag, "last-modified": format_datetime(modified, usegmt=True), "cache-control": "max-age=300"}
+    agents = {a["id"]: a for a in document["agents"]}
+    inputs = {agent_id: Draft202012Validator(a["inputs"]) for agent_id, a in agents.items()}
+
+    async def well_known(request: Request) -> Response:
+        if request.headers.get("if-none-match") in (etag, "*"):
+            return Response(status_code=304, headers=caching)
+        since = request.headers.get("if-modified-since")
+        if since and "if-none-match" not in request.headers:
+            try:
+                if parsedate_to_datetime(since) >= modified:
+                    return Response(status_code=304, headers=caching)
+            except (TypeError, ValueError):
+                pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
+        return Response(body, media_type=WOA_JSON, headers=caching)
+
+    async def invoke(request: Request) -> Response:
+        agent_id = request.path_params["agent_id"]
+        if agent_id not in agents:
+            return problem(404, "Unknown agent", f"this host has no agent {agent_id!r}")
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return problem(415, "Unsupported media type", "send the invocation envelope as application/json")
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > MAX_BODY:
+            return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
+        try:
+            envelope = parse_json(bytes(raw))
+        except NotJson as error:
+            return problem(400, "Malformed JSON", f"the request body {error}")
+        if not isinstance(envelope, dict):
+            return problem(400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)")
+        named = envelope.get("agent", agent_id)
+        if named != agent_id:
+            return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
+        operation = envelope.get("operation", "default")
+        if operation not in {o["name"] for o in agents[agent_id].get("operations", [])}:
+            return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
+        given = envelope.get("input")
+        if not isinstance(given, dict):
+            return problem(400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)")
+        errors = [e.message for e in inputs[agent_id].iter_errors(given)]
+        if errors:
+            return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
+        return JSONResponse({"summary": summarize(given["text"], given.get("max_words", 40))})
+
+    async def not_found(request: Request, _: Exception) -> Response:
+        return problem(404, "Not found", f"nothing at {request.url.path}")
+
+    async def not_allowed(request: Request, _: Exception) -> Response:
+        return problem(405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}")
+
+    return Starlette(
+        routes=[Route("/.well-known/woa.json", well_known, methods=["GET", "HEAD"]),
+                Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])],
+        exception_handlers={404: not_found, 405: not_allowed},
+    )

@@ -1,0 +1,86 @@
+"""An integration test per command, as a user types it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from conformance import __version__
+from conformance.cli import app
+from conformance.requirements import catalogue
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["version"])
+    assert result.exit_code == 0 and result.output.strip() == f"agent-conformance {__version__}"
+
+
+def test_requirements_json_lists_every_requirement_with_all_fields() -> None:
+    result = runner.invoke(app, ["requirements", "--format", "json"])
+    rows = json.loads(result.output)
+    assert result.exit_code == 0 and len(rows) == len(catalogue())
+    fields = {"id", "draft", "section", "level", "keyword", "basis", "role", "quote", "also", "condition",
+              "testability", "testability_note", "url", "checks", "schemas"}
+    assert all(set(row) == fields for row in rows)
+    by_id = {row["id"]: row for row in rows}
+    assert by_id["WOA-4.1-AGENT-ID-ABNF"]["schemas"] == ["woa/agent"]
+
+
+def test_requirements_table_for_one_draft() -> None:
+    result = runner.invoke(app, ["requirements", "--draft", "aci"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "ACI-5.2-ITEM-STATE-BINARY" in result.output and "WOA-" not in result.output
+
+
+def test_vectors_validate_counts_the_cases() -> None:
+    result = runner.invoke(app, ["vectors", "validate"])
+    assert result.exit_code == 0
+    assert "cases in 18 files" in result.output and "all as expected" in result.output
+
+
+def test_errata_as_markdown_and_json() -> None:
+    markdown = runner.invoke(app, ["errata", "--draft", "aci"])
+    assert "### E-ACI-5.2-ITEMSTATE-SPELLING" in markdown.output
+    entries = json.loads(runner.invoke(app, ["errata", "--format", "json"]).output)
+    assert {e["kind"] for e in entries} >= {"slip", "gap", "ambiguity", "figure-repair"}
+
+
+def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", "from conformance.cli import main; main()", "run",
+                           "--target", "https://127.0.0.1:9", "--report-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=30)
+    assert time.monotonic() - started < 5
+    assert done.returncode == 2
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("agent-conformance: target unreachable:")
+
+
+def test_usage_errors_exit_2() -> None:
+    for arguments in (["run"], ["run", "--target", "ftp://x"], ["run", "--target", "https://x", "--mock"],
+                      ["run", "--target", "https://x", "--format", "pdf"]):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 2, arguments
+
+
+def test_run_the_reference_mock_writes_every_report(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", "--mock", "--report-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "events.jsonl", "junit.xml", "summary.md"}
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert len(report["results"]) == len(catalogue())
+    assert "pass" not in {r["status"] for r in report["results"] if not r["check"]}
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    command = next(line.strip() for line in readme.splitlines() if "pytest" in line and line.strip().startswith("python3"))
+    assert command in (ROOT / ".ci" / "run").read_text()

@@ -1,0 +1,46 @@
+"""Hostile little targets for the suite's own tests: each misbehaves in one way."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+__all__ = ["answers_50_mb", "answers_html", "answers_nested", "never_answers"]
+
+
+def _app(handler) -> Starlette:  # type: ignore[no-untyped-def]
+    return Starlette(routes=[Route("/.well-known/woa.json", handler)])
+
+
+def answers_html(_: str) -> Starlette:
+    async def handler(request: Request) -> Response:
+        return Response("<html>not json</html>", media_type="text/html")
+    return _app(handler)
+
+
+def answers_nested(_: str) -> Starlette:
+    async def handler(request: Request) -> Response:
+        return Response("[" * 100_000 + "]" * 100_000, media_type="application/woa+json")
+    return _app(handler)
+
+
+def answers_50_mb(_: str) -> Starlette:
+    async def body() -> AsyncIterator[bytes]:
+        chunk = b" " * (1024 * 1024)
+        for _ in range(50):
+            yield chunk
+    async def handler(request: Request) -> Response:
+        return StreamingResponse(body(), media_type="application/woa+json")
+    return _app(handler)
+
+
+def never_answers(_: str) -> Starlette:
+    async def handler(request: Request) -> Response:
+        await asyncio.sleep(30)
+        return Response("{}")
+    return _app(handler)
