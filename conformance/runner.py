@@ -14,57 +14,20 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-
-import httpx
 
 from . import __version__
-from .bindings import BINDINGS, DocumentFetch, HttpClient, Unreachable, WoaRestBinding
+from .bindings import BINDINGS, DocumentFetch, HttpClient, Unreachable
 from .checks import Check, checks_for
 from .report import Handler, Result, ResultRecorded, RunFinished, RunHeader, RunStarted, Status, Summary, broadcast, summarize
 from .requirements import Requirement, catalogue
+from .target import DEFAULT_ROLES, RunOptions, Target
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
-
-#: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
-DEFAULT_ROLES = ("host", "server", "master", "invoked", "any")
 
 
 class TargetUnreachable(Exception):
     """Nothing answered at the target: no report can be made."""
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    target: str
-    suites: tuple[str, ...] = ("woa", "sdsi", "aci")
-    binding: str = WoaRestBinding.name
-    roles: tuple[str, ...] = DEFAULT_ROLES
-    timeout: float = 10.0
-    max_body: int = 10 * 1024 * 1024
-    cacert: Path | None = None
-    allow_http_loopback: bool = False
-    transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
-
-    def recorded(self) -> dict[str, object]:
-        """The options as they go into a report's header."""
-        data = asdict(self)
-        del data["transport"], data["target"], data["suites"], data["binding"]
-        data["cacert"] = str(self.cacert) if self.cacert else None
-        data["in_process"] = self.transport is not None
-        return data
-
-
-@dataclass
-class Target:
-    """What a check gets: the options, the binding to talk through, and what the probe found."""
-
-    options: RunOptions
-    client: HttpClient
-    binding: WoaRestBinding
-    discovery: DocumentFetch
 
 
 def _now() -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .http import ExchangeFailed, HttpClient, HttpResponse
 from .jsonparse import NotJson, parse_json
@@ -22,6 +22,8 @@ class DocumentFetch:
     response: HttpResponse | None
     document: Any = None
     problem: str | None = None
+    #: what went wrong: the exchange broke, the status was not 200, or the body is not JSON
+    cause: Literal["exchange", "status", "not-json"] | None = None
 
 
 class WoaRestBinding:
@@ -41,10 +43,10 @@ class WoaRestBinding:
         try:
             response = await self.client.request("GET", url, headers={"accept": ACCEPT, **(headers or {})})
         except ExchangeFailed as error:
-            return DocumentFetch(url, None, problem=str(error))
+            return DocumentFetch(url, None, problem=str(error), cause="exchange")
         if response.status != 200:
-            return DocumentFetch(url, response, problem=f"GET {url} answered {response.status}, not 200")
+            return DocumentFetch(url, response, problem=f"GET {url} answered {response.status}, not 200", cause="status")
         try:
             return DocumentFetch(url, response, parse_json(response.body))
         except NotJson as error:
-            return DocumentFetch(url, response, problem=f"the document {error}")
+            return DocumentFetch(url, response, problem=f"the document cannot be read as JSON: {error}", cause="not-json")

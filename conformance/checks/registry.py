@@ -18,9 +18,9 @@ from ..report.model import Exchange, Status
 from ..requirements import catalogue
 
 if TYPE_CHECKING:
-    from ..runner import Target
+    from ..target import Target
 
-__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for"]
+__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,30 @@ class Verdict:
     status: Status
     message: str
     evidence: tuple[Exchange, ...] = ()
+
+
+def passed(message: str, *evidence: Exchange) -> Verdict:
+    return Verdict(Status.PASS, message, evidence)
+
+
+def failed(message: str, *evidence: Exchange) -> Verdict:
+    return Verdict(Status.FAIL, message, evidence)
+
+
+def errored(reason: str, *evidence: Exchange) -> Verdict:
+    return Verdict(Status.ERROR, reason, evidence)
+
+
+def skipped(reason: str, *evidence: Exchange) -> Verdict:
+    return Verdict(Status.SKIP, reason, evidence)
+
+
+def not_applicable(reason: str) -> Verdict:
+    return Verdict(Status.NOT_APPLICABLE, reason)
+
+
+def waived(reason: str, *evidence: Exchange) -> Verdict:
+    return Verdict(Status.WAIVED, reason, evidence)
 
 
 CheckFunction = Callable[["Target"], Awaitable[Verdict]]

@@ -1,0 +1,170 @@
+"""Checks of the WoA document itself (WoA sections 4, 4.1, 4.2, 4.3): one per requirement.
+
+Each judges the document the probe fetched with the suite's message validation (the schema in
+schemas/woa/ and the rules in validation/rules.py), keeping only the violations of its own
+requirement. `APPLIES` says when a requirement has something to judge: a document without an mcp
+transport makes the mcp rules not-applicable, never passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...target import Target
+from ...validation import Violation, validate_message
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+
+__all__ = ["APPLIES", "document_violations"]
+
+REGISTERED = ("rest", "mcp")
+NotApplicable = Callable[[dict[str, Any]], str | None]
+
+
+def _agents(document: dict[str, Any]) -> list[dict[str, Any]]:
+    agents = document.get("agents")
+    return [a for a in agents if isinstance(a, dict)] if isinstance(agents, list) else []
+
+
+def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o for a in _agents(document) if isinstance(a.get("operations"), list) for o in a["operations"] if isinstance(o, dict)]
+
+
+def _transports(document: dict[str, Any]) -> dict[str, Any]:
+    transports = document.get("transports")
+    return transports if isinstance(transports, dict) else {}
+
+
+def needs_agents(document: dict[str, Any]) -> str | None:
+    return None if _agents(document) else "the document lists no agent objects"
+
+
+def needs_agent_member(member: str) -> NotApplicable:
+    def when(document: dict[str, Any]) -> str | None:
+        return None if any(member in a for a in _agents(document)) else f"no agent has {member}"
+    return when
+
+
+def needs_operation_member(member: str | None) -> NotApplicable:
+    def when(document: dict[str, Any]) -> str | None:
+        operations = _operations(document)
+        if member is None:
+            return None if operations else "no agent defines operations"
+        return None if any(member in o for o in operations) else f"no operation has {member}"
+    return when
+
+
+def needs_transport(name: str) -> NotApplicable:
+    def when(document: dict[str, Any]) -> str | None:
+        return None if name in _transports(document) else f"the document offers no {name} transport"
+    return when
+
+
+def needs_private_transport(document: dict[str, Any]) -> str | None:
+    return None if set(_transports(document)) - set(REGISTERED) else "the document names no private transport"
+
+
+def always(_: dict[str, Any]) -> str | None:
+    return None
+
+
+#: Every requirement judged on the document alone, and when it has nothing to judge.
+APPLIES: dict[str, NotApplicable] = {
+    "WOA-4-VERSION-1": always,
+    "WOA-4-AGENTS-ARRAY": always,
+    "WOA-4-TRANSPORTS-OBJECT": always,
+    "WOA-4.1-AGENT-OBJECT": always,
+    "WOA-4.1-AGENT-ID-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-ID-UNIQUE": needs_agents,
+    "WOA-4.1-AGENT-ID-ABNF": needs_agents,
+    "WOA-4.1-AGENT-NAME-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-DESCRIPTION-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-VERSION-STRING": needs_agent_member("version"),
+    "WOA-4.1-AGENT-CAPABILITIES-STRINGS": needs_agent_member("capabilities"),
+    "WOA-4.1-AGENT-INPUTS-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-OUTPUTS-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-TRANSPORTS-REQUIRED": needs_agents,
+    "WOA-4.1-AGENT-TRANSPORTS-DEFINED": needs_agents,
+    "WOA-4.1-AGENT-OPERATIONS-ARRAY": needs_agent_member("operations"),
+    "WOA-4.1-OPERATION-NAME-REQUIRED": needs_operation_member(None),
+    "WOA-4.1-OPERATION-DESCRIPTION-REQUIRED": needs_operation_member(None),
+    "WOA-4.1-OPERATION-INPUTS-OBJECT": needs_operation_member("inputs"),
+    "WOA-4.1-OPERATION-OUTPUTS-OBJECT": needs_operation_member("outputs"),
+    "WOA-4.2-SCHEMAS-VALID-2020-12": needs_agents,
+    "WOA-4.2-MINIMAL-SCHEMA-PROFILE": needs_agents,
+    "WOA-4.3.1-REST-CONFIG-OBJECT": needs_transport("rest"),
+    "WOA-4.3.1-REST-BASE-REQUIRED": needs_transport("rest"),
+    "WOA-4.3.1-REST-BASE-HTTPS": needs_transport("rest"),
+    "WOA-4.3.1-REST-INVOKE-PATH-REQUIRED": needs_transport("rest"),
+    "WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE": needs_transport("rest"),
+    "WOA-4.3.2-MCP-CONFIG-OBJECT": needs_transport("mcp"),
+    "WOA-4.3.2-MCP-SERVER-REQUIRED": needs_transport("mcp"),
+    "WOA-4.3.2-MCP-TOOL-NAMESPACE-REQUIRED": needs_transport("mcp"),
+    "WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED": needs_transport("mcp"),
+    "WOA-4.3.3-PRIVATE-REVERSE-DNS": needs_private_transport,
+}
+
+
+def document_violations(target: Target) -> list[Violation]:
+    """The violations of the fetched document, computed once per run."""
+    key = "woa-document-violations"
+    if key not in target.cache:
+        target.cache[key] = validate_message("woa/document", target.document)
+    violations: list[Violation] = target.cache[key]
+    return violations
+
+
+def _unreadable(target: Target) -> Verdict | None:
+    discovery = target.discovery
+    if discovery.problem is None:
+        return None
+    evidence = (discovery.response.exchange,) if discovery.response else ()
+    return errored(f"cannot be judged: {discovery.problem}", *evidence)
+
+
+def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
+    unreadable = _unreadable(target)
+    if unreadable:
+        return unreadable
+    evidence = target.discovery.response.exchange  # type: ignore[union-attr]
+    document = target.document
+    if not isinstance(document, dict):
+        return skipped("cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)", evidence)
+    reason = applies(document)
+    if reason:
+        return not_applicable(reason)
+    found = [v for v in document_violations(target) if v.requirement == requirement]
+    if not found:
+        return passed("the document keeps this rule", evidence)
+    message = "; ".join(f"{v.path}: {v.message}" for v in found)
+    if requirement == "WOA-4.3.1-REST-BASE-HTTPS":
+        base = _transports(document).get("rest", {}).get("base", "")
+        if isinstance(base, str) and target.waives_plain_http(base):
+            return waived(f"plain HTTP on loopback, waived by --allow-http-loopback: {message}", evidence)
+    return failed(message, evidence)
+
+
+def _register(requirement: str, applies: NotApplicable) -> None:
+    async def judge(target: Target) -> Verdict:
+        return _judge(requirement, applies, target)
+
+    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
+    check(requirement)(judge)
+
+
+for _requirement, _applies in APPLIES.items():
+    _register(_requirement, _applies)
+
+
+@check("WOA-4-DOCUMENT-OBJECT")
+async def woa_4_document_object(target: Target) -> Verdict:
+    discovery = target.discovery
+    if discovery.cause == "not-json":
+        return failed(discovery.problem or "", discovery.response.exchange)  # type: ignore[union-attr]
+    unreadable = _unreadable(target)
+    if unreadable:
+        return unreadable
+    evidence = discovery.response.exchange  # type: ignore[union-attr]
+    if not isinstance(target.document, dict):
+        return failed(f"the document is a JSON {type(target.document).__name__}, not an object", evidence)
+    return passed("the document is a single JSON object", evidence)
