@@ -1,0 +1,153 @@
+"""How the WoA document is served (WoA sections 1, 7, 8.1, 9.2): location, media type, encoding,
+caching, HTTPS and TLS. Each check reads the probe's exchange; the conditional GET is the one
+request of its own."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from ...bindings import ExchangeFailed
+from ...target import Target
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
+
+__all__: list[str] = []
+
+WOA_JSON = "application/woa+json"
+_ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
+
+
+def _served(target: Target) -> Verdict | None:
+    """An error verdict when the document was not served at all."""
+    discovery = target.discovery
+    if discovery.response is None:
+        return errored(f"cannot be judged: {discovery.problem}")
+    return None
+
+
+@check("WOA-1-WELL-KNOWN-LOCATION")
+async def woa_1_well_known_location(target: Target) -> Verdict:
+    discovery = target.discovery
+    if discovery.response is None:
+        return errored(f"cannot be judged: {discovery.problem}")
+    if discovery.response.status == 404:
+        return failed(f"nothing at {discovery.url}", discovery.response.exchange)
+    if discovery.response.status != 200:
+        return errored(discovery.problem or "", discovery.response.exchange)
+    return passed(f"the document is served at {discovery.url}", discovery.response.exchange)
+
+
+@check("WOA-9.2-MEDIA-TYPE")
+async def woa_9_2_media_type(target: Target) -> Verdict:
+    unserved = _served(target)
+    if unserved:
+        return unserved
+    response = target.discovery.response
+    assert response is not None
+    if response.status != 200:
+        return errored(target.discovery.problem or "", response.exchange)
+    if response.media_type == WOA_JSON:
+        return passed(f"served as {WOA_JSON}", response.exchange)
+    return failed(f"served as {response.media_type or 'no media type'}, not {WOA_JSON}", response.exchange)
+
+
+@check("WOA-9.2-UTF8-JSON")
+async def woa_9_2_utf8_json(target: Target) -> Verdict:
+    unserved = _served(target)
+    if unserved:
+        return unserved
+    discovery = target.discovery
+    response = discovery.response
+    assert response is not None
+    if response.status != 200:
+        return errored(discovery.problem or "", response.exchange)
+    if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in _ENCODING_PROBLEMS):
+        return failed(discovery.problem or "", response.exchange)
+    charset = response.headers.get("content-type", "").lower().partition("charset=")[2].strip(' "')
+    if charset and charset not in ("utf-8", "utf8"):
+        return failed(f"declared charset {charset!r}, not UTF-8", response.exchange)
+    if discovery.cause == "not-json":
+        return errored(f"cannot be judged: {discovery.problem}", response.exchange)
+    return passed("UTF-8 JSON text", response.exchange)
+
+
+@check("WOA-7-CACHING-HEADERS")
+async def woa_7_caching_headers(target: Target) -> Verdict:
+    unserved = _served(target)
+    if unserved:
+        return unserved
+    response = target.discovery.response
+    assert response is not None
+    present = [h for h in ("etag", "last-modified", "cache-control") if h in response.headers]
+    missing = [h for h in ("etag", "last-modified", "cache-control") if h not in response.headers]
+    if "cache-control" in present and ("etag" in present or "last-modified" in present):
+        note = f" (no {', '.join(missing)})" if missing else ""
+        return passed(f"caching headers present: {', '.join(present)}{note}", response.exchange)
+    return failed(f"missing caching headers: {', '.join(missing)}; a validator (ETag or Last-Modified) and "
+                  "Cache-Control are expected", response.exchange)
+
+
+@check("WOA-7-CONDITIONAL-GET")
+async def woa_7_conditional_get(target: Target) -> Verdict:
+    unserved = _served(target)
+    if unserved:
+        return unserved
+    response = target.discovery.response
+    assert response is not None
+    if "etag" in response.headers:
+        condition = {"if-none-match": response.headers["etag"]}
+    elif "last-modified" in response.headers:
+        condition = {"if-modified-since": response.headers["last-modified"]}
+    else:
+        return not_applicable("the document carries no validator (ETag or Last-Modified) to send back")
+    try:
+        again = await target.client.request("GET", target.discovery.url, headers={"accept": "application/woa+json", **condition})
+    except ExchangeFailed as error:
+        return errored(str(error), error.exchange)
+    name, value = next(iter(condition.items()))
+    if again.status == 304:
+        return passed(f"a GET with {name} was answered 304", again.exchange)
+    return failed(f"a GET with {name}: {value} for the unchanged document was answered {again.status}, not 304", again.exchange)
+
+
+@check("WOA-8.1-HOST-USES-HTTPS")
+async def woa_8_1_host_uses_https(target: Target) -> Verdict:
+    url = target.discovery.url
+    evidence = (target.discovery.response.exchange,) if target.discovery.response else ()
+    if urlsplit(url).scheme == "https":
+        return passed(f"the document is served over HTTPS at {url}", *evidence)
+    if target.waives_plain_http(url):
+        return waived(f"plain HTTP on loopback ({url}), waived by --allow-http-loopback", *evidence)
+    return failed(f"the document is served over plain HTTP at {url}", *evidence)
+
+
+@check("WOA-8.1-TLS-1.3")
+async def woa_8_1_tls_1_3(target: Target) -> Verdict:
+    response = target.discovery.response
+    if urlsplit(target.discovery.url).scheme != "https":
+        return not_applicable("the target is not served over TLS (see WOA-8.1-HOST-USES-HTTPS)")
+    if response is None:
+        return errored(f"cannot be judged: {target.discovery.problem}")
+    version = response.exchange.tls_version
+    if version is None:
+        return errored("the TLS version of the connection could not be read", response.exchange)
+    if version == "TLSv1.3":
+        return passed("the connection negotiated TLS 1.3", response.exchange)
+    return failed(f"the connection negotiated {version}, not TLS 1.3, though the suite offers 1.3", response.exchange)
+
+
+@check("WOA-8.1-NO-PLAIN-HTTP")
+async def woa_8_1_no_plain_http(target: Target) -> Verdict:
+    document = target.document
+    if not isinstance(document, dict):
+        return errored("cannot be judged: the document was not read as a JSON object")
+    transports = document.get("transports") if isinstance(document.get("transports"), dict) else {}
+    plain = [(name, key, value) for name, config in transports.items() if isinstance(config, dict)
+             for key, value in config.items()
+             if isinstance(value, str) and value.lower().startswith("http://") and (name, key) != ("rest", "base")]
+    evidence = target.discovery.response.exchange  # type: ignore[union-attr]
+    if not plain:
+        return passed("no transport configuration points at a plain-HTTP URL (rest base: WOA-4.3.1-REST-BASE-HTTPS)", evidence)
+    listed = ", ".join(f"{name}.{key} = {value}" for name, key, value in plain)
+    if all(target.waives_plain_http(value) for _, _, value in plain):
+        return waived(f"plain HTTP on loopback, waived by --allow-http-loopback: {listed}", evidence)
+    return failed(f"plain-HTTP URLs in the document: {listed}", evidence)
