@@ -1,0 +1,317 @@
+"""Invocation checks (WoA sections 4.3.1, 5.1, 5.2): the suite POSTs envelopes to every agent and
+operation reachable over the rest transport, once per run, and each check judges the answers that
+concern its requirement.
+
+The probes, per agent and operation:
+    valid       inputs made from the inputs schema, boundary values included   -> 2xx, outputs schema
+    invalid     inputs that break one constraint each                            -> 4xx problem details
+    mismatch    an envelope naming another agent than the URL's {agent_id}       -> 400 problem details
+    malformed   a body that is not JSON                                          -> error as problem+json
+    implied     an envelope without operation, for an agent with "default"       -> served as default
+
+The suite invokes only URLs on an origin the user allowed, and never over plain HTTP unless
+--allow-http-loopback lets it on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...bindings import ExchangeFailed, HttpResponse
+from ...bindings.jsonparse import NotJson, parse_json
+from ...fuzzing import Ungeneratable, invalid_examples, valid_examples
+from ...report.model import Exchange
+from ...target import Target
+from ...validation import validate_message
+from ...validation.rules import selected_schema
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+
+__all__ = ["Probe", "Plan", "plan"]
+
+PROBLEM_JSON = "application/problem+json"
+MAX_PROBES = 160
+CONCURRENCY = 8
+
+
+@dataclass
+class Probe:
+    kind: str
+    agent: str
+    operation: str | None
+    description: str
+    url: str
+    envelope: Any = None
+    content: bytes | None = None
+    response: HttpResponse | None = None
+    failure: ExchangeFailed | None = None
+
+    @property
+    def exchange(self) -> Exchange | None:
+        return self.response.exchange if self.response else self.failure.exchange if self.failure else None
+
+    def label(self) -> str:
+        operation = f" operation {self.operation!r}" if self.operation else ""
+        return f"agent {self.agent!r}{operation}, {self.description}"
+
+
+@dataclass
+class Plan:
+    """Every probe sent, and why agents or operations could not be probed."""
+
+    probes: list[Probe] = field(default_factory=list)
+    unreachable: list[str] = field(default_factory=list)  # reasons an agent was not invoked
+    ungenerated: list[str] = field(default_factory=list)  # reasons no valid input was made
+    rest_agents: int = 0
+
+    def of(self, kind: str) -> list[Probe]:
+        return [p for p in self.probes if p.kind == kind]
+
+
+def _operations(agent: dict[str, Any]) -> list[str | None]:
+    operations = agent.get("operations")
+    if not isinstance(operations, list):
+        return [None]
+    names = [o.get("name") for o in operations if isinstance(o, dict)]
+    return [n if isinstance(n, str) else None for n in names] or [None]
+
+
+def _envelope(agent_id: str, operation: str | None, value: Any) -> dict[str, Any]:
+    envelope: dict[str, Any] = {"agent": agent_id}
+    if operation is not None:
+        envelope["operation"] = operation
+    envelope["input"] = value
+    return envelope
+
+
+def _invoke_url(target: Target, document: dict[str, Any], agent_id: str) -> tuple[str | None, str | None]:
+    """The invocation URL for `agent_id`, or why the suite will not invoke it."""
+    rest = document.get("transports", {}).get("rest") if isinstance(document.get("transports"), dict) else None
+    if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
+        return None, "the rest transport has no usable base and invoke_path"
+    base, path = rest["base"].rstrip("/"), rest["invoke_path"]
+    if not path.startswith("/"):
+        return None, f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)"
+    url = base + path.replace("{agent_id}", agent_id)
+    if url.startswith("http://") and not target.waives_plain_http(url):
+        return None, f"the rest base {base} is plain HTTP; the suite does not invoke over it (WOA-4.3.1-REST-BASE-HTTPS)"
+    if not url.startswith(("https://", "http://")):
+        return None, f"the rest base {base!r} is not an http(s) URL"
+    if not target.may_call(url):
+        return None, f"{url} is not on the target's origin; allow it with --allow-origin to invoke it"
+    return url, None
+
+
+def _probes_for(target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan) -> list[Probe]:
+    agent_id = agent.get("id")
+    if not isinstance(agent_id, str) or not agent_id:
+        plan.unreachable.append("an agent without a usable id")
+        return []
+    url, reason = _invoke_url(target, document, agent_id)
+    if url is None:
+        plan.unreachable.append(f"agent {agent_id!r}: {reason}")
+        return []
+    probes: list[Probe] = []
+    operations = _operations(agent)
+    for operation in operations:
+        schema = selected_schema(agent, operation, "inputs")
+        try:
+            examples = valid_examples(schema, limit=4)
+        except Ungeneratable as error:
+            plan.ungenerated.append(f"agent {agent_id!r} operation {operation!r}: {error}")
+            continue
+        for example in examples:
+            probes.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
+        for description, value in invalid_examples(schema, limit=4):
+            probes.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
+        if "{agent_id}" in document["transports"]["rest"]["invoke_path"]:
+            probes.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
+                                _envelope(agent_id + "-not-this-agent", operation, examples[0])))
+        if operation == "default":
+            probes.append(Probe("implied", agent_id, None, "envelope without operation", url, _envelope(agent_id, None, examples[0])))
+    probes.append(Probe("malformed", agent_id, None, "a body that is not JSON", url, content=b'{"agent": '))
+    return probes
+
+
+async def _send(target: Target, probe: Probe, gate: asyncio.Semaphore) -> None:
+    async with gate:
+        try:
+            if probe.content is not None:
+                probe.response = await target.client.request("POST", probe.url, content=probe.content,
+                                                             headers={"content-type": "application/json", "accept": "application/json"})
+            else:
+                probe.response = await target.client.request("POST", probe.url, json=probe.envelope,
+                                                             headers={"accept": "application/json"})
+        except ExchangeFailed as error:
+            probe.failure = error
+
+
+async def _run_plan(target: Target) -> Plan:
+    plan = Plan()
+    document = target.document
+    if not isinstance(document, dict) or not isinstance(document.get("agents"), list):
+        return plan
+    for agent in document["agents"]:
+        if isinstance(agent, dict) and "rest" in (agent.get("transports") or []):
+            plan.rest_agents += 1
+            plan.probes.extend(_probes_for(target, document, agent, plan))
+    plan.probes = plan.probes[:MAX_PROBES]
+    gate = asyncio.Semaphore(CONCURRENCY)
+    await asyncio.gather(*(_send(target, p, gate) for p in plan.probes))
+    return plan
+
+
+async def plan(target: Target) -> Plan:
+    """The run's invocation probes, sent once however many checks ask."""
+    return await target.memo("woa-invocation-plan", lambda: _run_plan(target))
+
+
+def _json_body(response: HttpResponse) -> tuple[Any, str | None]:
+    try:
+        return parse_json(response.body), None
+    except NotJson as error:
+        return None, str(error)
+
+
+def _is_json_media_type(media_type: str) -> bool:
+    return media_type == "application/json" or media_type.endswith("+json")
+
+
+def _problem_defect(response: HttpResponse) -> str | None:
+    if response.media_type != PROBLEM_JSON:
+        return f"answered as {response.media_type or 'no media type'}, not {PROBLEM_JSON}"
+    body, error = _json_body(response)
+    if error:
+        return f"the problem body is {error}"
+    violations = validate_message("common/problem-details", body)
+    return "; ".join(map(str, violations)) or None
+
+
+Judge = Callable[[Probe], str | None]  # what is wrong with one answer, or None
+
+
+async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success: str, *, absent: Verdict | None = None) -> Verdict:
+    """Judge every probe of `kinds`: fail listing the wrong answers, pass when every one is right.
+    With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with the reasons."""
+    if not isinstance(target.document, dict):
+        return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
+    run = await plan(target)
+    probes = [p for p in run.probes if p.kind in kinds]
+    if not probes:
+        if run.rest_agents == 0:
+            return not_applicable("no agent is offered over the rest transport")
+        reasons = run.unreachable + run.ungenerated
+        return absent or skipped("nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else ""))
+    broken = [p for p in probes if p.failure]
+    if broken:
+        return errored(f"{len(broken)} of {len(probes)} exchanges broke: {broken[0].label()}: {broken[0].failure}",
+                       *[p.exchange for p in broken[:3] if p.exchange])
+    wrong = [(p, problem) for p in probes if (problem := judge(p))]
+    if wrong:
+        listed = "; ".join(f"{p.label()}: {problem}" for p, problem in wrong[:5])
+        more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
+        return failed(f"{len(wrong)} of {len(probes)} answers: {listed}{more}", *[p.exchange for p, _ in wrong[:3] if p.exchange])
+    return passed(f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange])
+
+
+def _no_placeholder(target: Target) -> Verdict | None:
+    rest = target.document.get("transports", {}).get("rest") if isinstance(target.document, dict) else None
+    if isinstance(rest, dict) and "{agent_id}" not in str(rest.get("invoke_path", "")):
+        return not_applicable("the invoke_path has no {agent_id} placeholder, so the host cannot infer the agent from the URL")
+    return None
+
+
+def _status_2xx(probe: Probe) -> str | None:
+    assert probe.response is not None
+    return None if 200 <= probe.response.status < 300 else f"answered {probe.response.status}"
+
+
+@check("WOA-5.2-SUCCESS-2XX")
+async def woa_5_2_success_2xx(target: Target) -> Verdict:
+    return await _verdict(target, ("valid",), _status_2xx, "every valid invocation was answered 2xx")
+
+
+@check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS")
+async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
+    document = target.document
+
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if not 200 <= probe.response.status < 300:
+            return None  # judged by WOA-5.2-SUCCESS-2XX
+        body, error = _json_body(probe.response)
+        if error:
+            return f"the body is {error}"
+        agent = next(a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent)
+        if not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
+            return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
+        violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+        return "; ".join(f"{v.path}: {v.message}" for v in violations) or None
+
+    return await _verdict(target, ("valid",), judge, "every 2xx body validates against the outputs schema")
+
+
+@check("WOA-4.3.1-HOST-RESPONDS-JSON")
+async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if not _is_json_media_type(probe.response.media_type):
+            return f"answered {probe.response.status} as {probe.response.media_type or 'no media type'}, not JSON"
+        _, error = _json_body(probe.response)
+        return f"answered {probe.response.status} with a body that is {error}" if error else None
+
+    return await _verdict(target, ("valid", "invalid", "mismatch", "malformed", "implied"), judge,
+                          "every answer to an invocation was JSON")
+
+
+@check("WOA-5.2-AGENT-MISMATCH-400")
+async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        return None if probe.response.status == 400 else f"answered {probe.response.status}, not 400"
+
+    return await _verdict(target, ("mismatch",), judge, "every mismatched envelope was rejected with 400",
+                          absent=_no_placeholder(target))
+
+
+@check("WOA-5.2-AGENT-MISMATCH-PROBLEM")
+async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if probe.response.status != 400:
+            return None  # the status is judged by WOA-5.2-AGENT-MISMATCH-400
+        return _problem_defect(probe.response)
+
+    return await _verdict(target, ("mismatch",), judge, "every mismatch was explained with problem details",
+                          absent=_no_placeholder(target))
+
+
+@check("WOA-5.2-ERROR-PROBLEM-DETAILS")
+async def woa_5_2_error_problem_details(target: Target) -> Verdict:
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if not 400 <= probe.response.status < 500:
+            return f"answered {probe.response.status}, not 4xx"
+        return _problem_defect(probe.response)
+
+    return await _verdict(target, ("invalid",), judge, "every input that breaks the inputs schema got a 4xx problem")
+
+
+@check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
+async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if probe.response.status < 400:
+            return f"a body that is not JSON was answered {probe.response.status}"
+        media_type = probe.response.media_type
+        return None if media_type == PROBLEM_JSON else f"the {probe.response.status} error is {media_type or 'untyped'}, not {PROBLEM_JSON}"
+
+    return await _verdict(target, ("malformed",), judge, f"errors were answered as {PROBLEM_JSON}")
+
+
+@check("WOA-5.1-DEFAULT-OPERATION")
+async def woa_5_1_default_operation(target: Target) -> Verdict:
+    return await _verdict(target, ("implied",), _status_2xx, "an envelope without operation was served as the default operation",
+                          absent=not_applicable("no agent defines an operation named default"))
