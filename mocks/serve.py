@@ -10,6 +10,7 @@ The port is chosen by the OS unless given; the server runs in a thread and stops
 from __future__ import annotations
 
 import socket
+import ssl
 import tempfile
 import threading
 import time
@@ -22,7 +23,7 @@ import trustme
 import uvicorn
 from starlette.types import ASGIApp
 
-__all__ = ["ServedMock", "make_certificates", "serve"]
+__all__ = ["ServedMock", "make_certificates", "serve", "serve_host"]
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,9 @@ def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
 
 
 @contextmanager
-def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, host: str = "127.0.0.1") -> Iterator[ServedMock]:
-    """Serve the app `build(base_url)` until the block ends."""
+def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, host: str = "127.0.0.1",
+          tls_maximum: ssl.TLSVersion | None = None) -> Iterator[ServedMock]:
+    """Serve the app `build(base_url)` until the block ends (`tls_maximum` caps the TLS version offered)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -55,6 +57,9 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
         config = uvicorn.Config(build(url), log_level="warning", ssl_certfile=certfile, ssl_keyfile=keyfile,
                                 lifespan="off", timeout_graceful_shutdown=1)
+        config.load()
+        if tls_maximum is not None and config.ssl is not None:
+            config.ssl.maximum_version = tls_maximum
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
@@ -69,3 +74,15 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
             server.should_exit = True
             thread.join(timeout=5)
             sock.close()
+
+
+@contextmanager
+def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True) -> Iterator[ServedMock]:
+    """The reference WoA host, with the named fault if any (a fault may change how it is served)."""
+    from .faults import FAULTS
+    from .woa_host import create_app
+
+    broken = FAULTS[fault] if fault else None
+    with serve(lambda base: create_app(base, fault), port=port, tls=tls and not (broken and broken.plain_http),
+               tls_maximum=broken.tls_maximum if broken else None) as mock:
+        yield mock

@@ -4,6 +4,8 @@ GET /.well-known/woa.json (application/woa+json, ETag, Last-Modified, Cache-Cont
 matching conditional GET) and POST /agents/{agent_id}/invoke (strict JSON, a body size limit,
 the envelope and input validated, problem details for every error). Summaries are deterministic:
 the first `max_words` words of the text.
+
+`create_app(base, fault)` serves the same host with one named fault of mocks/faults.py.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from starlette.routing import Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 
+from .faults import FAULTS, Fault
 from .problems import problem
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
@@ -61,27 +64,42 @@ def summarize(text: str, max_words: int = 40) -> str:
     return " ".join(words[:max_words]) + (" …" if len(words) > max_words else "")
 
 
-def create_app(base: str) -> Starlette:
-    """The host, announcing `base` as its REST base URL."""
-    document = woa_document(base)
+def _served_ids(document: Any) -> set[str]:
+    agents = document.get("agents") if isinstance(document, dict) else None
+    listed = agents.values() if isinstance(agents, dict) else agents if isinstance(agents, list) else []
+    return {a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} | {"summarizer"}
+
+
+def create_app(base: str, fault: str | None = None) -> Starlette:
+    """The host, announcing `base` as its REST base URL, with the named `fault` if any."""
+    broken: Fault | None = FAULTS[fault] if fault else None
+    breaks = broken.requirement if broken else ""
+    if broken and broken.plain_http:
+        base = base.replace("http://", "https://", 1)
+    document = broken.apply(woa_document(base)) if broken else woa_document(base)
     body = json.dumps(document, indent=2).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
     modified = datetime.now(UTC).replace(microsecond=0)
     caching = {"etag": etag, "last-modified": format_datetime(modified, usegmt=True), "cache-control": "max-age=300"}
-    agents = {a["id"]: a for a in document["agents"]}
-    inputs = {agent_id: Draft202012Validator(a["inputs"]) for agent_id, a in agents.items()}
+    if breaks == "WOA-7-CACHING-HEADERS":
+        caching = {}
+    media_type = {"WOA-9.2-MEDIA-TYPE": "application/json",
+                  "WOA-9.2-UTF8-JSON": f"{WOA_JSON}; charset=iso-8859-1"}.get(breaks, WOA_JSON)
+    agents = _served_ids(document)
+    validator = Draft202012Validator(SUMMARIZER_INPUTS)
 
     async def well_known(request: Request) -> Response:
-        if request.headers.get("if-none-match") in (etag, "*"):
-            return Response(status_code=304, headers=caching)
-        since = request.headers.get("if-modified-since")
-        if since and "if-none-match" not in request.headers:
-            try:
-                if parsedate_to_datetime(since) >= modified:
-                    return Response(status_code=304, headers=caching)
-            except (TypeError, ValueError):
-                pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
-        return Response(body, media_type=WOA_JSON, headers=caching)
+        if breaks != "WOA-7-CONDITIONAL-GET":
+            if request.headers.get("if-none-match") in (etag, "*"):
+                return Response(status_code=304, headers=caching)
+            since = request.headers.get("if-modified-since")
+            if since and "if-none-match" not in request.headers:
+                try:
+                    if parsedate_to_datetime(since) >= modified:
+                        return Response(status_code=304, headers=caching)
+                except (TypeError, ValueError):
+                    pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
+        return Response(body, headers={**caching, "content-type": media_type})
 
     async def invoke(request: Request) -> Response:
         agent_id = request.path_params["agent_id"]
@@ -100,22 +118,35 @@ def create_app(base: str) -> Starlette:
         try:
             envelope = parse_json(bytes(raw))
         except NotJson as error:
+            if breaks == "WOA-4.3.1-ERRORS-PROBLEM-JSON":
+                return JSONResponse({"error": f"the request body {error}"}, status_code=400)
             return problem(400, "Malformed JSON", f"the request body {error}")
         if not isinstance(envelope, dict):
             return problem(400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)")
         named = envelope.get("agent", agent_id)
-        if named != agent_id:
+        if named != agent_id and breaks != "WOA-5.2-AGENT-MISMATCH-400":
+            if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
+                return JSONResponse({"error": "agent mismatch"}, status_code=400)
             return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
-        operation = envelope.get("operation", "default")
-        if operation not in {o["name"] for o in agents[agent_id].get("operations", [])}:
+        operation = envelope.get("operation")
+        if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
+            return problem(400, "Operation required", "name the operation in the envelope")
+        if operation not in (None, "default"):
             return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
         given = envelope.get("input")
         if not isinstance(given, dict):
             return problem(400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)")
-        errors = [e.message for e in inputs[agent_id].iter_errors(given)]
-        if errors:
+        errors = [e.message for e in validator.iter_errors(given)]
+        if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
-        return JSONResponse({"summary": summarize(given["text"], given.get("max_words", 40))})
+        if breaks == "WOA-5.2-SUCCESS-2XX" and "max_words" in given:
+            return problem(503, "Unavailable", "summaries with a word limit are not available")
+        summary = "" if errors else summarize(given["text"], given.get("max_words", 40))
+        if breaks == "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS":
+            return JSONResponse({"abstract": summary})
+        if breaks == "WOA-4.3.1-HOST-RESPONDS-JSON":
+            return Response(json.dumps({"summary": summary}), media_type="text/plain")
+        return JSONResponse({"summary": summary})
 
     async def not_found(request: Request, _: Exception) -> Response:
         return problem(404, "Not found", f"nothing at {request.url.path}")
@@ -123,8 +154,9 @@ def create_app(base: str) -> Starlette:
     async def not_allowed(request: Request, _: Exception) -> Response:
         return problem(405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}")
 
+    document_path = "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
     return Starlette(
-        routes=[Route("/.well-known/woa.json", well_known, methods=["GET", "HEAD"]),
+        routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])],
         exception_handlers={404: not_found, 405: not_allowed},
     )

@@ -17,10 +17,12 @@ _ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
 
 
 def _served(target: Target) -> Verdict | None:
-    """An error verdict when the document was not served at all."""
+    """An error verdict when the document was not served (no answer, or not 200)."""
     discovery = target.discovery
     if discovery.response is None:
         return errored(f"cannot be judged: {discovery.problem}")
+    if discovery.response.status != 200:
+        return errored(f"cannot be judged: {discovery.problem}", discovery.response.exchange)
     return None
 
 
@@ -43,8 +45,6 @@ async def woa_9_2_media_type(target: Target) -> Verdict:
         return unserved
     response = target.discovery.response
     assert response is not None
-    if response.status != 200:
-        return errored(target.discovery.problem or "", response.exchange)
     if response.media_type == WOA_JSON:
         return passed(f"served as {WOA_JSON}", response.exchange)
     return failed(f"served as {response.media_type or 'no media type'}, not {WOA_JSON}", response.exchange)
@@ -58,8 +58,6 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     discovery = target.discovery
     response = discovery.response
     assert response is not None
-    if response.status != 200:
-        return errored(discovery.problem or "", response.exchange)
     if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in _ENCODING_PROBLEMS):
         return failed(discovery.problem or "", response.exchange)
     charset = response.headers.get("content-type", "").lower().partition("charset=")[2].strip(' "')

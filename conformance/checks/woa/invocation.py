@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...bindings import ExchangeFailed, HttpResponse
+from ...bindings import ExchangeFailed, HttpResponse, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
 from ...fuzzing import Ungeneratable, invalid_examples, valid_examples
 from ...report.model import Exchange
@@ -88,7 +88,7 @@ def _envelope(agent_id: str, operation: str | None, value: Any) -> dict[str, Any
 
 def _invoke_url(target: Target, document: dict[str, Any], agent_id: str) -> tuple[str | None, str | None]:
     """The invocation URL for `agent_id`, or why the suite will not invoke it."""
-    rest = document.get("transports", {}).get("rest") if isinstance(document.get("transports"), dict) else None
+    rest = _rest(document)
     if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
         return None, "the rest transport has no usable base and invoke_path"
     base, path = rest["base"].rstrip("/"), rest["invoke_path"]
@@ -126,7 +126,7 @@ def _probes_for(target: Target, document: dict[str, Any], agent: dict[str, Any],
             probes.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
         for description, value in invalid_examples(schema, limit=4):
             probes.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
-        if "{agent_id}" in document["transports"]["rest"]["invoke_path"]:
+        if "{agent_id}" in _rest(document)["invoke_path"]:
             probes.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
                                 _envelope(agent_id + "-not-this-agent", operation, examples[0])))
         if operation == "default":
@@ -146,6 +146,8 @@ async def _send(target: Target, probe: Probe, gate: asyncio.Semaphore) -> None:
                                                              headers={"accept": "application/json"})
         except ExchangeFailed as error:
             probe.failure = error
+        except Unreachable as error:
+            probe.failure = ExchangeFailed(str(error), Exchange("POST", probe.url, error=str(error)))
 
 
 async def _run_plan(target: Target) -> Plan:
@@ -216,8 +218,13 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
     return passed(f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange])
 
 
+def _rest(document: Any) -> Any:
+    transports = document.get("transports") if isinstance(document, dict) else None
+    return transports.get("rest") if isinstance(transports, dict) else None
+
+
 def _no_placeholder(target: Target) -> Verdict | None:
-    rest = target.document.get("transports", {}).get("rest") if isinstance(target.document, dict) else None
+    rest = _rest(target.document)
     if isinstance(rest, dict) and "{agent_id}" not in str(rest.get("invoke_path", "")):
         return not_applicable("the invoke_path has no {agent_id} placeholder, so the host cannot infer the agent from the URL")
     return None

@@ -1,0 +1,118 @@
+"""Named faults: each makes the reference host break exactly one rule, and is named after it.
+
+A fault's name is its requirement's ID in lower case (`woa-5.2-agent-mismatch-400` breaks
+WOA-5.2-AGENT-MISMATCH-400). A fault either edits the document the host serves (`document`), or
+changes one behaviour, which the host looks up by name (`behaviour`), or changes how it is served
+(`plain_http`, `tls_maximum`). The project's tests run the suite against every fault and expect
+its requirement, and only its requirement, to fail.
+"""
+
+from __future__ import annotations
+
+import copy
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["FAULTS", "Fault"]
+
+Edit = Callable[[dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Fault:
+    requirement: str
+    description: str
+    document: Edit | None = None
+    plain_http: bool = False
+    tls_maximum: ssl.TLSVersion | None = None
+
+    @property
+    def name(self) -> str:
+        return self.requirement.lower()
+
+    def apply(self, document: dict[str, Any]) -> Any:
+        """The document as this fault serves it: edited in place, or replaced by the list an edit returns."""
+        if self.document is None:
+            return document
+        edited = copy.deepcopy(document)
+        replacement = self.document(edited)
+        return replacement if isinstance(replacement, list) else edited
+
+
+def _agent(edit: Callable[[dict[str, Any]], Any]) -> Edit:
+    def on_first_agent(d: dict[str, Any]) -> None:
+        edit(d["agents"][0])
+    return on_first_agent
+
+
+def _extra_agent(**changes: Any) -> Edit:
+    def edit(d: dict[str, Any]) -> None:
+        extra = copy.deepcopy(d["agents"][0]) | changes
+        d["agents"].append({k: v for k, v in extra.items() if v is not None})
+    return edit
+
+
+def _set(mapping: dict[str, Any], key: str, value: Any) -> None:
+    mapping[key] = value
+
+
+_MCP = {"server": "https://127.0.0.1/mcp", "tool_namespace": "summarizer", "tool_field": "agent"}
+
+_ALL = [
+    # -- the document (WoA 4, 4.1, 4.2, 4.3) --
+    Fault("WOA-4-DOCUMENT-OBJECT", "serves the document wrapped in an array", lambda d: [d]),
+    Fault("WOA-4-VERSION-1", 'declares woa_version "1.0"', lambda d: _set(d, "woa_version", "1.0")),
+    Fault("WOA-4-AGENTS-ARRAY", "lists its agents as an object keyed by id", lambda d: _set(d, "agents", {a["id"]: a for a in d["agents"]})),
+    Fault("WOA-4-TRANSPORTS-OBJECT", "lists its transports as an array", lambda d: _set(d, "transports", list(d["transports"].values()))),
+    Fault("WOA-4.1-AGENT-OBJECT", "lists an agent that is a bare string", lambda d: d["agents"].append("translator")),
+    Fault("WOA-4.1-AGENT-ID-REQUIRED", "lists a second agent without an id", _extra_agent(id=None)),
+    Fault("WOA-4.1-AGENT-ID-UNIQUE", "lists the summarizer twice", _extra_agent()),
+    Fault("WOA-4.1-AGENT-ID-ABNF", "lists a second agent whose id has a space", _extra_agent(id="doc summarizer")),
+    Fault("WOA-4.1-AGENT-NAME-REQUIRED", "omits the agent's name", _agent(lambda a: a.pop("name"))),
+    Fault("WOA-4.1-AGENT-DESCRIPTION-REQUIRED", "omits the agent's description", _agent(lambda a: a.pop("description"))),
+    Fault("WOA-4.1-AGENT-VERSION-STRING", "gives the agent's version as a number", _agent(lambda a: _set(a, "version", 1))),
+    Fault("WOA-4.1-AGENT-CAPABILITIES-STRINGS", "lists a capability that is a number", _agent(lambda a: a["capabilities"].append(42))),
+    Fault("WOA-4.1-AGENT-INPUTS-REQUIRED", "omits the agent's inputs schema", _agent(lambda a: a.pop("inputs"))),
+    Fault("WOA-4.1-AGENT-OUTPUTS-REQUIRED", "omits the agent's outputs schema", _agent(lambda a: a.pop("outputs"))),
+    Fault("WOA-4.1-AGENT-TRANSPORTS-REQUIRED", "omits the agent's transports", _agent(lambda a: a.pop("transports"))),
+    Fault("WOA-4.1-AGENT-TRANSPORTS-DEFINED", "names an mcp transport it does not configure", _agent(lambda a: a["transports"].append("mcp"))),
+    Fault("WOA-4.1-AGENT-OPERATIONS-ARRAY", "gives operations as an object", _agent(lambda a: _set(a, "operations", {"default": "Summarize."}))),
+    Fault("WOA-4.1-OPERATION-NAME-REQUIRED", "omits the operation's name", _agent(lambda a: a["operations"][0].pop("name"))),
+    Fault("WOA-4.1-OPERATION-DESCRIPTION-REQUIRED", "omits the operation's description", _agent(lambda a: a["operations"][0].pop("description"))),
+    Fault("WOA-4.1-OPERATION-INPUTS-OBJECT", "gives an operation inputs that is a string", _agent(lambda a: _set(a["operations"][0], "inputs", "text"))),
+    Fault("WOA-4.1-OPERATION-OUTPUTS-OBJECT", "gives an operation outputs that is an array", _agent(lambda a: _set(a["operations"][0], "outputs", []))),
+    Fault("WOA-4.2-SCHEMAS-VALID-2020-12", "puts minProperties: -1 in the outputs schema", _agent(lambda a: _set(a["outputs"], "minProperties", -1))),
+    Fault("WOA-4.2-MINIMAL-SCHEMA-PROFILE", 'drops type "object" from the inputs schema\'s root', _agent(lambda a: a["inputs"].pop("type"))),
+    Fault("WOA-4.3.1-REST-CONFIG-OBJECT", "gives the rest configuration as a URL string", lambda d: _set(d["transports"], "rest", d["transports"]["rest"]["base"])),
+    Fault("WOA-4.3.1-REST-BASE-REQUIRED", "omits the rest base", lambda d: d["transports"]["rest"].pop("base")),
+    Fault("WOA-4.3.1-REST-BASE-HTTPS", "announces an http:// rest base", lambda d: _set(d["transports"]["rest"], "base", d["transports"]["rest"]["base"].replace("https://", "http://"))),
+    Fault("WOA-4.3.1-REST-INVOKE-PATH-REQUIRED", "omits the invoke_path", lambda d: d["transports"]["rest"].pop("invoke_path")),
+    Fault("WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE", "gives an invoke_path without the leading /", lambda d: _set(d["transports"]["rest"], "invoke_path", "agents/{agent_id}/invoke")),
+    Fault("WOA-4.3.2-MCP-CONFIG-OBJECT", "configures mcp as an array", lambda d: _set(d["transports"], "mcp", [_MCP["server"]])),
+    Fault("WOA-4.3.2-MCP-SERVER-REQUIRED", "configures mcp without server", lambda d: _set(d["transports"], "mcp", {k: v for k, v in _MCP.items() if k != "server"})),
+    Fault("WOA-4.3.2-MCP-TOOL-NAMESPACE-REQUIRED", "configures mcp without tool_namespace", lambda d: _set(d["transports"], "mcp", {k: v for k, v in _MCP.items() if k != "tool_namespace"})),
+    Fault("WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED", "configures mcp without tool_field", lambda d: _set(d["transports"], "mcp", {k: v for k, v in _MCP.items() if k != "tool_field"})),
+    Fault("WOA-4.3.3-PRIVATE-REVERSE-DNS", "names a private transport mytransport", lambda d: _set(d["transports"], "mytransport", {"endpoint": "https://127.0.0.1/x"})),
+    Fault("WOA-8.1-NO-PLAIN-HTTP", "configures an mcp server at an http:// URL", lambda d: _set(d["transports"], "mcp", {**_MCP, "server": "http://127.0.0.1:9/mcp"})),
+    # -- how the document is served (WoA 1, 7, 8.1, 9.2) --
+    Fault("WOA-1-WELL-KNOWN-LOCATION", "serves its document at /woa.json, not at /.well-known/woa.json"),
+    Fault("WOA-9.2-MEDIA-TYPE", "serves the document as application/json"),
+    Fault("WOA-9.2-UTF8-JSON", "declares the document's charset ISO-8859-1"),
+    Fault("WOA-7-CACHING-HEADERS", "sends no ETag, Last-Modified or Cache-Control"),
+    Fault("WOA-7-CONDITIONAL-GET", "ignores If-None-Match and If-Modified-Since"),
+    Fault("WOA-8.1-HOST-USES-HTTPS", "serves plain HTTP (while announcing an https base)", plain_http=True),
+    Fault("WOA-8.1-TLS-1.3", "offers TLS 1.2 at most", tls_maximum=ssl.TLSVersion.TLSv1_2),
+    # -- invocation (WoA 4.3.1, 5.1, 5.2) --
+    Fault("WOA-4.3.1-HOST-RESPONDS-JSON", "labels its JSON summaries text/plain"),
+    Fault("WOA-5.2-SUCCESS-2XX", "answers 503 to valid inputs that carry max_words"),
+    Fault("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", 'answers {"abstract": ...} where the outputs schema asks for summary'),
+    Fault("WOA-5.2-AGENT-MISMATCH-400", "serves the URL's agent when the envelope names another (200)"),
+    Fault("WOA-5.2-AGENT-MISMATCH-PROBLEM", "rejects a mismatch with 400 but a plain application/json body"),
+    Fault("WOA-5.2-ERROR-PROBLEM-DETAILS", "answers inputs that break the inputs schema with 200 and an empty summary"),
+    Fault("WOA-4.3.1-ERRORS-PROBLEM-JSON", "answers a body that is not JSON with 400 application/json"),
+    Fault("WOA-5.1-DEFAULT-OPERATION", "rejects an envelope without operation instead of serving default"),
+]
+
+FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -1,0 +1,73 @@
+"""Every WoA check is proven by a mutant: the reference host passes, and each named fault fails
+on its own requirement and on no other. The table of faults caught is printed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from conformance.checks import CHECKS
+from conformance.report import Result, ResultRecorded, Status
+from conformance.requirements import catalogue
+from conformance.runner import RunOptions, run
+from mocks.faults import FAULTS
+from mocks.serve import serve_host
+
+CAUGHT: dict[str, str] = {}
+
+
+class Collect:
+    def __init__(self) -> None:
+        self.results: list[Result] = []
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, ResultRecorded):
+            self.results.append(event.result)
+
+
+def certify(fault: str | None) -> list[Result]:
+    collect = Collect()
+    with serve_host(fault) as host:
+        asyncio.run(run(RunOptions(target=host.url, suites=("woa",), cacert=host.cacert, timeout=5), [collect]))
+    return collect.results
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table() -> Iterator[None]:
+    yield
+    if CAUGHT:
+        width = max(map(len, CAUGHT))
+        print(f"\n{'fault'.ljust(width)}  verdict on its requirement")
+        for name, verdict in sorted(CAUGHT.items()):
+            print(f"{name.ljust(width)}  {verdict}")
+        print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(FAULTS)} faults caught")
+
+
+def test_the_reference_host_has_no_must_or_should_failure() -> None:
+    results = certify(None)
+    assert [r for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
+    assert {r.status for r in results if r.check} <= {Status.PASS, Status.NOT_APPLICABLE, Status.SKIP}
+
+
+@pytest.mark.parametrize("name", sorted(FAULTS))
+def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
+    results = certify(name)
+    failed = {r.requirement for r in results if r.status is Status.FAIL}
+    CAUGHT[name] = "caught" if FAULTS[name].requirement in failed else "MISSED"
+    assert failed == {FAULTS[name].requirement}
+
+
+def test_every_woa_check_has_a_fault_and_every_fault_a_check() -> None:
+    checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("WOA-")}
+    faulted = {f.requirement for f in FAULTS.values()}
+    assert faulted <= checked
+    assert checked - faulted == set(), "a check that no fault proves"
+
+
+def test_every_black_box_woa_host_requirement_has_a_check() -> None:
+    checked = {c.requirement for c in CHECKS.values()}
+    uncovered = [r.id for r in catalogue().for_draft("woa")
+                 if r.testability == "black-box" and r.role in ("host", "any") and r.level != "MAY" and r.id not in checked]
+    assert uncovered == ["WOA-5.3-MCP-TOOL-INVOCATION"]  # the MCP binding is not built yet
