@@ -11,7 +11,7 @@ import sys
 import typer
 
 from .. import __version__
-from . import errata, requirements, run, vectors
+from . import errata, mock, requirements, run, vectors
 
 __all__ = ["app", "main"]
 
@@ -27,6 +27,7 @@ app.command("run")(run.run)
 app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)
+app.add_typer(mock.app, name="mock")
 
 
 @app.command("version")

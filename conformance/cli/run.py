@@ -12,13 +12,13 @@ from urllib.parse import urlsplit
 import typer
 from rich.table import Table
 
-from mocks.serve import serve
-from mocks.woa_host import create_app
+from mocks.serve import serve_host
 
 from ..report import Status, Summary
 from ..report.writers import FORMATS, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable, run as run_suite
 from ._console import console, fail_usage
+from .mock import check_fault
 
 __all__ = ["run"]
 
@@ -40,7 +40,8 @@ def _target(url: str) -> str:
 
 
 def _print_summary(summary: Summary, report_dir: Path, formats: list[str]) -> None:
-    table = Table(title=f"Compliance: {summary.level}", title_justify="left")
+    waived = f" ({summary.waived} waived)" if summary.waived else ""
+    table = Table(title=f"Compliance: {summary.level}{waived}", title_justify="left")
     table.add_column("level")
     for status in Status:
         table.add_column(status.value, justify="right")
@@ -55,6 +56,7 @@ def _print_summary(summary: Summary, report_dir: Path, formats: list[str]) -> No
 def run(
     target: Annotated[str | None, typer.Option(help="The target's origin, e.g. https://agents.example.com (the suite GETs /.well-known/woa.json there).")] = None,
     mock: Annotated[bool, typer.Option("--mock", help="Certify the built-in reference mock instead, started on loopback for this run.")] = False,
+    fault: Annotated[str | None, typer.Option(help="With --mock: give the mock this named fault (see `mock faults`).")] = None,
     suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
     cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM), e.g. a local test CA.")] = None,
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports"),
@@ -62,6 +64,7 @@ def run(
     report_format: Annotated[list[str] | None, typer.Option("--format", help=f"Report formats to write (repeatable): {', '.join(FORMATS)}. Default: all.")] = None,
     role: Annotated[list[str] | None, typer.Option(help=f"Roles to certify the target in (repeatable). Default: {', '.join(r for r in DEFAULT_ROLES if r != 'any')}.")] = None,
     allow_http_loopback: Annotated[bool, typer.Option(help="For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never as pass).")] = False,
+    allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
     report.json, events.jsonl, junit.xml and summary.md into --report-dir.
@@ -79,15 +82,19 @@ def run(
         fail_usage(f"unknown --role {', '.join(bad_roles)}")
     if (target is None) == (not mock):
         fail_usage("give either --target URL or --mock")
+    if fault and not mock:
+        fail_usage("--fault goes with --mock")
+    check_fault(fault)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     with ExitStack() as stack:
         if mock:
-            served = stack.enter_context(serve(create_app))
+            served = stack.enter_context(serve_host(fault))
             target, cacert = served.url, served.cacert
             console.print(f"Reference mock serving at {target}")
         assert target is not None
         options = RunOptions(target=_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
-                             cacert=cacert, allow_http_loopback=allow_http_loopback)
+                             cacert=cacert, allow_http_loopback=allow_http_loopback,
+                             allowed_origins=tuple(_target(o) for o in allow_origin or ()))
         try:
             summary = asyncio.run(run_suite(options, writers_for(report_dir, tuple(formats))))
         except TargetUnreachable as error:

@@ -38,7 +38,8 @@ class MarkdownWriter(Collected):
         problems = [r for r in ranked if r.status in (Status.FAIL, Status.ERROR)]
         waived = [r for r in ranked if r.status is Status.WAIVED]
         lines = [
-            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.level}**",
+            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.level}**"
+            + (f" ({summary.waived} waived)" if summary.waived else ""),
             "",
             f"Target `{header.target}` · suites {', '.join(header.suites)} · binding {header.binding} · "
             f"agent-conformance {header.tool_version} · {header.started}",

@@ -1,0 +1,50 @@
+"""`agent-conformance mock`: run the reference agents, healthy or with one named fault."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+
+from mocks.faults import FAULTS
+from mocks.serve import serve_host
+
+from ._console import console, fail_usage
+
+__all__ = ["app"]
+
+app = typer.Typer(help="The reference agents the suite certifies, and their named faults.", no_args_is_help=True)
+
+
+def check_fault(fault: str | None) -> str | None:
+    if fault is not None and fault not in FAULTS:
+        fail_usage(f"unknown fault {fault!r}; `agent-conformance mock faults` lists them")
+    return fault
+
+
+@app.command("server")
+def server(
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: any free port).")] = 8443,
+    fault: Annotated[str | None, typer.Option(help="Break exactly one rule: a name from `mock faults`.")] = None,
+    http: Annotated[bool, typer.Option("--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1).")] = False,
+) -> None:
+    """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the fly)."""
+    check_fault(fault)
+    with serve_host(fault, port=port, tls=not http) as host:
+        console.print(f"Reference WoA host{f' with fault {fault}' if fault else ''} at {host.url}")
+        if host.cacert:
+            console.print(f"Its CA certificate: {host.cacert}  (pass it to run --cacert)")
+        console.print("Ctrl-C stops it.")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+@app.command("faults")
+def faults() -> None:
+    """List the named faults: each makes the reference host break exactly one requirement."""
+    for name, fault in sorted(FAULTS.items()):
+        console.print(f"{name}  {fault.description}")
