@@ -21,7 +21,7 @@ from .bindings import BINDINGS, DocumentFetch, HttpClient, Unreachable
 from .checks import Check, checks_for
 from .report import Handler, Result, ResultRecorded, RunFinished, RunHeader, RunStarted, Status, Summary, broadcast, summarize
 from .requirements import Requirement, catalogue
-from .target import DEFAULT_ROLES, RunOptions, Target
+from .target import DEFAULT_ROLES, RunOptions, Target, may_call
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
 
@@ -78,7 +78,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                           transport=options.transport) as client:
         binding = BINDINGS[options.binding](options.target, client)
         try:
-            discovery = await binding.fetch_document()
+            discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
         except Unreachable as error:
             raise TargetUnreachable(str(error)) from None
         target = Target(options, client, binding, discovery)

@@ -20,7 +20,7 @@ import httpx
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
 
-__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "is_loopback"]
+__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "is_loopback", "may_call"]
 
 T = TypeVar("T")
 #: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
@@ -35,6 +35,11 @@ def is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def may_call(options: RunOptions, url: str) -> bool:
+    """Whether `url` is on the target's origin or one the user allowed."""
+    return any(same_origin(url, origin) for origin in (options.target, *options.allowed_origins))
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ class Target:
 
     def may_call(self, url: str) -> bool:
         """Whether the user allowed the suite to send requests to `url`."""
-        return any(same_origin(url, origin) for origin in (self.options.target, *self.options.allowed_origins))
+        return may_call(self.options, url)
 
     def waives_plain_http(self, url: str) -> bool:
         """Plain HTTP on loopback, which --allow-http-loopback reports as waived."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urljoin
 
 from .http import ExchangeFailed, HttpClient, HttpResponse
 from .jsonparse import NotJson, parse_json
@@ -12,6 +14,8 @@ __all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding"]
 
 WELL_KNOWN_PATH = "/.well-known/woa.json"
 ACCEPT = "application/woa+json, application/json"  # as WoA Appendix B's client sends
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 5
 
 
 @dataclass(frozen=True)
@@ -22,8 +26,14 @@ class DocumentFetch:
     response: HttpResponse | None
     document: Any = None
     problem: str | None = None
-    #: what went wrong: the exchange broke, the status was not 200, or the body is not JSON
-    cause: Literal["exchange", "status", "not-json"] | None = None
+    #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body is not JSON
+    cause: Literal["exchange", "redirect", "status", "not-json"] | None = None
+    redirects: tuple[str, ...] = ()
+
+    @property
+    def final_url(self) -> str:
+        """Where the document was found, after the redirects followed."""
+        return self.redirects[-1] if self.redirects else self.url
 
 
 class WoaRestBinding:
@@ -37,16 +47,36 @@ class WoaRestBinding:
     def document_url(self) -> str:
         return self.target + WELL_KNOWN_PATH
 
-    async def fetch_document(self, headers: dict[str, str] | None = None) -> DocumentFetch:
-        """GET the WoA document. Raises `Unreachable` when nothing answers; any other defect is a `problem`."""
-        url = self.document_url
-        try:
-            response = await self.client.request("GET", url, headers={"accept": ACCEPT, **(headers or {})})
-        except ExchangeFailed as error:
-            return DocumentFetch(url, None, problem=str(error), cause="exchange")
+    async def fetch_document(self, headers: dict[str, str] | None = None,
+                             may_follow: Callable[[str], bool] = lambda url: False) -> DocumentFetch:
+        """GET the WoA document, following at most five redirects to URLs `may_follow` allows.
+        Raises `Unreachable` when nothing answers; any other defect is the fetch's `problem`."""
+        url, hops = self.document_url, [self.document_url]
+        while True:
+            try:
+                response = await self.client.request("GET", url, headers={"accept": ACCEPT, **(headers or {})})
+            except ExchangeFailed as error:
+                return DocumentFetch(self.document_url, None, problem=str(error), cause="exchange", redirects=tuple(hops[1:]))
+            location = response.headers.get("location")
+            if response.status not in REDIRECTS or location is None:
+                break
+            url = urljoin(url, location)
+            refusal = None
+            if url in hops:
+                refusal = f"redirect loop: {' -> '.join([*hops, url])}"
+            elif len(hops) > MAX_REDIRECTS:
+                refusal = f"more than {MAX_REDIRECTS} redirects"
+            elif not may_follow(url):
+                refusal = f"redirected to {url}, which is not on an allowed origin: not followed"
+            hops.append(url)
+            if refusal:
+                return DocumentFetch(self.document_url, response, problem=refusal, cause="redirect", redirects=tuple(hops[1:]))
+        found = DocumentFetch(self.document_url, response, redirects=tuple(hops[1:]))
         if response.status != 200:
-            return DocumentFetch(url, response, problem=f"GET {url} answered {response.status}, not 200", cause="status")
+            return DocumentFetch(found.url, response, problem=f"GET {url} answered {response.status}, not 200",
+                                 cause="status", redirects=found.redirects)
         try:
-            return DocumentFetch(url, response, parse_json(response.body))
+            return DocumentFetch(found.url, response, parse_json(response.body), redirects=found.redirects)
         except NotJson as error:
-            return DocumentFetch(url, response, problem=f"the document cannot be read as JSON: {error}", cause="not-json")
+            return DocumentFetch(found.url, response, problem=f"the document cannot be read as JSON: {error}",
+                                 cause="not-json", redirects=found.redirects)

@@ -139,6 +139,7 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises `Ungeneratable`."""
     try:
         validator = target_validator(schema if isinstance(schema, dict) else {})
+        list(validator.iter_errors({}))  # surfaces a schema that cannot be applied before any guessing
         found: dict[str, Any] = {}
         for candidate in _candidates(schema):
             if _key(candidate) not in found and not list(validator.iter_errors(candidate)):

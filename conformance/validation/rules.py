@@ -15,7 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from .target_schemas import Unjudgeable, target_validator
+from .target_schemas import target_validator
 from .violation import Violation
 
 __all__ = ["JSON_TYPES", "RULES", "Context", "json_type_matches", "selected_schema"]
@@ -136,13 +136,10 @@ def selected_schema(agent: dict[str, Any], operation: str | None, field: str) ->
 
 
 def _conformance_errors(schema: Any, instance: Any) -> Iterator[str]:
-    if not isinstance(schema, dict):
-        return
-    try:
+    """Why `instance` does not conform to the target's `schema`; raises `Unjudgeable` when that cannot be said."""
+    if isinstance(schema, dict):
         for error in target_validator(schema).iter_errors(instance):
             yield error.message
-    except Unjudgeable:
-        return  # the schema's own defects are judged by WOA-4.2-SCHEMAS-VALID-2020-12
 
 
 @rule("woa/envelope")

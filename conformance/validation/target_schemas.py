@@ -1,8 +1,9 @@
 """Validators for schemas that a target wrote (a WoA agent's inputs and outputs).
 
 Such a schema is untrusted: its references resolve only to the JSON Schema meta-schemas, never to
-the network, and formats are annotations (WoA 4.2 lets clients ignore what they do not
-understand). A schema whose references cannot be resolved is `Unjudgeable`, never a pass.
+the network; formats are annotations (WoA 4.2 lets clients ignore what they do not understand);
+and `pattern` runs under a time limit, so that a regular expression built to backtrack forever
+cannot hang the suite. A schema that cannot be applied is `Unjudgeable`, never a pass.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+import regex
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
@@ -28,6 +30,34 @@ def _refuse(uri: str) -> Resource[Any]:
 
 
 _REGISTRY: Registry[Any] = Registry(retrieve=_refuse).combine(SPECIFICATIONS)  # type: ignore[call-arg]
+#: Seconds one regular expression may take on one string.
+PATTERN_SECONDS = 0.25
+
+
+def _search(pattern: str, text: str) -> bool:
+    try:
+        return regex.search(pattern, text, timeout=PATTERN_SECONDS) is not None
+    except TimeoutError:
+        raise Unjudgeable(f"the pattern {pattern[:80]!r} takes longer than {PATTERN_SECONDS} s on one string") from None
+    except regex.error as error:
+        raise Unjudgeable(f"the pattern {pattern[:80]!r} is not a regular expression: {error}") from None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not _search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for name, value in instance.items():
+            if _search(pattern, name):
+                yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+_Guarded202012 = validators.extend(Draft202012Validator, {"pattern": _pattern, "patternProperties": _pattern_properties})
 
 
 class _Guarded:
@@ -41,8 +71,10 @@ class _Guarded:
             raise Unjudgeable(f"the schema references {error.ref!r}, which the suite does not fetch") from None
         except RecursionError:
             raise Unjudgeable("the schema or the instance nests too deeply") from None
+        except (UnknownType, SchemaError) as error:
+            raise Unjudgeable(f"the schema cannot be applied: {str(error).splitlines()[0]}") from None
 
 
 def target_validator(schema: dict[str, Any]) -> _Guarded:
     """A validator for `schema` that never fetches and turns unresolvable references into `Unjudgeable`."""
-    return _Guarded(Draft202012Validator(schema, registry=_REGISTRY))
+    return _Guarded(_Guarded202012(schema, registry=_REGISTRY))

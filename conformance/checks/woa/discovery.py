@@ -98,7 +98,7 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
     else:
         return not_applicable("the document carries no validator (ETag or Last-Modified) to send back")
     try:
-        again = await target.client.request("GET", target.discovery.url, headers={"accept": "application/woa+json", **condition})
+        again = await target.client.request("GET", target.discovery.final_url, headers={"accept": "application/woa+json", **condition})
     except ExchangeFailed as error:
         return errored(str(error), error.exchange)
     name, value = next(iter(condition.items()))

@@ -27,6 +27,7 @@ from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
+from ...validation.target_schemas import Unjudgeable
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 
 __all__ = ["Probe", "Plan", "plan"]
@@ -210,7 +211,10 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
     if broken:
         return errored(f"{len(broken)} of {len(probes)} exchanges broke: {broken[0].label()}: {broken[0].failure}",
                        *[p.exchange for p in broken[:3] if p.exchange])
-    wrong = [(p, problem) for p in probes if (problem := judge(p))]
+    try:
+        wrong = [(p, problem) for p in probes if (problem := judge(p))]
+    except Unjudgeable as error:
+        return errored(f"cannot be judged: {error}", *[p.exchange for p in probes[:1] if p.exchange])
     if wrong:
         listed = "; ".join(f"{p.label()}: {problem}" for p, problem in wrong[:5])
         more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
