@@ -10,6 +10,7 @@ the first `max_words` words of the text.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from datetime import UTC, datetime
@@ -52,7 +53,7 @@ def woa_document(base: str) -> dict[str, Any]:
         "agents": [{
             "id": "summarizer", "name": "Document Summarizer", "description": "Summarizes English text.",
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
-            "inputs": SUMMARIZER_INPUTS, "outputs": SUMMARIZER_OUTPUTS, "transports": ["rest"],
+            "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
         }],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
