@@ -19,7 +19,18 @@ from datetime import UTC, datetime
 from . import __version__
 from .bindings import BINDINGS, DocumentFetch, HttpClient, Unreachable
 from .checks import Check, checks_for
-from .report import Handler, Result, ResultRecorded, RunFinished, RunHeader, RunStarted, Status, Summary, broadcast, summarize
+from .report import (
+    Handler,
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunHeader,
+    RunStarted,
+    Status,
+    Summary,
+    broadcast,
+    summarize,
+)
 from .requirements import Requirement, catalogue
 from .target import DEFAULT_ROLES, RunOptions, Target, may_call
 

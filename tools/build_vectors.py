@@ -439,7 +439,7 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
     yield "figure-03-task-context", {
         "source": "ACI Figure 3 (JSON Format - TaskContext)", "section": "5.1", "schema": "aci/task-context",
         "repairs": ["E-ACI-5.1-FIGURE-JSON"], "description": "The TaskContext skeleton, and a tour-plan TaskContext",
-        "cases": [case("Figure 3 as printed, repaired into JSON", task)] + cases(TOUR_TASK, "a completed tour-plan TaskContext", [
+        "cases": [case("Figure 3 as printed, repaired into JSON", task), *cases(TOUR_TASK, "a completed tour-plan TaskContext", [
             ("without StartTime and EndTime (listed as Optional)", [drop("/TaskContext/StartTime"), drop("/TaskContext/EndTime")], None),
             ("one goal pending and the task in progress", [put("/TaskContext/GoalStatus/2/Status", "pending"), put("/TaskContext/OverallStatus", "in progress")], None),
             ("completed overall while a goal is pending", [put("/TaskContext/GoalStatus/2/Status", "pending")], ["ACI-5.1-OVERALL-STATUS-DERIVED"]),
@@ -450,13 +450,13 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
             ("without GoalStatus", [drop("/TaskContext/GoalStatus")], ["ACI-5.1-GOAL-STATUS"]),
             ("GoalStatus as an object", [put("/TaskContext/GoalStatus", {"hotel booked": "completed"})], ["ACI-5.1-GOAL-STATUS"]),
             ("a goal without Status", [drop("/TaskContext/GoalStatus/0/Status")], ["ACI-5.1-GOAL-STATUS"]),
-        ]),
+        ])],
     }
     ctx = "/AgentContext"
     yield "figure-04-agent-context", {
         "source": "ACI Figure 4 (JSON Format - AgentContext)", "section": "5.2", "schema": "aci/agent-context",
         "repairs": ["E-ACI-5.2-FIGURE-JSON"], "description": "The AgentContext skeleton, and a hotel-booking AgentContext",
-        "cases": [case("Figure 4 as printed, repaired into JSON", agent)] + cases(HOTEL_CONTEXT, "a completed hotel-booking AgentContext", [
+        "cases": [case("Figure 4 as printed, repaired into JSON", agent), *cases(HOTEL_CONTEXT, "a completed hotel-booking AgentContext", [
             ("spelled ItemStateUpdates as in section 5.3", [lambda d: d["AgentContext"].update(ItemStateUpdates=d["AgentContext"].pop("ItemstateUpdates"))], None),
             ("with an inline Context instead of a ContextURI", [drop(f"{ctx}/ContextURI"), put(f"{ctx}/Context", "Traveller prefers quiet rooms.")], None),
             ("without LastUpdated (listed as Optional)", [drop(f"{ctx}/LastUpdated")], None),
@@ -477,7 +477,7 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
             ("a LastUpdated that is not a timestamp", [put(f"{ctx}/LastUpdated", "yesterday")], ["ACI-5.2-LAST-UPDATED-TIMESTAMP"]),
             ("Dependencies as a string", [put(f"{ctx}/Dependencies", "task-tour-001/flight")], ["ACI-5.2-DEPENDENCIES-PRESERVED"]),
             ("a todo item without description", [drop(f"{ctx}/todoItems/0/description")], ["ACI-5.2-TODO-ITEMS"]),
-        ]),
+        ])],
     }
 
 

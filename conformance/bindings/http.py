@@ -49,7 +49,7 @@ class HttpResponse:
 
     @property
     def media_type(self) -> str:
-        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+        return str(self.headers.get("content-type", "")).split(";")[0].strip().lower()
 
 
 def same_origin(a: str, b: str) -> bool:
@@ -64,7 +64,7 @@ def _text(body: bytes) -> str:
 def _tls_version(response: httpx.Response) -> str | None:
     stream = response.extensions.get("network_stream")
     ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
-    return ssl_object.version() if ssl_object is not None else None
+    return str(ssl_object.version()) if ssl_object is not None else None
 
 
 class HttpClient:
@@ -91,7 +91,7 @@ class HttpClient:
                       json: Any = None, content: bytes | None = None) -> HttpResponse:
         request = self._client.build_request(method, url, headers=headers, json=json, content=content)
         sent_body, _ = truncate(_text(request.content if request.content else b""))
-        evidence = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
+        evidence: dict[str, Any] = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
                     "request_body": sent_body}
         started = time.perf_counter()
 

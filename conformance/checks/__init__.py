@@ -4,8 +4,19 @@ The draft modules (woa, sdsi, aci) arrive with the issues that certify each draf
 requirement has a check, a run reports it as skip with the reason, never as pass.
 """
 
-from .registry import CHECKS, Check, Verdict, check, checks_for, errored, failed, not_applicable, passed, skipped, waived
-
-from . import woa  # noqa: E402,F401  (registers the WoA checks)
+from . import woa  # noqa: F401  (registers the WoA checks)
+from .registry import (
+    CHECKS,
+    Check,
+    Verdict,
+    check,
+    checks_for,
+    errored,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+    waived,
+)
 
 __all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]

@@ -16,7 +16,8 @@ from mocks.serve import serve_host
 
 from ..report import Status, Summary
 from ..report.writers import FORMATS, writers_for
-from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable, run as run_suite
+from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
+from ..runner import run as run_suite
 from ._console import console, fail_usage
 from .mock import check_fault
 

@@ -120,7 +120,7 @@ def _first(schema: Any, depth: int) -> Any:
 
 
 def _objects(schema: dict[str, Any], depth: int) -> Iterator[dict[str, Any]]:
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)] if isinstance(schema.get("required"), list) else []
     minimal = {name: _first(properties.get(name, {}), depth) for name in required}
     full = {**minimal, **{name: _first(sub, depth) for name, sub in properties.items()}}
@@ -154,7 +154,7 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
 
 
 def _near_misses(schema: dict[str, Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     for name in schema.get("required", []) if isinstance(schema.get("required"), list) else []:
         if name in base:
             yield f"without the required {name!r}", {k: v for k, v in base.items() if k != name}

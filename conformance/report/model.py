@@ -16,7 +16,7 @@ from typing import Any
 
 from ..requirements import Requirement
 
-__all__ = ["REPORT_FORMAT", "BODY_LIMIT", "Exchange", "Result", "RunHeader", "Status", "truncate"]
+__all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate"]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
 REPORT_FORMAT = "1.0"

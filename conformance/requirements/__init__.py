@@ -122,7 +122,7 @@ class Catalogue:
 
 def _entry(draft: str, raw: dict[str, object]) -> Requirement:
     data = dict(raw)
-    also = tuple(Quote(a["section"], a["quote"]) for a in data.pop("also", []))  # type: ignore[attr-defined,index]
+    also = tuple(Quote(a["section"], a["quote"]) for a in data.pop("also", []))  # type: ignore[attr-defined]
     return Requirement(draft=draft, also=also, **data)  # type: ignore[arg-type]
 
 

@@ -25,7 +25,7 @@ _GROUPS = ("common", "woa", "sdsi", "aci")
 
 
 def _refuse(uri: str) -> Resource[Any]:
-    raise NoSuchResource(ref=uri)
+    raise NoSuchResource(uri)
 
 
 @cache

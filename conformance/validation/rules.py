@@ -276,8 +276,8 @@ def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(message: Any, context: Context) -> 
             continue  # judged by SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY
         if name not in types:
             yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"key {name!r} is not in the template")
-        elif types[name] in JSON_TYPES and not json_type_matches(value, types[name]):
-            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"{value!r} is not of key_type {types[name]!r}")
+        elif isinstance(key_type := types[name], str) and key_type in JSON_TYPES and not json_type_matches(value, key_type):
+            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"{value!r} is not of key_type {key_type!r}")
 
 
 # -- ACI ------------------------------------------------------------------------------------------

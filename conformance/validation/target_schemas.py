@@ -26,7 +26,7 @@ class Unjudgeable(Exception):
 
 
 def _refuse(uri: str) -> Resource[Any]:
-    raise NoSuchResource(ref=uri)
+    raise NoSuchResource(uri)
 
 
 _REGISTRY: Registry[Any] = Registry(retrieve=_refuse).combine(SPECIFICATIONS)  # type: ignore[call-arg]
@@ -57,7 +57,8 @@ def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any,
                 yield from validator.descend(value, subschema, path=name, schema_path=pattern)
 
 
-_Guarded202012 = validators.extend(Draft202012Validator, {"pattern": _pattern, "patternProperties": _pattern_properties})
+_Guarded202012 = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"pattern": _pattern, "patternProperties": _pattern_properties})
 
 
 class _Guarded:

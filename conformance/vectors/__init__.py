@@ -79,10 +79,10 @@ def _read(path: Path, root: Path) -> tuple[dict[str, Any] | None, list[str]]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         return None, [f"{name}: not a readable JSON file: {error}"]
     errors = []
-    for error in _file_validator().iter_errors(vector):
-        where = list(error.absolute_path)
+    for defect in _file_validator().iter_errors(vector):
+        where = list(defect.absolute_path)
         case = f" case {where[1]}" if len(where) > 1 and where[0] == "cases" else ""
-        errors.append(f"{name}{case}: malformed at /{'/'.join(map(str, where))}: {error.message}")
+        errors.append(f"{name}{case}: malformed at /{'/'.join(map(str, where))}: {defect.message}")
     if not errors and vector["schema"] not in schema_names():
         errors.append(f"{name}: names the unknown schema {vector['schema']!r}")
     return (None if errors else vector), errors

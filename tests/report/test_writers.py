@@ -10,7 +10,17 @@ import pytest
 from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from conformance.report import Exchange, Result, ResultRecorded, RunFinished, RunHeader, RunStarted, Status, broadcast, summarize
+from conformance.report import (
+    Exchange,
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunHeader,
+    RunStarted,
+    Status,
+    broadcast,
+    summarize,
+)
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
 from conformance.requirements import catalogue

@@ -4,6 +4,7 @@ request of its own."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed
@@ -138,7 +139,7 @@ async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     document = target.document
     if not isinstance(document, dict):
         return errored("cannot be judged: the document was not read as a JSON object")
-    transports = document.get("transports") if isinstance(document.get("transports"), dict) else {}
+    transports: dict[str, Any] = document["transports"] if isinstance(document.get("transports"), dict) else {}
     plain = [(name, key, value) for name, config in transports.items() if isinstance(config, dict)
              for key, value in config.items()
              if isinstance(value, str) and value.lower().startswith("http://") and (name, key) != ("rest", "base")]

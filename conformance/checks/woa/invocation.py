@@ -30,7 +30,7 @@ from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 
-__all__ = ["Probe", "Plan", "plan"]
+__all__ = ["Plan", "Probe", "plan"]
 
 PROBLEM_JSON = "application/problem+json"
 MAX_PROBES = 160

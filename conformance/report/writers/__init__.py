@@ -9,19 +9,30 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar, Protocol
 
-from ..events import Handler
-from .jsonl import JsonlWriter
+from ..events import Event
 from .json_report import JsonReportWriter
+from .jsonl import JsonlWriter
 from .junit import JunitWriter
 from .markdown import MarkdownWriter
 
-__all__ = ["FORMATS", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "writers_for"]
+__all__ = ["FORMATS", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "Writer", "writers_for"]
 
-FORMATS = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter}
+class Writer(Protocol):
+    """A handler of run events that writes one file, `filename`, into the folder it is given."""
+
+    filename: ClassVar[str]
+
+    def __init__(self, directory: Path) -> None: ...
+
+    def handle(self, event: Event) -> None: ...
 
 
-def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Handler]:
+FORMATS: dict[str, type[Writer]] = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter}
+
+
+def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Writer]:
     """One writer per format, each writing into `directory` (created if needed)."""
     directory.mkdir(parents=True, exist_ok=True)
     return [FORMATS[name](directory) for name in formats]

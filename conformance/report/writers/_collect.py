@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from ..compliance import Summary
 from ..events import Event, ResultRecorded, RunFinished, RunStarted
@@ -14,7 +15,7 @@ __all__ = ["Collected"]
 class Collected:
     """Keeps the header and results of a run; calls `write` when the run finishes."""
 
-    filename = ""
+    filename: ClassVar[str] = ""
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / self.filename

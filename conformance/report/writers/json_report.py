@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from ..compliance import Summary
 from ..model import Result, RunHeader
@@ -19,7 +20,7 @@ def report_document(header: RunHeader, results: list[Result], summary: Summary) 
 
 
 class JsonReportWriter(Collected):
-    filename = "report.json"
+    filename: ClassVar[str] = "report.json"
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         return json.dumps(report_document(header, results, summary), indent=2, ensure_ascii=False) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..events import Event, ResultRecorded, RunFinished, RunStarted
 
@@ -14,7 +14,7 @@ __all__ = ["JsonlWriter", "read_events"]
 class JsonlWriter:
     """Appends each event as it comes and keeps no file open, so an interrupted run leaves a readable log."""
 
-    filename = "events.jsonl"
+    filename: ClassVar[str] = "events.jsonl"
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / self.filename

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from itertools import groupby
+from typing import ClassVar
 
 from ..compliance import Summary
 from ..model import Result, RunHeader, Status
@@ -48,7 +49,7 @@ def _testcase(result: Result) -> ET.Element:
 
 
 class JunitWriter(Collected):
-    filename = "junit.xml"
+    filename: ClassVar[str] = "junit.xml"
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         root = ET.Element("testsuites", name=f"agent-conformance {header.target}")

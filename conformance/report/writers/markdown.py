@@ -5,6 +5,8 @@ GitHub caps a comment at 65,536 characters; the lists are cut well below that, s
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..compliance import Summary
 from ..model import Result, RunHeader, Status
 from ._collect import Collected
@@ -30,7 +32,7 @@ def _table(results: list[Result]) -> list[str]:
 
 
 class MarkdownWriter(Collected):
-    filename = "summary.md"
+    filename: ClassVar[str] = "summary.md"
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         order = {"MUST": 0, "SHOULD": 1, "MAY": 2}
