@@ -77,7 +77,7 @@ _ALL = [
     Fault("WOA-4.1-AGENT-INPUTS-REQUIRED", "omits the agent's inputs schema", _agent(lambda a: a.pop("inputs"))),
     Fault("WOA-4.1-AGENT-OUTPUTS-REQUIRED", "omits the agent's outputs schema", _agent(lambda a: a.pop("outputs"))),
     Fault("WOA-4.1-AGENT-TRANSPORTS-REQUIRED", "omits the agent's transports", _agent(lambda a: a.pop("transports"))),
-    Fault("WOA-4.1-AGENT-TRANSPORTS-DEFINED", "names an mcp transport it does not configure", _agent(lambda a: a["transports"].append("mcp"))),
+    Fault("WOA-4.1-AGENT-TRANSPORTS-DEFINED", "names a transport com.example.grpc it does not configure", _agent(lambda a: a["transports"].append("com.example.grpc"))),
     Fault("WOA-4.1-AGENT-OPERATIONS-ARRAY", "gives operations as an object", _agent(lambda a: _set(a, "operations", {"default": "Summarize."}))),
     Fault("WOA-4.1-OPERATION-NAME-REQUIRED", "omits the operation's name", _agent(lambda a: a["operations"][0].pop("name"))),
     Fault("WOA-4.1-OPERATION-DESCRIPTION-REQUIRED", "omits the operation's description", _agent(lambda a: a["operations"][0].pop("description"))),
@@ -113,6 +113,7 @@ _ALL = [
     Fault("WOA-5.2-ERROR-PROBLEM-DETAILS", "answers inputs that break the inputs schema with 200 and an empty summary"),
     Fault("WOA-4.3.1-ERRORS-PROBLEM-JSON", "answers a body that is not JSON with 400 application/json"),
     Fault("WOA-5.1-DEFAULT-OPERATION", "rejects an envelope without operation instead of serving default"),
+    Fault("WOA-5.3-MCP-TOOL-INVOCATION", 'its MCP tool answers {"abstract": ...} where the outputs schema asks for summary'),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -56,7 +56,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
     with tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
         config = uvicorn.Config(build(url), log_level="warning", ssl_certfile=certfile, ssl_keyfile=keyfile,
-                                lifespan="off", timeout_graceful_shutdown=1)
+                                lifespan="on", timeout_graceful_shutdown=1)
         config.load()
         if tls_maximum is not None and config.ssl is not None:
             config.ssl.maximum_version = tls_maximum

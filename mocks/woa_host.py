@@ -1,8 +1,9 @@
 """The reference WoA host: WoA Appendix B's summarizer agent, served as the draft describes.
 
 GET /.well-known/woa.json (application/woa+json, ETag, Last-Modified, Cache-Control, 304 on a
-matching conditional GET) and POST /agents/{agent_id}/invoke (strict JSON, a body size limit,
-the envelope and input validated, problem details for every error). Summaries are deterministic:
+matching conditional GET), POST /agents/{agent_id}/invoke (strict JSON, a body size limit, the
+envelope and input validated, problem details for every error), and the same agent as the MCP
+tool "summarizer" at /mcp/ (the official SDK's server, streamable HTTP). Summaries are deterministic:
 the first `max_words` words of the text.
 
 `create_app(base, fault)` serves the same host with one named fault of mocks/faults.py.
@@ -17,11 +18,17 @@ from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated
+
 from jsonschema import Draft202012Validator
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 
@@ -53,16 +60,41 @@ def woa_document(base: str) -> dict[str, Any]:
         "agents": [{
             "id": "summarizer", "name": "Document Summarizer", "description": "Summarizes English text.",
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
-            "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest"],
+            "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
         }],
-        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
+        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
+                       "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
 
 
 def summarize(text: str, max_words: int = 40) -> str:
     words = text.split()
     return " ".join(words[:max_words]) + (" …" if len(words) > max_words else "")
+
+
+class Summary(BaseModel):
+    summary: str
+
+
+class Abstract(BaseModel):
+    abstract: str
+
+
+def _mcp_server(fault: str) -> MCPServer:
+    """The summarizer as an MCP tool; with the WOA-5.3 fault, its result is not the outputs schema's."""
+    server = MCPServer("agent-conformance reference host", log_level="WARNING")
+    description = "Summarizes English text."
+
+    if fault == "WOA-5.3-MCP-TOOL-INVOCATION":
+        @server.tool(name="summarizer", description=description)
+        def summarizer_abstract(text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40) -> Abstract:
+            return Abstract(abstract=summarize(text, max_words))
+    else:
+        @server.tool(name="summarizer", description=description)
+        def summarizer(text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40) -> Summary:
+            return Summary(summary=summarize(text, max_words))
+    return server
 
 
 def _served_ids(document: Any) -> set[str]:
@@ -155,9 +187,19 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
     async def not_allowed(request: Request, _: Exception) -> Response:
         return problem(405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}")
 
+    mcp = _mcp_server(breaks)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/")
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with mcp.session_manager.run():
+            yield
+
     document_path = "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
     return Starlette(
         routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
-                Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])],
+                Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+                Mount("/mcp", app=mcp_app)],
         exception_handlers={404: not_found, 405: not_allowed},
+        lifespan=lifespan,
     )

@@ -6,6 +6,7 @@ a vector disagreed); 2 a usage error or an unreachable target; 3 a defect of the
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import typer
@@ -37,6 +38,8 @@ def version() -> None:
 
 
 def main() -> None:
+    # Libraries that configure logging themselves (the MCP SDK does) find it configured already.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         app()
     except KeyboardInterrupt:

@@ -5,4 +5,4 @@
     invocation  POSTs to every agent and operation over rest (sections 4.3.1, 5.1, 5.2)
 """
 
-from . import discovery, document, invocation  # noqa: F401
+from . import discovery, document, invocation, mcp  # noqa: F401

@@ -1,0 +1,100 @@
+"""The mcp transport (WoA sections 4.3.2 and 5.3): the suite calls each agent offered over mcp as
+the draft says, with the official MCP SDK, and judges the result by the agent's outputs schema.
+
+The tool name is the envelope's `tool_field` member; where the server lists it only under its
+`tool_namespace` (as "ns.name", "ns/name" or "ns_name"), that name is used (see errata)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...bindings.jsonparse import NotJson, parse_json
+from ...bindings.mcp import McpFailed, call_tool
+from ...fuzzing import Ungeneratable, valid_examples
+from ...target import Target
+from ...validation import validate_message
+from ...validation.rules import selected_schema
+from ...validation.target_schemas import Unjudgeable
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+
+__all__ = ["tool_names"]
+
+
+def tool_names(name: str, namespace: Any) -> list[str]:
+    """The names the suite looks for: the envelope's, then the same under the tool namespace."""
+    if not isinstance(namespace, str) or not namespace:
+        return [name]
+    return [name, f"{namespace}.{name}", f"{namespace}/{name}", f"{namespace}_{name}"]
+
+
+def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None]:
+    document: dict[str, Any] = target.document
+    agents = [a for a in document.get("agents", []) if isinstance(a, dict) and "mcp" in (a.get("transports") or [])] \
+        if isinstance(document.get("agents"), list) else []
+    transports = document.get("transports")
+    config = transports.get("mcp") if isinstance(transports, dict) else None
+    if not isinstance(config, dict):
+        return None, agents, "the mcp transport has no configuration object (WOA-4.3.2-MCP-CONFIG-OBJECT)"
+    server, field = config.get("server"), config.get("tool_field")
+    if not isinstance(server, str) or not server.startswith(("https://", "http://")):
+        return None, agents, f"the mcp server {server!r} is not an http(s) URL; the suite speaks streamable HTTP only"
+    if server.startswith("http://") and not target.waives_plain_http(server):
+        return None, agents, f"the mcp server {server} is plain HTTP; the suite does not call it (WOA-8.1-NO-PLAIN-HTTP)"
+    if not target.may_call(server):
+        return None, agents, f"{server} is not on the target's origin; allow it with --allow-origin to call it"
+    if not isinstance(field, str):
+        return None, agents, "the mcp transport names no tool_field (WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED)"
+    return config, agents, None
+
+
+async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
+    """A failing or erring verdict for `agent`, or None when its tool call is right."""
+    agent_id = agent.get("id")
+    operations = [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
+    operation = operations[0] if operations and isinstance(operations[0], str) else None
+    try:
+        example = valid_examples(selected_schema(agent, operation, "inputs"), limit=1)[0]
+    except Ungeneratable as error:
+        return skipped(f"agent {agent_id!r}: no input could be made: {error}")
+    envelope = {"agent": agent_id, "operation": operation, "input": example}
+    name = envelope.get(config["tool_field"])
+    if not isinstance(name, str):
+        return skipped(f"the envelope member {config['tool_field']!r} holds no tool name")
+    try:
+        call = await call_tool(config["server"], tool_names(name, config.get("tool_namespace")), example,
+                               timeout=target.options.timeout, max_body=target.options.max_body, cacert=target.options.cacert)
+    except McpFailed as error:
+        return errored(f"agent {agent_id!r}: {error}", error.exchange)
+    if call.is_error:
+        return failed(f"agent {agent_id!r}: tool {call.tool!r} answered isError: {call.text[:300]}", call.exchange)
+    output = call.structured
+    if output is None:
+        try:
+            output = parse_json(call.text.encode())
+        except NotJson as error:
+            return failed(f"agent {agent_id!r}: the tool result has no structured content and its text is {error}", call.exchange)
+    try:
+        violations = validate_message("woa/success-response", output, document=target.document, agent=agent_id, operation=operation)
+    except Unjudgeable as error:
+        return errored(f"agent {agent_id!r}: cannot be judged: {error}", call.exchange)
+    if violations:
+        return failed(f"agent {agent_id!r}: the result of tool {call.tool!r} does not validate against the outputs schema: "
+                      + "; ".join(f"{v.path}: {v.message}" for v in violations), call.exchange)
+    return None
+
+
+@check("WOA-5.3-MCP-TOOL-INVOCATION")
+async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
+    if not isinstance(target.document, dict):
+        return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
+    config, agents, reason = _config(target)
+    if not agents:
+        return not_applicable("no agent is offered over the mcp transport")
+    if config is None:
+        return skipped(reason or "")
+    verdicts = [await _judge(target, config, agent) for agent in agents]
+    for status in ("fail", "error", "skip"):
+        found = next((v for v in verdicts if v is not None and v.status.value == status), None)
+        if found:
+            return found
+    return passed(f"{len(agents)} agent(s) answered the tool call with a result that validates against the outputs schema")
