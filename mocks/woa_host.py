@@ -14,13 +14,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from datetime import UTC, datetime
-from email.utils import format_datetime, parsedate_to_datetime
-from typing import Any
-
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
+from typing import Annotated, Any
 
 from jsonschema import Draft202012Validator
 from mcp.server.mcpserver import MCPServer

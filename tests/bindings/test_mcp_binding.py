@@ -19,9 +19,8 @@ async def test_a_tool_call_on_the_reference_host() -> None:
 
 
 async def test_a_missing_tool_is_named() -> None:
-    with serve_host() as host:
-        with pytest.raises(McpFailed, match="offers no tool named 'translator'"):
-            await call_tool(host.url + "/mcp/", ["translator"], {}, cacert=host.cacert, timeout=5)
+    with serve_host() as host, pytest.raises(McpFailed, match="offers no tool named 'translator'"):
+        await call_tool(host.url + "/mcp/", ["translator"], {}, cacert=host.cacert, timeout=5)
 
 
 async def test_an_endpoint_that_is_not_mcp_fails_clearly() -> None:
