@@ -9,6 +9,7 @@ The port is chosen by the OS unless given; the server runs in a thread and stops
 
 from __future__ import annotations
 
+import gc
 import socket
 import ssl
 import tempfile
@@ -55,7 +56,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
     url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"
     with tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
-        config = uvicorn.Config(build(url), log_level="warning", ssl_certfile=certfile, ssl_keyfile=keyfile,
+        config = uvicorn.Config(build(url), log_level="error", ssl_certfile=certfile, ssl_keyfile=keyfile,
                                 lifespan="on", timeout_graceful_shutdown=1)
         config.load()
         if tls_maximum is not None and config.ssl is not None:
@@ -71,6 +72,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
         try:
             yield ServedMock(url, cacert)
         finally:
+            gc.collect()  # closes clients' kept-alive connections that would hold up the shutdown
             server.should_exit = True
             thread.join(timeout=5)
             sock.close()

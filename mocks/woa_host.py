@@ -159,6 +159,8 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
             if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
                 return JSONResponse({"error": "agent mismatch"}, status_code=400)
             return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
+        if "operation" in envelope and not isinstance(envelope["operation"], str):
+            return problem(400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)")
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
@@ -172,7 +174,7 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
         if breaks == "WOA-5.2-SUCCESS-2XX" and "max_words" in given:
             return problem(503, "Unavailable", "summaries with a word limit are not available")
-        summary = "" if errors else summarize(given["text"], given.get("max_words", 40))
+        summary = "" if errors else summarize(given["text"], int(given.get("max_words", 40)))
         if breaks == "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS":
             return JSONResponse({"abstract": summary})
         if breaks == "WOA-4.3.1-HOST-RESPONDS-JSON":

@@ -44,3 +44,32 @@ def never_answers(_: str) -> Starlette:
         await asyncio.sleep(30)
         return Response("{}")
     return _app(handler)
+
+
+def planted_500(base: str) -> object:
+    """The reference host with one planted bug: a 500 when max_words is at its maximum (500)."""
+    import json
+
+    from mocks.woa_host import create_app
+
+    inner = create_app(base)
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await inner(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        try:
+            planted = json.loads(body).get("input", {}).get("max_words") == 500
+        except (ValueError, AttributeError):
+            planted = False
+        if planted:
+            return await Response("boom", status_code=500)(scope, receive, send)
+
+        async def replay():  # type: ignore[no-untyped-def]
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await inner(scope, replay, send)
+
+    return app

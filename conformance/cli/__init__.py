@@ -12,7 +12,7 @@ import sys
 import typer
 
 from .. import __version__
-from . import errata, mock, requirements, run, vectors
+from . import errata, fuzz, mock, requirements, run, vectors
 
 __all__ = ["app", "main"]
 
@@ -25,6 +25,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 app.command("run")(run.run)
+app.command("fuzz")(fuzz.fuzz)
 app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)

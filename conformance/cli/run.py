@@ -21,7 +21,7 @@ from ..runner import run as run_suite
 from ._console import console, fail_usage
 from .mock import check_fault
 
-__all__ = ["run"]
+__all__ = ["normalized_target", "run"]
 
 
 class Suite(StrEnum):
@@ -31,7 +31,7 @@ class Suite(StrEnum):
     all = "all"
 
 
-def _target(url: str) -> str:
+def normalized_target(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         fail_usage(f"--target must be an http or https URL such as https://agents.example.com, not {url!r}")
@@ -93,9 +93,9 @@ def run(
             target, cacert = served.url, served.cacert
             console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = RunOptions(target=_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
+        options = RunOptions(target=normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
-                             allowed_origins=tuple(_target(o) for o in allow_origin or ()))
+                             allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
         try:
             summary = asyncio.run(run_suite(options, writers_for(report_dir, tuple(formats))))
         except TargetUnreachable as error:

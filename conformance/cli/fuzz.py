@@ -1,0 +1,45 @@
+"""`agent-conformance fuzz`: fuzz a WoA host's agents with schemathesis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..fuzzing.session import FuzzUnavailable, fuzz_target
+from ..report.writers import writers_for
+from ..target import RunOptions
+from ._console import console, fail_usage
+from .run import normalized_target
+
+__all__ = ["fuzz"]
+
+
+def fuzz(
+    target: Annotated[str, typer.Option(help="The host's origin; the suite reads /.well-known/woa.json there and fuzzes every agent offered over rest.")],
+    max_examples: Annotated[int, typer.Option(min=1, max=100_000, help="Examples per operation and phase.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for reproducible runs: the same seed sends the same requests.")] = 0,
+    cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM).")] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")] = 10.0,
+    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports/fuzz"),
+    allow_http_loopback: Annotated[bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")] = False,
+    allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")] = None,
+) -> None:
+    """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
+    answers that keep to the declared schemas and media types. Each failure comes with a curl command."""
+    options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=cacert,
+                         allow_http_loopback=allow_http_loopback,
+                         allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
+    try:
+        summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers_for(report_dir)))
+    except FuzzUnavailable as error:
+        fail_usage(str(error))
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    for result in report["results"]:
+        if result["status"] in ("fail", "error"):
+            console.print(f"[red]{result['status']}[/red] {result['requirement']}: {result['message']}", markup=True)
+    console.print(f"Fuzzing: {summary.level}; {summary.total} results; reports in {report_dir}")
+    raise typer.Exit(1 if summary.must_failed else 0)
