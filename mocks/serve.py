@@ -50,7 +50,7 @@ def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
 def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, host: str = "127.0.0.1",
           tls_maximum: ssl.TLSVersion | None = None) -> Iterator[ServedMock]:
     """Serve the app `build(base_url)` until the block ends (`tls_maximum` caps the TLS version offered)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"

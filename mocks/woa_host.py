@@ -30,12 +30,14 @@ from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 
+from . import sdsi_server
 from .faults import FAULTS, Fault
 from .problems import problem
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
 
 MAX_BODY = 1024 * 1024
+SDSI_AGENT = "travel-and-photo"
 WOA_JSON = "application/woa+json"
 
 SUMMARIZER_INPUTS = {
@@ -60,7 +62,7 @@ def woa_document(base: str) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }],
+        }, sdsi_server.woa_agent(SDSI_AGENT)],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -164,11 +166,13 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
-        if operation not in (None, "default"):
+        if operation not in (None, "default") and agent_id != SDSI_AGENT:
             return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
         given = envelope.get("input")
         if not isinstance(given, dict):
             return problem(400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)")
+        if agent_id == SDSI_AGENT:
+            return sdsi(operation, given, envelope, request)
         errors = [e.message for e in validator.iter_errors(given)]
         if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
@@ -180,6 +184,24 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         if breaks == "WOA-4.3.1-HOST-RESPONDS-JSON":
             return Response(json.dumps({"summary": summary}), media_type="text/plain")
         return JSONResponse({"summary": summary})
+
+    server = sdsi_server.SdsiServer(fault=breaks)
+    sdsi_inputs = {o["name"]: Draft202012Validator(o["inputs"]) for o in sdsi_server.woa_agent()["operations"]}
+
+    def sdsi(operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request) -> Response:
+        if operation not in sdsi_inputs:
+            return problem(400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}")
+        errors = [e.message for e in sdsi_inputs[operation].iter_errors(given)]
+        if errors:
+            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        try:
+            if operation == "get_schema_template":
+                return JSONResponse(server.template(given["scenario"], given.get("preferred_language")))
+            if operation == "execute":
+                return JSONResponse(server.execute(given["schema_id"], given["payload"]))
+            return JSONResponse(server.updates(given["schema_id"], authenticated="authorization" in request.headers))
+        except sdsi_server.SdsiError as error:
+            return problem(error.status, error.title, error.detail)
 
     async def not_found(request: Request, _: Exception) -> Response:
         return problem(404, "Not found", f"nothing at {request.url.path}")

@@ -14,9 +14,18 @@ import httpx
 
 from conformance.report import Result, ResultRecorded, Status
 from conformance.runner import RunOptions, run
-from mocks.woa_host import woa_document
+from mocks.woa_host import woa_document as reference_document
 
 TARGET = "https://host.test"
+
+
+def woa_document(base: str) -> dict[str, Any]:
+    """The reference document with its summarizer alone (this host fakes the summarizer only)."""
+    document = reference_document(base)
+    document["agents"] = document["agents"][:1]
+    document["transports"].pop("mcp")
+    document["agents"][0]["transports"] = ["rest"]
+    return document
 Route = Callable[[httpx.Request], httpx.Response]
 
 

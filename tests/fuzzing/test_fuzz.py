@@ -57,5 +57,6 @@ def test_an_agent_whose_schema_holds_a_ref_is_left_out() -> None:
     document = woa_document("https://api.example.com")
     document["agents"][0]["inputs"] = {"$ref": "https://evil.example/schema.json"}
     plan = openapi_from_woa(document)
-    assert plan.operations == 0 and "holds a $ref" in plan.left_out[0]
+    assert "/agents/summarizer/invoke" not in plan.openapi["paths"]
+    assert plan.left_out == ["agent 'summarizer': a schema is missing or holds a $ref"]
 

@@ -1,0 +1,207 @@
+"""The reference SDSI server agent: the flight_booking and photo_retouch templates (SDSI Figures 2
+and 10), payload execution with a deterministic fake inventory and editor, suggestions like
+Figure 9, and active patches for the polling operation (SDSI 6.2.2).
+
+It is plain logic, independent of HTTP: `woa_host.py` exposes it as a WoA agent with three
+operations (get_schema_template, execute, get_schema_updates). Its own payload validation is
+written here, apart from the suite's, so that the suite never checks itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CAPABILITY", "TEMPLATES", "SdsiError", "SdsiServer", "payload_schema", "woa_agent"]
+
+CAPABILITY = "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/"
+
+FLIGHT = {
+    "schema_id": "flight_booking_v1", "scenario": "flight_booking",
+    "keys": [
+        {"key_name": "origin", "key_type": "string", "required": True, "default_value": None,
+         "semantic_description": "Departure city or airport code. Acceptable values: IATA airport codes (e.g., PEK, SHA, JFK) or city names in English or local language. Example mapping: 'from Beijing' -> 'PEK'."},
+        {"key_name": "destination", "key_type": "string", "required": True, "default_value": None,
+         "semantic_description": "Arrival city or airport code. Acceptable values: IATA airport codes or city names. Example mapping: 'to Shanghai' -> 'SHA'."},
+        {"key_name": "departure_date", "key_type": "string", "required": True, "default_value": None,
+         "semantic_description": "Date of departure in ISO 8601 format (YYYY-MM-DD). Example mapping: 'next Monday' -> '2026-05-04'."},
+        {"key_name": "cabin_class", "key_type": "string", "required": False, "default_value": "economy",
+         "semantic_description": "Cabin class preference. Acceptable values: economy, premium_economy, business, first. Example mapping: 'business class' -> 'business'."},
+        {"key_name": "passenger_count", "key_type": "integer", "required": False, "default_value": 1,
+         "semantic_description": "Number of passengers. Range: 1-9. Example mapping: 'two people' -> 2."},
+        {"key_name": "other", "key_type": "string", "required": False, "default_value": None,
+         "semantic_description": "Escape valve for unstructured semantic fragments that cannot be mapped to existing keys. Example mapping: 'window seat please' -> 'window seat'."},
+    ],
+}
+PHOTO = {
+    "schema_id": "photo_retouch_v2", "scenario": "photo_retouch",
+    "keys": [
+        {"key_name": "skin_smoothing", "key_type": "integer", "required": False, "default_value": 0, "semantic_description": "Skin smoothing intensity. Range: 0-10, where 0 means off. Example: 'light skin smoothing' -> 3."},
+        {"key_name": "teeth_whitening", "key_type": "boolean", "required": False, "default_value": False, "semantic_description": "Whether teeth whitening is enabled. Example: 'make the teeth whiter' -> true."},
+        {"key_name": "background_blur", "key_type": "boolean", "required": False, "default_value": False, "semantic_description": "Whether background blur is enabled. Example: 'blur the background' -> true."},
+        {"key_name": "filter_style", "key_type": "string", "required": False, "default_value": "none", "semantic_description": "Filter style. Acceptable values: none, vintage, cinematic, warm, cool. Example: 'vintage style' -> 'vintage'."},
+        {"key_name": "eye_enlargement", "key_type": "boolean", "required": False, "default_value": False, "semantic_description": "Whether eye enlargement is enabled. Note: this key is a boolean switch; use other for fine-grained adjustment requests."},
+        {"key_name": "other", "key_type": "string", "required": False, "semantic_description": "Photo-editing requirements that cannot be mapped to existing keys. Example: 'make the eyes a little bigger' -> 'increase eye size proportionally'."},
+    ],
+}
+TEMPLATES = {t["scenario"]: t for t in (FLIGHT, PHOTO)}
+#: Descriptions in Chinese, for preferred_language (SDSI 4.2).
+CHINESE = {"origin": "出发城市或机场代码。示例：'从北京' -> 'PEK'。", "destination": "到达城市或机场代码。示例：'到上海' -> 'SHA'。"}
+
+SEAT_PATCH = {
+    "patch_id": "flight_booking_v1-p1", "parent_schema_id": "flight_booking_v1",
+    "timestamp": "2026-05-01T08:00:00Z", "expiration": "2026-05-31T08:00:00Z",
+    "new_keys": [{"key_name": "seat_preference", "key_type": "string", "required": False, "default_value": "none", "experimental": True,
+                  "semantic_description": "Seat preference. Acceptable values: window, aisle, none. Example mapping (from 'other'): 'window seat' -> 'window'."}],
+}
+#: A patch that touches a security-relevant key: served only to an authenticated client (SDSI 7).
+PAYMENT_PATCH = {
+    "patch_id": "flight_booking_v1-p2", "parent_schema_id": "flight_booking_v1",
+    "timestamp": "2026-05-02T08:00:00Z", "expiration": "2026-06-01T08:00:00Z",
+    "new_keys": [{"key_name": "payment_method", "key_type": "string", "required": False, "experimental": True,
+                  "semantic_description": "Payment method on file. Acceptable values: card, wallet. Example mapping (from 'other'): 'pay with my card' -> 'card'."}],
+}
+_TYPES = {"string": str, "integer": int, "boolean": bool, "number": (int, float), "array": list, "object": dict}
+
+
+class SdsiError(Exception):
+    """A request the server rejects; `status` and `title` go into the problem details."""
+
+    def __init__(self, status: int, title: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.title, self.detail = status, title, detail
+
+
+def _matches(value: Any, key_type: str) -> bool:
+    if key_type == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    if key_type == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    expected = _TYPES.get(key_type)
+    return expected is not None and isinstance(value, expected)
+
+
+@dataclass
+class SdsiServer:
+    """One server agent's state. `fault` names a rule of mocks/faults.py to break."""
+
+    fault: str = ""
+    executed: int = field(default=0)
+
+    def template(self, scenario: str, preferred_language: str | None = None) -> dict[str, Any]:
+        if scenario not in TEMPLATES:
+            raise SdsiError(404, "Unknown scenario", f"no template for scenario {scenario!r}")
+        template = copy.deepcopy(TEMPLATES[scenario])
+        if preferred_language and preferred_language.lower().startswith("zh"):
+            for key in template["keys"]:
+                key["semantic_description"] = CHINESE.get(key["key_name"], key["semantic_description"])
+        return template
+
+    def _template_of(self, schema_id: Any) -> dict[str, Any]:
+        template = next((t for t in TEMPLATES.values() if t["schema_id"] == schema_id), None)
+        if template is None:
+            raise SdsiError(404, "Unknown schema", f"no schema {schema_id!r}")
+        return template
+
+    def _validate(self, template: dict[str, Any], payload: dict[str, Any]) -> None:
+        keys = {k["key_name"]: k for k in template["keys"] + patch_keys(template)}
+        for name, key in keys.items():
+            if key["required"] and name not in payload:
+                raise SdsiError(422, "Missing key", f"the REQUIRED key {name!r} is missing")
+        for name, value in payload.items():
+            if name == "other":
+                if not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
+                    raise SdsiError(422, "Invalid other", '"other" must be a string or an array of strings')
+            elif name in keys:
+                if not _matches(value, keys[name]["key_type"]):
+                    raise SdsiError(422, "Wrong value type", f"{name!r} must be of type {keys[name]['key_type']}")
+            else:
+                raise SdsiError(422, "Unknown key", f"{name!r} is not a key of {template['schema_id']}")
+
+    def execute(self, schema_id: Any, payload: Any) -> dict[str, Any]:
+        template = self._template_of(schema_id)
+        if not isinstance(payload, dict):
+            raise SdsiError(400, "Invalid payload", "the payload must be a JSON object")
+        self._validate(template, payload)
+        self.executed += 1
+        digest = hashlib.sha256(repr(sorted(payload.items(), key=str)).encode()).hexdigest()[:6].upper()
+        if template["scenario"] == "flight_booking":
+            result: dict[str, Any] = {
+                "booking_id": f"BK-{digest}", "status": "confirmed", "flight_number": "CA1234",
+                "departure_time": f"{payload['departure_date']}T09:00:00+08:00",
+                "arrival_time": f"{payload['departure_date']}T11:20:00+08:00", "seat": "12A",
+                "total_amount": f"CNY {2450 * int(payload.get('passenger_count', 1)):,}.00",
+            }
+        else:
+            result = {"edit_id": f"ED-{digest}", "status": "done",
+                      "applied": sorted(k for k, v in payload.items() if k != "other" and v not in (False, 0, "none"))}
+        other = payload.get("other")
+        if other:
+            texts = other if isinstance(other, list) else [other]
+            result["noted"] = [html.escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
+            if template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
+                result["schema_update_suggestion"] = copy.deepcopy(SEAT_PATCH)
+        return result
+
+    def updates(self, schema_id: Any, authenticated: bool) -> dict[str, Any]:
+        template = self._template_of(schema_id)
+        patches = [copy.deepcopy(SEAT_PATCH)] if template["scenario"] == "flight_booking" else []
+        if authenticated and template["scenario"] == "flight_booking":
+            patches.append(copy.deepcopy(PAYMENT_PATCH))
+        return {"patches": patches}
+
+
+def patch_keys(template: dict[str, Any]) -> list[dict[str, Any]]:
+    """The keys the active patches add to `template` (a client may send them)."""
+    patches = [SEAT_PATCH, PAYMENT_PATCH] if template["scenario"] == "flight_booking" else []
+    return [key for patch in patches for key in patch["new_keys"]]
+
+
+def payload_schema(template: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a payload for `template` (for the WoA description of the execute operation)."""
+    properties: dict[str, Any] = {}
+    for key in template["keys"] + patch_keys(template):
+        if key["key_name"] == "other":
+            properties["other"] = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+        else:
+            properties[key["key_name"]] = {"type": key["key_type"], "description": key["semantic_description"]}
+    return {"type": "object", "properties": properties,
+            "required": [k["key_name"] for k in template["keys"] if k["required"]], "additionalProperties": False}
+
+
+def woa_agent(agent_id: str = "travel-and-photo") -> dict[str, Any]:
+    """The agent as it stands in the host's WoA document: the SDSI capability and three operations."""
+    schema_ids = [t["schema_id"] for t in TEMPLATES.values()]
+    template_schema = {"type": "object", "required": ["schema_id", "scenario", "keys"],
+                       "properties": {"schema_id": {"type": "string"}, "scenario": {"type": "string"},
+                                      "keys": {"type": "array", "items": {"type": "object"}}}}
+    execute_inputs = {
+        "type": "object", "required": ["schema_id", "payload"], "additionalProperties": False,
+        "properties": {"schema_id": {"type": "string", "enum": schema_ids}, "payload": {"type": "object"}},
+        "allOf": [{"if": {"properties": {"schema_id": {"const": t["schema_id"]}}},
+                   "then": {"properties": {"payload": payload_schema(t)}}} for t in TEMPLATES.values()],
+        "examples": [{"schema_id": "flight_booking_v1", "payload": {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"}},
+                     {"schema_id": "photo_retouch_v2", "payload": {"filter_style": "vintage"}}],
+    }
+    return {
+        "id": agent_id, "name": "Travel and photo service agent",
+        "description": "Books flights and retouches photos from structured payloads (SDSI).",
+        "version": "1.0.0", "capabilities": [CAPABILITY],
+        "inputs": {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string"}}},
+        "outputs": template_schema, "transports": ["rest"],
+        "operations": [
+            {"name": "get_schema_template", "description": "The schema template of a scenario (SDSI 4.1).",
+             "inputs": {"type": "object", "required": ["scenario"], "additionalProperties": False,
+                        "properties": {"scenario": {"type": "string", "enum": list(TEMPLATES)}, "preferred_language": {"type": "string", "maxLength": 35}}},
+             "outputs": template_schema},
+            {"name": "execute", "description": "Execute a structured payload (SDSI 3.2 steps 4 and 5).",
+             "inputs": execute_inputs, "outputs": {"type": "object"}},
+            {"name": "get_schema_updates", "description": "The active schema patches (SDSI 6.2.2, polling).",
+             "inputs": {"type": "object", "required": ["schema_id"], "additionalProperties": False,
+                        "properties": {"schema_id": {"type": "string", "enum": schema_ids}}},
+             "outputs": {"type": "object", "required": ["patches"], "properties": {"patches": {"type": "array", "items": {"type": "object"}}}}},
+        ],
+    }
