@@ -19,7 +19,7 @@ __all__ = ["CAPABILITY", "TEMPLATES", "SdsiError", "SdsiServer", "payload_schema
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/"
 
-FLIGHT = {
+FLIGHT: dict[str, Any] = {
     "schema_id": "flight_booking_v1", "scenario": "flight_booking",
     "keys": [
         {"key_name": "origin", "key_type": "string", "required": True, "default_value": None,
@@ -36,7 +36,7 @@ FLIGHT = {
          "semantic_description": "Escape valve for unstructured semantic fragments that cannot be mapped to existing keys. Example mapping: 'window seat please' -> 'window seat'."},
     ],
 }
-PHOTO = {
+PHOTO: dict[str, Any] = {
     "schema_id": "photo_retouch_v2", "scenario": "photo_retouch",
     "keys": [
         {"key_name": "skin_smoothing", "key_type": "integer", "required": False, "default_value": 0, "semantic_description": "Skin smoothing intensity. Range: 0-10, where 0 means off. Example: 'light skin smoothing' -> 3."},
@@ -51,20 +51,20 @@ TEMPLATES = {t["scenario"]: t for t in (FLIGHT, PHOTO)}
 #: Descriptions in Chinese, for preferred_language (SDSI 4.2).
 CHINESE = {"origin": "出发城市或机场代码。示例：'从北京' -> 'PEK'。", "destination": "到达城市或机场代码。示例：'到上海' -> 'SHA'。"}
 
-SEAT_PATCH = {
+SEAT_PATCH: dict[str, Any] = {
     "patch_id": "flight_booking_v1-p1", "parent_schema_id": "flight_booking_v1",
     "timestamp": "2026-05-01T08:00:00Z", "expiration": "2026-05-31T08:00:00Z",
     "new_keys": [{"key_name": "seat_preference", "key_type": "string", "required": False, "default_value": "none", "experimental": True,
                   "semantic_description": "Seat preference. Acceptable values: window, aisle, none. Example mapping (from 'other'): 'window seat' -> 'window'."}],
 }
 #: A patch that touches a security-relevant key: served only to an authenticated client (SDSI 7).
-PAYMENT_PATCH = {
+PAYMENT_PATCH: dict[str, Any] = {
     "patch_id": "flight_booking_v1-p2", "parent_schema_id": "flight_booking_v1",
     "timestamp": "2026-05-02T08:00:00Z", "expiration": "2026-06-01T08:00:00Z",
     "new_keys": [{"key_name": "payment_method", "key_type": "string", "required": False, "experimental": True,
                   "semantic_description": "Payment method on file. Acceptable values: card, wallet. Example mapping (from 'other'): 'pay with my card' -> 'card'."}],
 }
-_TYPES = {"string": str, "integer": int, "boolean": bool, "number": (int, float), "array": list, "object": dict}
+_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "boolean": bool, "number": (int, float), "array": list, "object": dict}
 
 
 class SdsiError(Exception):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...bindings.jsonparse import NotJson, parse_json
-from ...bindings.mcp import McpFailed, call_tool
 from ...fuzzing import Ungeneratable, valid_examples
 from ...target import Target
 from ...validation import validate_message
@@ -49,6 +48,8 @@ def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
 
 async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
     """A failing or erring verdict for `agent`, or None when its tool call is right."""
+    from ...bindings.mcp import McpFailed, call_tool  # the SDK takes half a second to import: only when needed
+
     agent_id = agent.get("id")
     operations = [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
     operation = operations[0] if operations and isinstance(operations[0], str) else None
