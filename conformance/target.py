@@ -13,14 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
 
-__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "is_loopback", "may_call"]
+__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "is_loopback", "may_call", "rest_config"]
 
 T = TypeVar("T")
 #: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
@@ -35,6 +35,12 @@ def is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def rest_config(document: Any) -> Any:
+    """The document's rest transport configuration, whatever its shape (None when there is none)."""
+    transports = document.get("transports") if isinstance(document, dict) else None
+    return transports.get("rest") if isinstance(transports, dict) else None
 
 
 def may_call(options: RunOptions, url: str) -> bool:
@@ -53,13 +59,16 @@ class RunOptions:
     cacert: Path | None = None
     allow_http_loopback: bool = False
     allowed_origins: tuple[str, ...] = ()
+    scenarios: tuple[str, ...] = ()  # for the SDSI jsonrpc binding, which has no document to name them
+    max_experimental_keys: int = 10  # the SDSI convergence cap the suite holds servers to (6.2.3)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
 
     def recorded(self) -> dict[str, object]:
         """The options as they go into a report's header."""
         return {"roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
-                "allowed_origins": list(self.allowed_origins), "in_process": self.transport is not None}
+                "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
+                "max_experimental_keys": self.max_experimental_keys, "in_process": self.transport is not None}
 
 
 @dataclass
@@ -78,6 +87,23 @@ class Target:
     def may_call(self, url: str) -> bool:
         """Whether the user allowed the suite to send requests to `url`."""
         return may_call(self.options, url)
+
+    def invoke_url(self, agent_id: str) -> tuple[str | None, str | None]:
+        """The rest invocation URL of `agent_id` (WoA 4.3.1), or why the suite will not call it."""
+        rest = rest_config(self.document)
+        if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
+            return None, "the rest transport has no usable base and invoke_path"
+        base, path = rest["base"].rstrip("/"), rest["invoke_path"]
+        if not path.startswith("/"):
+            return None, f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)"
+        url = base + path.replace("{agent_id}", quote(agent_id, safe=""))
+        if url.startswith("http://") and not self.waives_plain_http(url):
+            return None, f"the rest base {base} is plain HTTP; the suite does not invoke over it (WOA-4.3.1-REST-BASE-HTTPS)"
+        if not url.startswith(("https://", "http://")):
+            return None, f"the rest base {base!r} is not an http(s) URL"
+        if not self.may_call(url):
+            return None, f"{url} is not on the target's origin; allow it with --allow-origin to invoke it"
+        return url, None
 
     def waives_plain_http(self, url: str) -> bool:
         """Plain HTTP on loopback, which --allow-http-loopback reports as waived."""

@@ -24,7 +24,7 @@ from ...bindings import ExchangeFailed, HttpResponse, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
 from ...fuzzing import Ungeneratable, invalid_examples, valid_examples
 from ...report.model import Exchange
-from ...target import Target
+from ...target import Target, rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
@@ -87,30 +87,12 @@ def _envelope(agent_id: str, operation: str | None, value: Any) -> dict[str, Any
     return envelope
 
 
-def _invoke_url(target: Target, document: dict[str, Any], agent_id: str) -> tuple[str | None, str | None]:
-    """The invocation URL for `agent_id`, or why the suite will not invoke it."""
-    rest = _rest(document)
-    if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
-        return None, "the rest transport has no usable base and invoke_path"
-    base, path = rest["base"].rstrip("/"), rest["invoke_path"]
-    if not path.startswith("/"):
-        return None, f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)"
-    url = base + path.replace("{agent_id}", agent_id)
-    if url.startswith("http://") and not target.waives_plain_http(url):
-        return None, f"the rest base {base} is plain HTTP; the suite does not invoke over it (WOA-4.3.1-REST-BASE-HTTPS)"
-    if not url.startswith(("https://", "http://")):
-        return None, f"the rest base {base!r} is not an http(s) URL"
-    if not target.may_call(url):
-        return None, f"{url} is not on the target's origin; allow it with --allow-origin to invoke it"
-    return url, None
-
-
 def _probes_for(target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan) -> list[Probe]:
     agent_id = agent.get("id")
     if not isinstance(agent_id, str) or not agent_id:
         plan.unreachable.append("an agent without a usable id")
         return []
-    url, reason = _invoke_url(target, document, agent_id)
+    url, reason = target.invoke_url(agent_id)
     if url is None:
         plan.unreachable.append(f"agent {agent_id!r}: {reason}")
         return []
@@ -127,7 +109,7 @@ def _probes_for(target: Target, document: dict[str, Any], agent: dict[str, Any],
             probes.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
         for description, value in invalid_examples(schema, limit=4):
             probes.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
-        if "{agent_id}" in _rest(document)["invoke_path"]:
+        if "{agent_id}" in rest_config(document)["invoke_path"]:
             probes.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
                                 _envelope(agent_id + "-not-this-agent", operation, examples[0])))
         if operation == "default":
@@ -222,13 +204,8 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
     return passed(f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange])
 
 
-def _rest(document: Any) -> Any:
-    transports = document.get("transports") if isinstance(document, dict) else None
-    return transports.get("rest") if isinstance(transports, dict) else None
-
-
 def _no_placeholder(target: Target) -> Verdict | None:
-    rest = _rest(target.document)
+    rest = rest_config(target.document)
     if isinstance(rest, dict) and "{agent_id}" not in str(rest.get("invoke_path", "")):
         return not_applicable("the invoke_path has no {agent_id} placeholder, so the host cannot infer the agent from the URL")
     return None

@@ -1,0 +1,161 @@
+"""The two ways the suite talks to an SDSI server agent. The draft leaves the transport open.
+
+1. SDSI over WoA REST (`woa-rest`, the default). An SDSI server agent is a WoA agent whose
+   capabilities hold the SDSI capability URI; it offers the operations get_schema_template
+   ({scenario, preferred_language?} -> a template), execute ({schema_id, payload} -> the result)
+   and, if it implements SDSI 6.2, get_schema_updates ({schema_id} -> {"patches": [...]}). The
+   scenarios it serves are the enum of get_schema_template's scenario input. The client's identity
+   travels in the envelope member client_id; errors are 4xx problem details.
+2. JSON-RPC as in SDSI Appendix A (`jsonrpc`). One endpoint takes {"method":
+   "get_schema_template", "params": {...}}, payload messages {"schema_id", "payload"} and {"method":
+   "get_schema_updates", "params": {"schema_id"}}; a reply may be bare or framed as JSON-RPC 2.0
+   ({"jsonrpc": "2.0", "id", "result" | "error"}). The scenarios come from --scenario.
+
+Both give back `Reply`: the status, the parsed body (the JSON-RPC result, unframed), and the
+exchange as evidence.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..report.model import Exchange
+from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
+from .jsonparse import NotJson, parse_json
+
+__all__ = ["CAPABILITY", "JsonRpcSdsi", "Reply", "SdsiBinding", "WoaRestSdsi", "sdsi_agents"]
+
+CAPABILITY = "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int | None
+    body: Any
+    media_type: str = ""
+    exchange: Exchange | None = None
+    problem: str | None = None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300 and self.problem is None
+
+    @property
+    def rejected(self) -> bool:
+        """A 4xx (or a JSON-RPC error), the way SDSI servers say no."""
+        return self.status is not None and 400 <= self.status < 500
+
+
+class SdsiBinding(Protocol):
+    name: str
+    endpoint: str
+    supports_updates: bool
+
+    async def scenarios(self) -> list[str]: ...
+    async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
+    async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
+    async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply: ...
+
+
+async def _post(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None) -> tuple[HttpResponse | None, Reply | None]:
+    try:
+        return await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})}), None
+    except ExchangeFailed as error:
+        return None, Reply(None, None, exchange=error.exchange, problem=str(error))
+    except Unreachable as error:
+        return None, Reply(None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error))
+
+
+def _reply(response: HttpResponse) -> Reply:
+    try:
+        body = parse_json(response.body)
+    except NotJson as error:
+        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}")
+    return Reply(response.status, body, response.media_type, response.exchange)
+
+
+def sdsi_agents(document: Any) -> list[dict[str, Any]]:
+    """The agents of a WoA document that claim the SDSI capability."""
+    agents = document.get("agents") if isinstance(document, dict) else None
+    return [a for a in agents if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])] if isinstance(agents, list) else []
+
+
+class WoaRestSdsi:
+    """SDSI over WoA REST: envelopes POSTed to the agent's invocation URL."""
+
+    name = "woa-rest"
+
+    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str) -> None:
+        self.client, self.agent, self.endpoint = client, agent, url
+        operations = agent.get("operations") if isinstance(agent.get("operations"), list) else []
+        self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
+        self.supports_updates = "get_schema_updates" in self._operations
+
+    async def scenarios(self) -> list[str]:
+        inputs = self._operations.get("get_schema_template", {}).get("inputs", self.agent.get("inputs"))
+        scenario = inputs.get("properties", {}).get("scenario", {}) if isinstance(inputs, dict) else {}
+        values = scenario.get("enum") if isinstance(scenario, dict) else None
+        return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+
+    async def _invoke(self, operation: str, value: dict[str, Any], client_id: str | None = None) -> Reply:
+        envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
+        if client_id:
+            envelope["client_id"] = client_id
+        response, broken = await _post(self.client, self.endpoint, envelope)
+        return broken if response is None else _reply(response)  # type: ignore[return-value]
+
+    async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
+        value: dict[str, Any] = {"scenario": scenario}
+        if preferred_language:
+            value["preferred_language"] = preferred_language
+        return await self._invoke("get_schema_template", value)
+
+    async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply:
+        return await self._invoke("execute", {"schema_id": schema_id, "payload": payload}, client_id)
+
+    async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply:
+        return await self._invoke("get_schema_updates", {"schema_id": schema_id}, client_id)
+
+
+class JsonRpcSdsi:
+    """SDSI as in Appendix A: method/params requests and bare payload messages to one endpoint."""
+
+    name = "jsonrpc"
+    supports_updates = True
+
+    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...]) -> None:
+        self.client, self.endpoint, self._scenarios = client, endpoint, list(scenarios)
+        self._ids = itertools.count(1)
+
+    async def scenarios(self) -> list[str]:
+        return self._scenarios
+
+    async def _call(self, body: dict[str, Any], client_id: str | None = None) -> Reply:
+        if client_id:
+            body["client_id"] = client_id
+        response, broken = await _post(self.client, self.endpoint, body)
+        if response is None:
+            return broken  # type: ignore[return-value]
+        reply = _reply(response)
+        framed = reply.body if isinstance(reply.body, dict) and reply.body.get("jsonrpc") == "2.0" else None
+        if framed is None:
+            return reply
+        if "error" in framed:
+            error = framed["error"] if isinstance(framed["error"], dict) else {}
+            return Reply(response.status if response.status >= 400 else 400, framed, reply.media_type, reply.exchange,
+                         f"JSON-RPC error {error.get('code')}: {error.get('message')}")
+        return Reply(response.status, framed.get("result"), reply.media_type, reply.exchange)
+
+    async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
+        params: dict[str, Any] = {"scenario": scenario}
+        if preferred_language:
+            params["preferred_language"] = preferred_language
+        return await self._call({"method": "get_schema_template", "params": params})
+
+    async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply:
+        return await self._call({"schema_id": schema_id, "payload": payload}, client_id)
+
+    async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply:
+        return await self._call({"method": "get_schema_updates", "params": {"schema_id": schema_id}}, client_id)

@@ -1,0 +1,46 @@
+"""Verdict helpers the SDSI checks share: what to say when there is no SDSI agent to talk to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...target import Target
+from ..registry import Verdict, errored, failed, not_applicable, passed, skipped
+from .session import Exchanged, Session, session
+
+__all__ = ["judge_exchanges", "unavailable"]
+
+
+async def unavailable(target: Target) -> tuple[Session | None, Verdict | None]:
+    """The session, or the verdict every SDSI check gives when there is nothing to judge."""
+    if target.options.binding != "jsonrpc" and not isinstance(target.document, dict):
+        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+    found = await session(target)
+    if found.binding is None:
+        if "no agent with the SDSI capability" in found.reason:
+            return None, not_applicable(found.reason)
+        return None, skipped(found.reason)
+    if not found.templates:
+        return None, skipped("the server names no scenario (the enum of get_schema_template's scenario input, or --scenario)")
+    return found, None
+
+
+Judge = Callable[[Exchanged], str | None]
+
+
+async def judge_exchanges(target: Target, kinds: tuple[str, ...], judge: Judge, success: str) -> Verdict:
+    """Judge the payload exchanges of `kinds`: fail listing the wrong answers, pass when all are right."""
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or skipped("")
+    exchanged = [e for e in found.exchanges if e.kind in kinds]
+    if not exchanged:
+        return skipped("no such payload could be made from the templates")
+    broken = [e for e in exchanged if e.reply.status is None]
+    if broken:
+        return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *[e.reply.exchange for e in broken[:3] if e.reply.exchange])
+    wrong = [(e, problem) for e in exchanged if (problem := judge(e))]
+    if wrong:
+        listed = "; ".join(f"{e.label()}: {problem}" for e, problem in wrong[:5])
+        return failed(f"{len(wrong)} of {len(exchanged)}: {listed}", *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange])
+    return passed(f"{success} ({len(exchanged)} payloads)", *[e.reply.exchange for e in exchanged[:1] if e.reply.exchange])

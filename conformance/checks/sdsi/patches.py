@@ -1,0 +1,179 @@
+"""Patch checks (SDSI 6.2.2, 6.2.3, 7): every patch the server serves, polled with
+get_schema_updates (as an unauthenticated client) or delivered inline in a result, judged
+alone and against the templates it extends and the other active patches."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from ...report.model import Exchange
+from ...target import Target
+from ...validation import validate_message
+from ..registry import Verdict, check, errored, failed, not_applicable, passed
+from .common import unavailable
+from .session import Session
+
+__all__ = ["SECURITY_RELEVANT"]
+
+PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
+               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
+#: Key names the suite reads as touching payment, identity or access control (SDSI 7).
+SECURITY_RELEVANT = re.compile(r"pay|card|credit|bank|iban|account|wallet|billing|identity|passport|ssn|national_id|"
+                               r"password|passcode|credential|token|secret|auth|access|permission|role|admin", re.I)
+_LIFECYCLE = {"experimental", "deprecated", "semantic_description"}
+
+Patch = tuple[str, dict[str, Any], Exchange | None]
+
+
+async def _patches(target: Target) -> tuple[Session | None, list[Patch], Verdict | None]:
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return None, [], verdict or errored("")
+    broken = [(schema_id, r) for schema_id, r in found.polled.items() if not r.ok]
+    if broken:
+        schema_id, reply = broken[0]
+        return None, [], errored(f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
+                                 *((reply.exchange,) if reply.exchange else ()))
+    patches = found.patches()
+    if not patches:
+        return None, [], not_applicable("the server served no patch (no get_schema_updates operation and no inline patch)")
+    return found, patches, None
+
+
+def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict:
+    evidence = tuple({id(e): e for _, _, e in patches if e is not None}.values())[:3]
+    return failed("; ".join(problems[:5]), *evidence) if problems else passed(f"{success} ({len(patches)} patches)", *evidence)
+
+
+def _register(requirement: str) -> None:
+    async def judge(target: Target) -> Verdict:
+        _, patches, verdict = await _patches(target)
+        if verdict:
+            return verdict
+        problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
+                    for v in validate_message("sdsi/schema-patch", patch) if v.requirement == requirement]
+        return _verdict(problems, patches, "every patch keeps this rule")
+
+    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
+    check(requirement)(judge)
+
+
+for _requirement in PATCH_RULES:
+    _register(_requirement)
+
+
+def _keys(patch: dict[str, Any], field: str) -> list[dict[str, Any]]:
+    keys = patch.get(field)
+    return [k for k in keys if isinstance(k, dict)] if isinstance(keys, list) else []
+
+
+def _base(found: Session, patch: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The keys of the template the patch extends, by name."""
+    template = next((t for t in found.valid_templates().values() if t["schema_id"] == patch.get("parent_schema_id")), {})
+    return {k["key_name"]: k for k in template.get("keys", []) if isinstance(k, dict) and isinstance(k.get("key_name"), str)}
+
+
+@check("SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID")
+async def sdsi_6_2_2_patch_parent_schema_id(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    served = {t["schema_id"] for t in found.valid_templates().values()}
+    problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
+                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID"]
+    problems += [f"{where}: parent_schema_id {patch['parent_schema_id']!r} names no schema the server serves"
+                 for where, patch, _ in patches if isinstance(patch.get("parent_schema_id"), str) and patch["parent_schema_id"] not in served]
+    return _verdict(problems, patches, "every patch names a schema the server serves")
+
+
+@check("SDSI-6.2.2-NO-KEY-COLLISION")
+async def sdsi_6_2_2_no_key_collision(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = [f"{where}: {v.message}" for where, patch, _ in patches
+                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-NO-KEY-COLLISION"]
+    owners: dict[tuple[Any, str], set[Any]] = {}
+    for where, patch, _ in patches:
+        base = _base(found, patch)
+        for key in _keys(patch, "new_keys"):
+            name = key.get("key_name")
+            if isinstance(name, str) and name in base and name != "other":
+                problems.append(f"{where}: new key {name!r} collides with a base key")
+            owners.setdefault((patch.get("parent_schema_id"), str(name)), set()).add(patch.get("patch_id"))
+    problems += [f"new key {name!r} is added by several active patches {sorted(map(str, ids))}"
+                 for (_, name), ids in owners.items() if len(ids) > 1]
+    return _verdict(problems, patches, "no new key collides with a base key or another patch's")
+
+
+@check("SDSI-6.2.2-BASE-KEY-NOT-REMOVED")
+async def sdsi_6_2_2_base_key_not_removed(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = []
+    for where, patch, _ in patches:
+        base = _base(found, patch)
+        for field in ("removed_keys", "deleted_keys", "withdrawn_keys"):
+            named = [k if isinstance(k, str) else k.get("key_name") for k in patch.get(field, []) if isinstance(k, str | dict)] \
+                if isinstance(patch.get(field), list) else []
+            problems += [f"{where}: {field} removes the base key {n!r}" for n in named if n in base]
+        problems += [f"{where}: modified_keys retires the base key {k['key_name']!r}" for k in _keys(patch, "modified_keys")
+                     if k.get("key_name") in base and (k.get("deprecated") is True or k.get("withdrawn") is True or k.get("removed") is True)]
+    return _verdict(problems, patches, "no patch removes or retires a base key")
+
+
+@check("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED")
+async def sdsi_6_2_2_base_key_type_unchanged(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = [f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r} to {k.get('key_type')!r}"
+                for where, patch, _ in patches for base in [_base(found, patch)] for k in _keys(patch, "modified_keys")
+                if k.get("key_name") in base and "key_type" in k and k["key_type"] != base[k["key_name"]].get("key_type")]
+    return _verdict(problems, patches, "no patch changes the type of a base key")
+
+
+@check("SDSI-6.2.2-PATCH-ADDITIVE-ONLY")
+async def sdsi_6_2_2_patch_additive_only(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = []
+    for where, patch, _ in patches:
+        base = _base(found, patch)
+        for key in _keys(patch, "modified_keys"):
+            original = base.get(key.get("key_name"))  # type: ignore[arg-type]
+            if original is None:
+                continue
+            changed = sorted(f for f in set(key) | set(original) - {"key_name"}
+                             if f not in _LIFECYCLE | {"key_type", "key_name"} and key.get(f) != original.get(f) and f in key)
+            if changed:
+                problems.append(f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only the description may be refined)")
+    return _verdict(problems, patches, "patches only add keys or refine descriptions")
+
+
+@check("SDSI-6.2.3-CONVERGENCE-CAP")
+async def sdsi_6_2_3_convergence_cap(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    cap = target.options.max_experimental_keys
+    active = {(patch.get("parent_schema_id"), key.get("key_name")) for _, patch, _ in patches
+              for key in _keys(patch, "new_keys") if key.get("experimental") is True}
+    per_schema = Counter(parent for parent, _ in active)
+    problems = [f"{count} active experimental keys for {parent!r}, over the cap of {cap}" for parent, count in per_schema.items() if count > cap]
+    return _verdict(problems, patches, f"at most {cap} active experimental keys per scenario")
+
+
+@check("SDSI-7-UPDATES-AUTHENTICATED")
+async def sdsi_7_updates_authenticated(target: Target) -> Verdict:
+    found, patches, verdict = await _patches(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
+                for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
+                if isinstance(k.get("key_name"), str) and SECURITY_RELEVANT.search(k["key_name"])]
+    return _verdict(problems, patches, "no patch served to an unauthenticated client touches a security-relevant key")

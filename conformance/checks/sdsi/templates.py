@@ -1,0 +1,65 @@
+"""Template checks (SDSI 4.1, 4.2, 4.3): each template the server serves, one check per rule,
+judged by the suite's message validation (schemas/sdsi/schema-template.json and its rules)."""
+
+from __future__ import annotations
+
+from ...target import Target
+from ...validation import validate_message
+from ..registry import Verdict, check, errored, failed, passed
+from .common import unavailable
+
+__all__ = ["TEMPLATE_RULES"]
+
+TEMPLATE_RULES = (
+    "SDSI-4.1-TEMPLATE-OBJECT", "SDSI-4.1-SCHEMA-ID-REQUIRED", "SDSI-4.1-SCENARIO-REQUIRED", "SDSI-4.1-KEYS-REQUIRED",
+    "SDSI-4.1-KEY-DEFINITION-OBJECT", "SDSI-4.1-KEY-NAME-REQUIRED", "SDSI-4.1-KEY-NAME-SNAKE-CASE", "SDSI-4.1-KEY-NAME-UNIQUE",
+    "SDSI-4.1-KEY-TYPE-REQUIRED", "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED",
+    "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY", "SDSI-4.1-REQUIRED-FLAG-REQUIRED", "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE",
+    "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS", "SDSI-4.3-OTHER-RESERVED", "SDSI-4.3-OTHER-OPTIONAL", "SDSI-4.3-OTHER-KEY-TYPE",
+)
+
+
+async def _judge(requirement: str, target: Target) -> Verdict:
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    unusable = [(s, r) for s, r in found.templates.items() if not r.ok]
+    if unusable:
+        scenario, reply = unusable[0]
+        evidence = (reply.exchange,) if reply.exchange else ()
+        return errored(f"the template of {scenario!r} could not be fetched: {reply.problem or f'status {reply.status}'}", *evidence)
+    problems = [f"{scenario}: {v.path}: {v.message}" for scenario, reply in found.templates.items()
+                for v in validate_message("sdsi/schema-template", reply.body) if v.requirement == requirement]
+    evidence = tuple(r.exchange for r in found.templates.values() if r.exchange)[:3]
+    if problems:
+        return failed("; ".join(problems[:5]), *evidence)
+    return passed(f"the templates of {', '.join(found.templates)} keep this rule", *evidence)
+
+
+def _register(requirement: str) -> None:
+    async def judge(target: Target) -> Verdict:
+        return await _judge(requirement, target)
+
+    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
+    check(requirement)(judge)
+
+
+for _requirement in TEMPLATE_RULES:
+    _register(_requirement)
+
+
+@check("SDSI-4.1-DESCRIPTION-LANGUAGE")
+async def sdsi_4_1_description_language(target: Target) -> Verdict:
+    found, verdict = await unavailable(target)
+    if verdict or found is None or found.binding is None:
+        return verdict or errored("")
+    scenario = next(iter(found.templates))
+    reply = await found.binding.template(scenario, preferred_language="zh-CN")
+    evidence = (reply.exchange,) if reply.exchange else ()
+    if not reply.ok:
+        return failed(f"asked for {scenario!r} with preferred_language zh-CN, the server answered "
+                      f"{reply.problem or reply.status} instead of honouring or ignoring it", *evidence)
+    broken = [str(v) for v in validate_message("sdsi/schema-template", reply.body)]
+    if broken:
+        return failed(f"with preferred_language zh-CN the template breaks: {'; '.join(broken[:3])}", *evidence)
+    return passed(f"a template asked for in zh-CN was served ({scenario})", *evidence)
