@@ -79,7 +79,9 @@ def _reply(response: HttpResponse) -> Reply:
 def sdsi_agents(document: Any) -> list[dict[str, Any]]:
     """The agents of a WoA document that claim the SDSI capability."""
     agents = document.get("agents") if isinstance(document, dict) else None
-    return [a for a in agents if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])] if isinstance(agents, list) else []
+    if not isinstance(agents, list):
+        return []
+    return [a for a in agents if isinstance(a, dict) and isinstance(a.get("capabilities"), list) and CAPABILITY in a["capabilities"]]
 
 
 class WoaRestSdsi:
@@ -89,7 +91,7 @@ class WoaRestSdsi:
 
     def __init__(self, client: HttpClient, agent: dict[str, Any], url: str) -> None:
         self.client, self.agent, self.endpoint = client, agent, url
-        operations = agent.get("operations") if isinstance(agent.get("operations"), list) else []
+        operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
         self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
         self.supports_updates = "get_schema_updates" in self._operations
 

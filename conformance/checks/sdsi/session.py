@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings.sdsi import JsonRpcSdsi, Reply, SdsiBinding, WoaRestSdsi, sdsi_agents
+from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES, json_type_matches
 
@@ -41,7 +42,7 @@ _PLAIN = {"string": "example", "integer": 1, "number": 1.0, "boolean": True, "ar
 def example_value(key: dict[str, Any]) -> Any:
     """A value for `key` taken from its semantic description, checked against its key_type."""
     key_type = key.get("key_type")
-    description = key.get("semantic_description") if isinstance(key.get("semantic_description"), str) else ""
+    description: str = key["semantic_description"] if isinstance(key.get("semantic_description"), str) else ""
     candidates: list[Any] = []
     for quoted, double, boolean, number in _MAPPING.findall(description):
         candidates.append(quoted or double if (quoted or double) else boolean == "true" if boolean else float(number) if "." in number else int(number))
@@ -132,7 +133,7 @@ async def _gather(target: Target) -> Session:
     for scenario, template in found.valid_templates().items():
         schema_id = template["schema_id"]
 
-        async def send(kind: str, description: str, payload: Any, schema: Any = schema_id) -> None:
+        async def send(kind: str, description: str, payload: Any, schema: Any = schema_id, scenario: str = scenario) -> None:
             found.exchanges.append(Exchanged(kind, scenario, description, payload, await binding.execute(schema, payload, "agent-conformance")))
 
         await send("minimal", "a payload with the REQUIRED keys only", payload_for(template, full=False))

@@ -3,6 +3,7 @@ judged by the suite's message validation (schemas/sdsi/schema-template.json and 
 
 from __future__ import annotations
 
+from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ..registry import Verdict, check, errored, failed, passed
@@ -26,7 +27,7 @@ async def _judge(requirement: str, target: Target) -> Verdict:
     unusable = [(s, r) for s, r in found.templates.items() if not r.ok]
     if unusable:
         scenario, reply = unusable[0]
-        evidence = (reply.exchange,) if reply.exchange else ()
+        evidence: tuple[Exchange, ...] = (reply.exchange,) if reply.exchange else ()
         return errored(f"the template of {scenario!r} could not be fetched: {reply.problem or f'status {reply.status}'}", *evidence)
     problems = [f"{scenario}: {v.path}: {v.message}" for scenario, reply in found.templates.items()
                 for v in validate_message("sdsi/schema-template", reply.body) if v.requirement == requirement]
