@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,42 +87,55 @@ def _matches(value: Any, key_type: str) -> bool:
 
 @dataclass
 class SdsiServer:
-    """One server agent's state. `fault` names a rule of mocks/faults.py to break."""
+    """One server agent's state. `fault` names the requirement (mocks/faults.py) the server breaks."""
 
     fault: str = ""
     executed: int = field(default=0)
 
-    def template(self, scenario: str, preferred_language: str | None = None) -> dict[str, Any]:
-        if scenario not in TEMPLATES:
+    def __post_init__(self) -> None:
+        self.templates = {s: _faulted_template(self.fault, t) for s, t in TEMPLATES.items()}
+        self.seat_patch = _faulted_patch(self.fault, SEAT_PATCH)
+
+    def template(self, scenario: str, preferred_language: str | None = None) -> Any:
+        if scenario not in self.templates:
             raise SdsiError(404, "Unknown scenario", f"no template for scenario {scenario!r}")
-        template = copy.deepcopy(TEMPLATES[scenario])
+        if preferred_language and self.fault == "SDSI-4.1-DESCRIPTION-LANGUAGE":
+            raise SdsiError(400, "Unsupported language", f"no template in {preferred_language}")
+        template = copy.deepcopy(self.templates[scenario])
         if preferred_language and preferred_language.lower().startswith("zh"):
             for key in template["keys"]:
-                key["semantic_description"] = CHINESE.get(key["key_name"], key["semantic_description"])
-        return template
+                if isinstance(key, dict) and key.get("key_name") in CHINESE:
+                    key["semantic_description"] = CHINESE[key["key_name"]]
+        return _served_template(self.fault, template)
 
     def _template_of(self, schema_id: Any) -> dict[str, Any]:
-        template = next((t for t in TEMPLATES.values() if t["schema_id"] == schema_id), None)
+        template = next((t for t in self.templates.values() if t["schema_id"] == schema_id), None)
         if template is None:
             raise SdsiError(404, "Unknown schema", f"no schema {schema_id!r}")
         return template
 
     def _validate(self, template: dict[str, Any], payload: dict[str, Any]) -> None:
-        keys = {k["key_name"]: k for k in template["keys"] + patch_keys(template)}
-        for name, key in keys.items():
-            if key["required"] and name not in payload:
-                raise SdsiError(422, "Missing key", f"the REQUIRED key {name!r} is missing")
+        keys = {k["key_name"]: k for k in template["keys"] + patch_keys(template) if isinstance(k, dict) and "key_name" in k}
+        required = {name for name, key in keys.items() if key.get("required") is True and name != "other"}
+        missing = sorted(required - set(payload))
+        if missing:
+            raise SdsiError(422, "Missing key", f"the REQUIRED key {missing[0]!r} is missing")
+        if self.fault == "SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED" and set(payload) == required:
+            raise SdsiError(422, "Missing key", "every key must be given")
         for name, value in payload.items():
-            if name == "other":
+            if name == "other":  # SDSI 4.3 governs "other", whatever the template declares
                 if not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
                     raise SdsiError(422, "Invalid other", '"other" must be a string or an array of strings')
+                if self.fault == "SDSI-4.3-OTHER-ACCEPTED" and len(str(value)) > 1000:
+                    raise SdsiError(413, "Too long", '"other" is limited to 1,000 characters')
             elif name in keys:
-                if not _matches(value, keys[name]["key_type"]):
-                    raise SdsiError(422, "Wrong value type", f"{name!r} must be of type {keys[name]['key_type']}")
+                key_type = keys[name].get("key_type")
+                if key_type in _TYPES and not _matches(value, key_type) and self.fault != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD":
+                    raise SdsiError(422, "Wrong value type", f"{name!r} must be of type {key_type}")
             else:
                 raise SdsiError(422, "Unknown key", f"{name!r} is not a key of {template['schema_id']}")
 
-    def execute(self, schema_id: Any, payload: Any) -> dict[str, Any]:
+    def execute(self, schema_id: Any, payload: Any) -> Any:
         template = self._template_of(schema_id)
         if not isinstance(payload, dict):
             raise SdsiError(400, "Invalid payload", "the payload must be a JSON object")
@@ -131,9 +145,9 @@ class SdsiServer:
         if template["scenario"] == "flight_booking":
             result: dict[str, Any] = {
                 "booking_id": f"BK-{digest}", "status": "confirmed", "flight_number": "CA1234",
-                "departure_time": f"{payload['departure_date']}T09:00:00+08:00",
-                "arrival_time": f"{payload['departure_date']}T11:20:00+08:00", "seat": "12A",
-                "total_amount": f"CNY {2450 * int(payload.get('passenger_count', 1)):,}.00",
+                "departure_time": f"{payload.get('departure_date')}T09:00:00+08:00",
+                "arrival_time": f"{payload.get('departure_date')}T11:20:00+08:00", "seat": "12A",
+                "total_amount": f"CNY {2450 * int(payload.get('passenger_count', 1) or 1):,}.00",
             }
         else:
             result = {"edit_id": f"ED-{digest}", "status": "done",
@@ -141,22 +155,94 @@ class SdsiServer:
         other = payload.get("other")
         if other:
             texts = other if isinstance(other, list) else [other]
-            result["noted"] = [html.escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
+            escape = (lambda text: text) if self.fault == "SDSI-7-OTHER-SANITIZED" else html.escape
+            result["noted"] = [escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
             if template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
-                result["schema_update_suggestion"] = copy.deepcopy(SEAT_PATCH)
+                result["schema_update_suggestion"] = (
+                    {"new_keys": {"seat_preference": "string"}} if self.fault == "SDSI-3.2-SUGGESTION-WELL-FORMED"
+                    else copy.deepcopy(self.seat_patch))
+        if self.fault == "SDSI-3.2-RESULT-STRUCTURED" and len(payload) > len(template["keys"]) // 2:
+            return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
         return result
 
     def updates(self, schema_id: Any, authenticated: bool) -> dict[str, Any]:
         template = self._template_of(schema_id)
-        patches = [copy.deepcopy(SEAT_PATCH)] if template["scenario"] == "flight_booking" else []
-        if authenticated and template["scenario"] == "flight_booking":
+        patches = [copy.deepcopy(self.seat_patch)] if template["scenario"] == "flight_booking" else []
+        if (authenticated or self.fault == "SDSI-7-UPDATES-AUTHENTICATED") and template["scenario"] == "flight_booking":
             patches.append(copy.deepcopy(PAYMENT_PATCH))
         return {"patches": patches}
 
 
+def _key(template: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(k for k in template["keys"] if k.get("key_name") == name)
+
+
+#: Faults that change a template, for serving and executing alike (the server keeps to what it serves).
+_TEMPLATE_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "SDSI-4.1-KEY-DEFINITION-OBJECT": lambda t: t["keys"].append("seat"),
+    "SDSI-4.1-KEY-NAME-REQUIRED": lambda t: t["keys"].append({"key_type": "string", "required": False, "semantic_description": "Meal preference."}),
+    "SDSI-4.1-KEY-NAME-SNAKE-CASE": lambda t: _key(t, "cabin_class").update(key_name="cabinClass"),
+    "SDSI-4.1-KEY-NAME-UNIQUE": lambda t: t["keys"].append(copy.deepcopy(_key(t, "passenger_count"))),
+    "SDSI-4.1-KEY-TYPE-REQUIRED": lambda t: _key(t, "cabin_class").pop("key_type"),
+    "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE": lambda t: _key(t, "cabin_class").update(key_type="enum"),
+    "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED": lambda t: _key(t, "destination").pop("semantic_description"),
+    "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY": lambda t: _key(t, "destination").update(semantic_description=""),
+    "SDSI-4.1-REQUIRED-FLAG-REQUIRED": lambda t: _key(t, "cabin_class").pop("required"),
+    "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE": lambda t: _key(t, "passenger_count").update(default_value="one"),
+    "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS": lambda t: _key(t, "origin").update(default_value="PEK"),
+    "SDSI-4.3-OTHER-RESERVED": lambda t: t["keys"].remove(_key(t, "other")),
+    "SDSI-4.3-OTHER-OPTIONAL": lambda t: _key(t, "other").update(required=True),
+    "SDSI-4.3-OTHER-KEY-TYPE": lambda t: _key(t, "other").update(key_type="integer"),
+}
+#: Faults that change only the template as served (the server executes by its true template).
+_SERVED_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "SDSI-4.1-TEMPLATE-OBJECT": lambda t: t["keys"],
+    "SDSI-4.1-SCHEMA-ID-REQUIRED": lambda t: {k: v for k, v in t.items() if k != "schema_id"},
+    "SDSI-4.1-SCENARIO-REQUIRED": lambda t: {k: v for k, v in t.items() if k != "scenario"},
+    "SDSI-4.1-KEYS-REQUIRED": lambda t: {**t, "keys": {k["key_name"]: k for k in t["keys"]}},
+}
+#: Faults that change the seat_preference patch, polled and inline.
+_PATCH_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "SDSI-6.2.2-PATCH-ID": lambda p: p.pop("patch_id"),
+    "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID": lambda p: p.update(parent_schema_id="flight_booking_v0"),
+    "SDSI-6.2.2-PATCH-TIMESTAMP": lambda p: p.update(timestamp="yesterday"),
+    "SDSI-6.2.2-PATCH-EXPIRATION": lambda p: p.update(expiration="2026-04-01T00:00:00Z"),
+    "SDSI-6.2.2-PATCH-KEYS": lambda p: p.pop("new_keys"),
+    "SDSI-6.2.3-EXPERIMENTAL-FLAG": lambda p: p["new_keys"][0].update(experimental=False),
+    "SDSI-6.2.3-DEPRECATED-GRACE-FLAG": lambda p: p["new_keys"][0].update(deprecated="yes"),
+    "SDSI-6.2.2-NO-KEY-COLLISION": lambda p: p["new_keys"][0].update(key_name="cabin_class"),
+    "SDSI-6.2.2-BASE-KEY-NOT-REMOVED": lambda p: p.update(removed_keys=["passenger_count"]),
+    "SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "passenger_count"), "key_type": "string"}]),
+    "SDSI-6.2.2-PATCH-ADDITIVE-ONLY": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "origin"), "required": False}]),
+    "SDSI-6.2.3-CONVERGENCE-CAP": lambda p: p.update(new_keys=[{**p["new_keys"][0], "key_name": f"wish_{n}"} for n in range(11)]),
+}
+#: Every requirement a fault of this server breaks (mocks/faults.py describes each).
+SDSI_FAULTS = (*_TEMPLATE_FAULTS, *_SERVED_FAULTS, *_PATCH_FAULTS)
+
+
+def _faulted_template(fault: str, template: dict[str, Any]) -> dict[str, Any]:
+    template = copy.deepcopy(template)
+    if fault in _TEMPLATE_FAULTS and template["scenario"] == "flight_booking":
+        _TEMPLATE_FAULTS[fault](template)
+    return template
+
+
+def _served_template(fault: str, template: dict[str, Any]) -> Any:
+    if fault in _SERVED_FAULTS and template.get("scenario") == "flight_booking":
+        return _SERVED_FAULTS[fault](template)
+    return template
+
+
+def _faulted_patch(fault: str, patch: dict[str, Any]) -> dict[str, Any]:
+    patch = copy.deepcopy(patch)
+    if fault in _PATCH_FAULTS:
+        _PATCH_FAULTS[fault](patch)
+    return patch
+
+
 def patch_keys(template: dict[str, Any]) -> list[dict[str, Any]]:
     """The keys the active patches add to `template` (a client may send them)."""
-    patches = [SEAT_PATCH, PAYMENT_PATCH] if template["scenario"] == "flight_booking" else []
+    patches = [SEAT_PATCH, PAYMENT_PATCH] if template.get("scenario") == "flight_booking" else []
     return [key for patch in patches for key in patch["new_keys"]]
 
 

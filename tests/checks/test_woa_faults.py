@@ -15,6 +15,7 @@ from conformance.runner import RunOptions, run
 from mocks.faults import FAULTS
 from mocks.serve import serve_host
 
+WOA_FAULTS = sorted(name for name in FAULTS if name.startswith("woa-"))
 CAUGHT: dict[str, str] = {}
 
 
@@ -42,7 +43,7 @@ def table() -> Iterator[None]:
         print(f"\n{'fault'.ljust(width)}  verdict on its requirement")
         for name, verdict in sorted(CAUGHT.items()):
             print(f"{name.ljust(width)}  {verdict}")
-        print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(FAULTS)} faults caught")
+        print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(WOA_FAULTS)} WoA faults caught")
 
 
 def test_the_reference_host_has_no_must_or_should_failure() -> None:
@@ -51,7 +52,7 @@ def test_the_reference_host_has_no_must_or_should_failure() -> None:
     assert {r.status for r in results if r.check} <= {Status.PASS, Status.NOT_APPLICABLE, Status.SKIP}
 
 
-@pytest.mark.parametrize("name", sorted(FAULTS))
+@pytest.mark.parametrize("name", WOA_FAULTS)
 def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
     results = certify(name)
     failed = {r.requirement for r in results if r.status is Status.FAIL}
@@ -61,7 +62,7 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
 
 def test_every_woa_check_has_a_fault_and_every_fault_a_check() -> None:
     checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("WOA-")}
-    faulted = {f.requirement for f in FAULTS.values()}
+    faulted = {FAULTS[name].requirement for name in WOA_FAULTS}
     assert faulted <= checked
     assert checked - faulted == set(), "a check that no fault proves"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from ...target import Target
+from ...bindings.sdsi import sdsi_agents
+from ...target import Target, rest_config
 from ...validation import validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
 from .common import judge_exchanges, unavailable
@@ -67,9 +68,10 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
     if verdict or found is None:
         return verdict or errored("")
     suggested = [(e, e.reply.body["schema_update_suggestion"]) for e in found.exchanges
-                 if e.reply.ok and isinstance(e.reply.body, dict) and "schema_update_suggestion" in e.reply.body]
+                 if e.reply.ok and isinstance(e.reply.body, dict) and "schema_update_suggestion" in e.reply.body
+                 and not (isinstance(e.reply.body["schema_update_suggestion"], dict) and "patch_id" in e.reply.body["schema_update_suggestion"])]
     if not suggested:
-        return not_applicable("no result carried a schema_update_suggestion")
+        return not_applicable("no result carried a schema_update_suggestion that is not a patch (patches are judged by SDSI 6.2)")
     problems = [f"{e.label()}: {v}" for e, suggestion in suggested
                 for v in validate_message("sdsi/schema-update-suggestion", suggestion) if not v.requirement.startswith("SDSI-6.2")]
     evidence = tuple(e.reply.exchange for e, _ in suggested if e.reply.exchange)[:3]
@@ -81,10 +83,14 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
 @check("SDSI-7-DATA-PROTECTED-IN-TRANSIT")
 async def sdsi_7_data_protected_in_transit(target: Target) -> Verdict:
     found, verdict = await unavailable(target)
-    if verdict or found is None or found.binding is None:
-        return verdict or errored("")
-    endpoint = found.binding.endpoint
-    evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
+    if found is None or found.binding is None:
+        base = rest_config(target.document).get("base") if isinstance(rest_config(target.document), dict) else None
+        if not (isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)):
+            return verdict or errored("")
+        found, endpoint, evidence = None, base, ()  # the suite would not send payloads over plain HTTP
+    else:
+        endpoint = found.binding.endpoint
+        evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
     if endpoint.startswith("https://"):
         return passed(f"payloads travel over HTTPS ({endpoint})", *evidence)
     if target.waives_plain_http(endpoint):

@@ -93,7 +93,8 @@ class Session:
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply
 
     def valid_templates(self) -> dict[str, dict[str, Any]]:
-        return {s: r.body for s, r in self.templates.items() if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("schema_id"), str)}
+        return {s: r.body for s, r in self.templates.items()
+                if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("schema_id"), str) and isinstance(r.body.get("keys"), list)}
 
     def patches(self) -> list[tuple[str, dict[str, Any], Exchange | None]]:
         """Every patch seen: (where it came from, the patch, the exchange), polled first, then inline."""

@@ -60,7 +60,5 @@ async def sdsi_4_1_description_language(target: Target) -> Verdict:
     if not reply.ok:
         return failed(f"asked for {scenario!r} with preferred_language zh-CN, the server answered "
                       f"{reply.problem or reply.status} instead of honouring or ignoring it", *evidence)
-    broken = [str(v) for v in validate_message("sdsi/schema-template", reply.body)]
-    if broken:
-        return failed(f"with preferred_language zh-CN the template breaks: {'; '.join(broken[:3])}", *evidence)
+    # what the template holds is judged by the other template checks; here only that it was not refused
     return passed(f"a template asked for in zh-CN was served ({scenario})", *evidence)
