@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from ...bindings.sdsi import sdsi_agents
+from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
@@ -83,11 +84,13 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
 @check("SDSI-7-DATA-PROTECTED-IN-TRANSIT")
 async def sdsi_7_data_protected_in_transit(target: Target) -> Verdict:
     found, verdict = await unavailable(target)
+    evidence: tuple[Exchange, ...] = ()
     if found is None or found.binding is None:
-        base = rest_config(target.document).get("base") if isinstance(rest_config(target.document), dict) else None
+        rest = rest_config(target.document)
+        base = rest.get("base") if isinstance(rest, dict) else None
         if not (isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)):
             return verdict or errored("")
-        found, endpoint, evidence = None, base, ()  # the suite would not send payloads over plain HTTP
+        endpoint = base  # the suite does not send payloads over plain HTTP, but the document says where they would go
     else:
         endpoint = found.binding.endpoint
         evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
