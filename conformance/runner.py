@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from . import __version__
-from .bindings import BINDINGS, DocumentFetch, HttpClient, Unreachable
+from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from .checks import Check, checks_for
 from .report import (
     Handler,
@@ -82,14 +82,24 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     return [await _execute(c, requirement, target) for c in checks]
 
 
+async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFetch:
+    """The jsonrpc binding has no document: a first template request shows the endpoint answers."""
+    scenario = options.scenarios[0] if options.scenarios else "flight_booking"
+    response = await client.request("POST", options.target, json={"method": "get_schema_template", "params": {"scenario": scenario}})
+    return DocumentFetch(options.target, response)
+
+
 async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`."""
     started, clock = _now(), time.perf_counter()
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert,
                           transport=options.transport) as client:
-        binding = BINDINGS[options.binding](options.target, client)
+        binding = WoaRestBinding(options.target, client)
         try:
-            discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
+            if options.binding == "jsonrpc":
+                discovery = await _probe_jsonrpc(options, client)
+            else:
+                discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
         except Unreachable as error:
             raise TargetUnreachable(str(error)) from None
         target = Target(options, client, binding, discovery)

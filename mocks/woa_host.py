@@ -206,6 +206,32 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
 
+    async def sdsi_rpc(request: Request) -> Response:
+        """SDSI as in its Appendix A: method/params requests and bare payload messages to one endpoint;
+        answers framed as JSON-RPC 2.0 when the request is."""
+        try:
+            message = parse_json(await request.body())
+        except NotJson as error:
+            return problem(400, "Malformed JSON", f"the request body {error}")
+        framed = isinstance(message, dict) and message.get("jsonrpc") == "2.0"
+        try:
+            if not isinstance(message, dict):
+                raise sdsi_server.SdsiError(400, "Invalid request", "the request must be a JSON object")
+            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            if message.get("method") == "get_schema_template" and isinstance(params.get("scenario"), str):
+                result = server.template(params["scenario"], params.get("preferred_language"))
+            elif message.get("method") == "get_schema_updates":
+                result = server.updates(params.get("schema_id"), authenticated="authorization" in request.headers)
+            elif "schema_id" in message and "payload" in message and "method" not in message:
+                result = server.execute(message["schema_id"], message["payload"])
+            else:
+                raise sdsi_server.SdsiError(400, "Invalid request", "expected get_schema_template, get_schema_updates or a payload message")
+        except sdsi_server.SdsiError as error:
+            if framed:
+                return JSONResponse({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32602, "message": error.detail}})
+            return problem(error.status, error.title, error.detail)
+        return JSONResponse({"jsonrpc": "2.0", "id": message.get("id"), "result": result} if framed else result)
+
     async def not_found(request: Request, _: Exception) -> Response:
         return problem(404, "Not found", f"nothing at {request.url.path}")
 
@@ -224,6 +250,7 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
     return Starlette(
         routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+                Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
                 Mount("/mcp", app=mcp_app)],
         exception_handlers={404: not_found, 405: not_allowed},
         lifespan=lifespan,

@@ -7,5 +7,6 @@ from .woa_rest import DocumentFetch, WoaRestBinding
 
 __all__ = ["BINDINGS", "DocumentFetch", "ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "WoaRestBinding"]
 
-#: Every binding by the name `--binding` takes.
-BINDINGS = {WoaRestBinding.name: WoaRestBinding}
+#: The bindings `--binding` names: WoA REST (every suite) and SDSI's Appendix A JSON-RPC (the sdsi suite).
+BINDINGS = {"woa-rest": "WoA REST: the document at /.well-known/woa.json, invocations by POST",
+            "jsonrpc": "SDSI Appendix A: method/params requests and payload messages to one endpoint"}

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from mocks.serve import serve_host
 
+from ..bindings import BINDINGS
 from ..report import Status, Summary
 from ..report.writers import FORMATS, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
@@ -66,6 +67,8 @@ def run(
     role: Annotated[list[str] | None, typer.Option(help=f"Roles to certify the target in (repeatable). Default: {', '.join(r for r in DEFAULT_ROLES if r != 'any')}.")] = None,
     allow_http_loopback: Annotated[bool, typer.Option(help="For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never as pass).")] = False,
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
+    binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default) or jsonrpc (SDSI Appendix A, --suite sdsi).")] = "woa-rest",
+    scenario: Annotated[list[str] | None, typer.Option(help="With --binding jsonrpc: an SDSI scenario to certify (repeatable).")] = None,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
     report.json, events.jsonl, junit.xml and summary.md into --report-dir.
@@ -85,6 +88,10 @@ def run(
         fail_usage("give either --target URL or --mock")
     if fault and not mock:
         fail_usage("--fault goes with --mock")
+    if binding not in BINDINGS:
+        fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
+    if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
+        fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
     check_fault(fault)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     with ExitStack() as stack:
@@ -95,7 +102,8 @@ def run(
         assert target is not None
         options = RunOptions(target=normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
-                             allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
+                             allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
+                             binding=binding, scenarios=tuple(scenario or ()))
         try:
             summary = asyncio.run(run_suite(options, writers_for(report_dir, tuple(formats))))
         except TargetUnreachable as error:
