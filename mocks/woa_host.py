@@ -217,7 +217,7 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         try:
             if not isinstance(message, dict):
                 raise sdsi_server.SdsiError(400, "Invalid request", "the request must be a JSON object")
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            params: dict[str, Any] = message["params"] if isinstance(message.get("params"), dict) else {}
             if message.get("method") == "get_schema_template" and isinstance(params.get("scenario"), str):
                 result = server.template(params["scenario"], params.get("preferred_language"))
             elif message.get("method") == "get_schema_updates":
