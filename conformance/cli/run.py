@@ -69,6 +69,7 @@ def run(
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
     binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default) or jsonrpc (SDSI Appendix A, --suite sdsi).")] = "woa-rest",
     scenario: Annotated[list[str] | None, typer.Option(help="With --binding jsonrpc: an SDSI scenario to certify (repeatable).")] = None,
+    max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
     report.json, events.jsonl, junit.xml and summary.md into --report-dir.
@@ -103,7 +104,7 @@ def run(
         options = RunOptions(target=normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
-                             binding=binding, scenarios=tuple(scenario or ()))
+                             binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys)
         try:
             summary = asyncio.run(run_suite(options, writers_for(report_dir, tuple(formats))))
         except TargetUnreachable as error:
