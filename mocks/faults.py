@@ -154,6 +154,15 @@ _ALL = [
     Fault("SDSI-6.2.3-CONVERGENCE-CAP", "keeps 11 experimental keys active for flight_booking"),
     Fault("SDSI-7-UPDATES-AUTHENTICATED", "serves its payment_method patch to an unauthenticated client"),
     Fault("SDSI-7-DATA-PROTECTED-IN-TRANSIT", "serves everything, SDSI payloads included, over plain HTTP", plain_http=True),
+    # -- the SDSI client agent (SDSI 3.1, 3.2, 4.3, 6.1), driven through handle_user_request --
+    Fault("SDSI-3.2-NEGOTIATION-REQUEST", "sends its payload without asking for the template first"),
+    Fault("SDSI-3.2-PAYLOAD-MESSAGE", "sends {schema, data} instead of {schema_id, payload}"),
+    Fault("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "leaves the REQUIRED departure_date out"),
+    Fault("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", 'sends passenger_count as the string "1"'),
+    Fault("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", 'sends "other" as an object'),
+    Fault("SDSI-4.3-OTHER-MINIMIZED", 'puts "business class" in "other" instead of cabin_class'),
+    Fault("SDSI-6.1-LOW-CONFIDENCE-TO-OTHER", 'drops "window seat" instead of putting it in "other"'),
+    Fault("SDSI-3.2-NO-SERVER-REPORTED", "crashes (500) on a request no server serves instead of reporting it"),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -30,7 +30,7 @@ from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 
-from . import sdsi_server
+from . import sdsi_client, sdsi_server
 from .faults import FAULTS, Fault
 from .problems import problem
 
@@ -62,7 +62,7 @@ def woa_document(base: str) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT)],
+        }, sdsi_server.woa_agent(SDSI_AGENT), sdsi_client.woa_agent()],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -166,13 +166,15 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
-        if operation not in (None, "default") and agent_id != SDSI_AGENT:
+        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID):
             return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
         given = envelope.get("input")
         if not isinstance(given, dict):
             return problem(400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)")
         if agent_id == SDSI_AGENT:
             return sdsi(operation, given, envelope, request)
+        if agent_id == sdsi_client.CLIENT_AGENT_ID:
+            return await assistant(operation, given)
         errors = [e.message for e in validator.iter_errors(given)]
         if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
@@ -205,6 +207,19 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
             return JSONResponse(server.updates(given["schema_id"], authenticated="authorization" in request.headers))
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
+
+    assistant_inputs = Draft202012Validator(sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    async def assistant(operation: str | None, given: dict[str, Any]) -> Response:
+        if operation != "handle_user_request":
+            return problem(400, "Unknown operation", f"agent {sdsi_client.CLIENT_AGENT_ID!r} has no operation {operation!r}")
+        errors = [e.message for e in assistant_inputs.iter_errors(given)]
+        if errors:
+            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        try:
+            return JSONResponse(await sdsi_client.handle_user_request(given["utterance"], given["server"], fault=breaks))
+        except RuntimeError as error:
+            return problem(500, "Internal error", str(error))
 
     async def sdsi_rpc(request: Request) -> Response:
         """SDSI as in its Appendix A: method/params requests and bare payload messages to one endpoint;

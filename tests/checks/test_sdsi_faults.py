@@ -13,6 +13,7 @@ from conformance.report import Result, Status
 from conformance.requirements import catalogue
 from conformance.runner import RunOptions, run
 from mocks.faults import FAULTS
+from mocks.sdsi_client import CLIENT_FAULTS
 from mocks.serve import serve_host
 from tests.checks.test_woa_faults import Collect
 
@@ -20,11 +21,15 @@ SDSI_FAULTS = sorted(name for name in FAULTS if name.startswith("sdsi-"))
 CAUGHT: dict[str, str] = {}
 
 
-def certify(fault: str | None) -> list[Result]:
+def certify(fault: str | None, roles: tuple[str, ...] = ("server", "any")) -> list[Result]:
     collect = Collect()
     with serve_host(fault) as host:
-        asyncio.run(run(RunOptions(target=host.url, suites=("sdsi",), cacert=host.cacert, timeout=5), [collect]))
+        asyncio.run(run(RunOptions(target=host.url, suites=("sdsi",), cacert=host.cacert, timeout=5, roles=roles), [collect]))
     return collect.results
+
+
+def roles_of(name: str) -> tuple[str, ...]:
+    return ("client", "any") if FAULTS[name].requirement in CLIENT_FAULTS else ("server", "any")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -38,14 +43,15 @@ def table() -> Iterator[None]:
         print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(SDSI_FAULTS)} SDSI faults caught")
 
 
-def test_the_reference_server_agent_has_no_must_or_should_failure() -> None:
-    results = certify(None)
+@pytest.mark.parametrize("roles", [("server", "any"), ("client", "any")])
+def test_the_reference_server_and_client_agents_have_no_must_or_should_failure(roles: tuple[str, ...]) -> None:
+    results = certify(None, roles)
     assert [(r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
 
 
 @pytest.mark.parametrize("name", SDSI_FAULTS)
 def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
-    results = certify(name)
+    results = certify(name, roles_of(name))
     failed = {r.requirement for r in results if r.status is Status.FAIL}
     CAUGHT[name] = "caught" if FAULTS[name].requirement in failed else "MISSED"
     assert failed == {FAULTS[name].requirement}
@@ -56,8 +62,20 @@ def test_every_sdsi_check_has_a_fault() -> None:
     assert checked == {FAULTS[name].requirement for name in SDSI_FAULTS}
 
 
-def test_every_black_box_sdsi_server_must_has_a_check() -> None:
+def test_every_black_box_sdsi_must_has_a_check() -> None:
     checked = {c.requirement for c in CHECKS.values()}
-    uncovered = [r.id for r in catalogue().for_draft("sdsi")
-                 if r.testability == "black-box" and r.role in ("server", "any") and r.level == "MUST" and r.id not in checked]
+    uncovered = [r.id for r in catalogue().for_draft("sdsi") if r.testability == "black-box" and r.level == "MUST" and r.id not in checked]
     assert uncovered == []
+
+
+def test_the_reference_client_reproduces_figures_4_and_5() -> None:
+    from conformance.vectors.figures import sdsi_figure
+    from mocks.sdsi_client import RuleMapper
+    from mocks.sdsi_server import TEMPLATES
+
+    mapper = RuleMapper()
+    flight = mapper.map("Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window seat.",
+                        TEMPLATES["flight_booking"])
+    photo = mapper.map("Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and add a vintage "
+                       "filter. Also, I want my eyes to look bigger.", sdsi_figure(10))
+    assert flight == sdsi_figure(4)["payload"] and photo == sdsi_figure(5)["payload"]

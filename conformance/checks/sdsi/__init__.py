@@ -6,4 +6,4 @@
     patches    the patches served by polling or inline (sections 6.2.2, 6.2.3, 7)
 """
 
-from . import exchange, patches, templates  # noqa: F401
+from . import client, exchange, patches, templates  # noqa: F401

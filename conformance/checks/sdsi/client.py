@@ -1,0 +1,190 @@
+"""SDSI client checks (SDSI 3.1, 3.2, 4.3, 6.1): the suite plays the server with a spy on loopback,
+drives the client under test through its WoA operation handle_user_request ({utterance, server}),
+and judges what the spy received. The utterances are the draft's (sections 5.1 and 5.2) and one
+no server can serve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...bindings import ExchangeFailed, Unreachable
+from ...report.model import Exchange
+from ...target import Target
+from ...validation import validate_message
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+
+__all__ = ["UTTERANCES"]
+
+UTTERANCES = {
+    "flight_booking": "Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window seat.",
+    "photo_retouch": "Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and add a vintage filter. "
+                     "Also, I want my eyes to look bigger.",
+    None: "Order me a large iced latte with oat milk.",
+}
+#: Words of the draft's utterances that a key of the template covers: they must not land in "other" (SDSI 4.3).
+MAPPABLE = ("beijing", "shanghai", "monday", "business", "vintage", "teeth", "blur", "skin")
+
+
+@dataclass
+class Drive:
+    scenario: str | None
+    utterance: str
+    status: int | None = None
+    answer: Any = None
+    exchange: Exchange | None = None
+    problem: str | None = None
+    records: list[Any] = field(default_factory=list)
+
+    def payloads(self) -> list[Any]:
+        return [r.input for r in self.records if r.operation == "execute"]
+
+
+@dataclass
+class ClientSession:
+    reason: str = ""
+    drives: list[Drive] = field(default_factory=list)
+    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _client_agent(document: Any) -> dict[str, Any] | None:
+    agents: list[Any] = document["agents"] if isinstance(document, dict) and isinstance(document.get("agents"), list) else []
+    for agent in agents:
+        operations: list[Any] = agent["operations"] if isinstance(agent, dict) and isinstance(agent.get("operations"), list) else []
+        if any(isinstance(o, dict) and o.get("name") == "handle_user_request" for o in operations):
+            return agent  # type: ignore[no-any-return]
+    return None
+
+
+async def _gather(target: Target) -> ClientSession:
+    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
+
+    from ...harness.sdsi_spy import Spy, spy_app
+
+    agent = _client_agent(target.document)
+    if agent is None:
+        return ClientSession("the target offers no agent with a handle_user_request operation")
+    url, reason = target.invoke_url(agent["id"])
+    if url is None:
+        return ClientSession(reason or "")
+    spy, found = Spy(), ClientSession(templates=Spy().templates)
+    with serve(lambda base: spy_app(base, spy), tls=False) as served:
+        for scenario, utterance in UTTERANCES.items():
+            drive, start = Drive(scenario, utterance), len(spy.records)
+            envelope = {"agent": agent["id"], "operation": "handle_user_request",
+                        "input": {"utterance": utterance, "server": served.url + "/.well-known/woa.json"}}
+            try:
+                response = await target.client.request("POST", url, json=envelope, headers={"accept": "application/json"})
+                drive.status, drive.exchange, drive.answer = response.status, response.exchange, response.body
+            except (ExchangeFailed, Unreachable) as error:
+                drive.problem = str(error)
+            await asyncio.sleep(0)
+            drive.records = spy.since(start)
+            found.drives.append(drive)
+    return found
+
+
+async def _session(target: Target) -> tuple[ClientSession | None, Verdict | None]:
+    if not isinstance(target.document, dict):
+        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+    found = await target.memo("sdsi-client-session", lambda: _gather(target))
+    if found.reason:
+        return None, (not_applicable if "no agent" in found.reason else skipped)(found.reason)
+    broken = [d for d in found.drives if d.problem]
+    if broken:
+        return None, errored(f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}")
+    return found, None
+
+
+def _verdict(found: ClientSession, problems: list[str], success: str) -> Verdict:
+    evidence = tuple(d.exchange for d in found.drives if d.exchange)[:3]
+    return failed("; ".join(problems[:5]), *evidence) if problems else passed(success, *evidence)
+
+
+def _mapped(found: ClientSession) -> list[Drive]:
+    return [d for d in found.drives if d.scenario is not None]
+
+
+@check("SDSI-3.2-NEGOTIATION-REQUEST")
+async def sdsi_3_2_negotiation_request(target: Target) -> Verdict:
+    found, verdict = await _session(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = []
+    for drive in _mapped(found):
+        operations = [r.operation for r in drive.records]
+        first_payload = operations.index("execute") if "execute" in operations else len(operations)
+        asked = [r for r in drive.records[:first_payload] if r.operation == "get_schema_template"
+                 and isinstance(r.input, dict) and isinstance(r.input.get("scenario"), str)]
+        if drive.payloads() and not asked:
+            problems.append(f"{drive.scenario}: a payload was sent without first asking for the scenario's template")
+    return _verdict(found, problems, "the client asked for the template of the scenario before every payload")
+
+
+def _payload_rule(requirement: str, success: str) -> Any:
+    async def judge(target: Target) -> Verdict:
+        found, verdict = await _session(target)
+        if verdict or found is None:
+            return verdict or errored("")
+        sent = [(d, p) for d in _mapped(found) for p in d.payloads()]
+        if not sent:
+            return skipped("the client sent no payload for the draft's utterances")
+        problems = [f"{d.scenario}: {v.path}: {v.message}" for d, p in sent
+                    for v in validate_message("sdsi/payload-message", p, template=found.templates[d.scenario or ""]) if v.requirement == requirement]
+        return _verdict(found, problems, success)
+
+    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
+    return check(requirement)(judge)
+
+
+_payload_rule("SDSI-3.2-PAYLOAD-MESSAGE", "every payload message names its schema_id and carries a payload object")
+_payload_rule("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "every payload carries all REQUIRED keys")
+_payload_rule("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", "every payload uses the template's keys, each with a value of its key_type")
+_payload_rule("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", '"other" is always a string or an array of strings')
+
+
+def _other_text(payload: Any) -> str:
+    inner = payload.get("payload") if isinstance(payload, dict) else None
+    other = inner.get("other") if isinstance(inner, dict) else None
+    return " ".join(other) if isinstance(other, list) else other if isinstance(other, str) else ""
+
+
+@check("SDSI-4.3-OTHER-MINIMIZED")
+async def sdsi_4_3_other_minimized(target: Target) -> Verdict:
+    found, verdict = await _session(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    problems = [f"{d.scenario}: \"other\" holds {word!r}, which a key of the template covers"
+                for d in _mapped(found) for p in d.payloads() for word in MAPPABLE if word in _other_text(p).lower()]
+    return _verdict(found, problems, "fragments the template's keys cover were not put in \"other\"")
+
+
+@check("SDSI-6.1-LOW-CONFIDENCE-TO-OTHER")
+async def sdsi_6_1_low_confidence_to_other(target: Target) -> Verdict:
+    found, verdict = await _session(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    flights = [p for d in _mapped(found) if d.scenario == "flight_booking" for p in d.payloads()
+               if isinstance(p, dict) and isinstance(p.get("payload"), dict)
+               and isinstance(p["payload"].get("other", ""), str | list)]  # other shapes are judged by their own rules
+    if not flights:
+        return skipped("the client sent no well-formed payload for the flight-booking utterance")
+    problems = [] if any("window" in _other_text(p).lower() for p in flights) else [
+        "\"window seat\", which no key of Figure 2 covers, did not reach \"other\""]
+    return _verdict(found, problems, "the fragment no key covers (\"window seat\") went to \"other\"")
+
+
+@check("SDSI-3.2-NO-SERVER-REPORTED")
+async def sdsi_3_2_no_server_reported(target: Target) -> Verdict:
+    found, verdict = await _session(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    drive = next(d for d in found.drives if d.scenario is None)
+    evidence = (drive.exchange,) if drive.exchange else ()
+    if drive.payloads():
+        return failed(f"for {drive.utterance!r}, which the server cannot serve, the client sent a payload anyway", *evidence)
+    if drive.status is None or drive.status >= 500:
+        return failed(f"for {drive.utterance!r} the client answered {drive.status} instead of reporting that no server can serve it", *evidence)
+    return passed(f"for a request no server serves, the client answered {drive.status} without sending a payload", *evidence)
