@@ -63,8 +63,9 @@ def _numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
 
 def _strings(schema: dict[str, Any]) -> Iterator[str]:
     fmt = schema.get("format")
-    if fmt in _FORMATS:
+    if fmt in _FORMATS:  # a host may assert a format: valid examples keep to it, whatever the lengths allow
         yield _FORMATS[fmt]
+        return
     low, high = schema.get("minLength", 0), schema.get("maxLength")
     typical = "The IETF is an open community of designers."
     if isinstance(high, int):
