@@ -153,6 +153,7 @@ _ALL = [
     Fault("SDSI-6.2.2-PATCH-ADDITIVE-ONLY", "makes the REQUIRED origin optional in a patch"),
     Fault("SDSI-6.2.3-CONVERGENCE-CAP", "keeps 11 experimental keys active for flight_booking"),
     Fault("SDSI-7-UPDATES-AUTHENTICATED", "serves its payment_method patch to an unauthenticated client"),
+    Fault("SDSI-7-NEGOTIATION-INTEGRITY", "signs its templates and updates over bytes other than those it sends"),
     Fault("SDSI-7-DATA-PROTECTED-IN-TRANSIT", "serves everything, SDSI payloads included, over plain HTTP", plain_http=True),
     # -- the SDSI client agent (SDSI 3.1, 3.2, 4.3, 6.1), driven through handle_user_request --
     Fault("SDSI-3.2-NEGOTIATION-REQUEST", "sends its payload without asking for the template first"),

@@ -258,8 +258,9 @@ def payload_schema(template: dict[str, Any]) -> dict[str, Any]:
             "required": [k["key_name"] for k in template["keys"] if k["required"]], "additionalProperties": False}
 
 
-def woa_agent(agent_id: str = "travel-and-photo") -> dict[str, Any]:
-    """The agent as it stands in the host's WoA document: the SDSI capability and three operations."""
+def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None) -> dict[str, Any]:
+    """The agent as it stands in the host's WoA document: the SDSI capability, three operations and,
+    with `base`, the jwks_uri of the keys that sign its templates and updates."""
     schema_ids = [t["schema_id"] for t in TEMPLATES.values()]
     template_schema = {"type": "object", "required": ["schema_id", "scenario", "keys"],
                        "properties": {"schema_id": {"type": "string"}, "scenario": {"type": "string"},
@@ -278,6 +279,7 @@ def woa_agent(agent_id: str = "travel-and-photo") -> dict[str, Any]:
         "version": "1.0.0", "capabilities": [CAPABILITY],
         "inputs": {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string"}}},
         "outputs": template_schema, "transports": ["rest"],
+        **({"jwks_uri": base + "/sdsi/jwks.json"} if base else {}),
         "operations": [
             {"name": "get_schema_template", "description": "The schema template of a scenario (SDSI 4.1).",
              "inputs": {"type": "object", "required": ["scenario"], "additionalProperties": False,

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Annotated, Any
 
+from joserfc import jws
+from joserfc.jwk import ECKey, KeySet
 from jsonschema import Draft202012Validator
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
@@ -62,7 +64,7 @@ def woa_document(base: str) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT), sdsi_client.woa_agent()],
+        }, sdsi_server.woa_agent(SDSI_AGENT, base), sdsi_client.woa_agent()],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -201,12 +203,24 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
             return problem(422, "Input does not conform", "; ".join(errors)[:2000])
         try:
             if operation == "get_schema_template":
-                return JSONResponse(server.template(given["scenario"], given.get("preferred_language")))
+                return signed(server.template(given["scenario"], given.get("preferred_language")))
             if operation == "execute":
                 return JSONResponse(server.execute(given["schema_id"], given["payload"]))
-            return JSONResponse(server.updates(given["schema_id"], authenticated="authorization" in request.headers))
+            return signed(server.updates(given["schema_id"], authenticated="authorization" in request.headers))
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
+
+    signing_key = ECKey.generate_key("P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"})
+
+    def signed(value: Any) -> Response:
+        """The answer, with a detached JWS over its exact bytes in JWS-Signature (SDSI 7; E-SDSI-7-SIGNED-MESSAGES)."""
+        body = json.dumps(value).encode()
+        signed_bytes = body + b" " if breaks == "SDSI-7-NEGOTIATION-INTEGRITY" else body
+        header, _, signature = jws.serialize_compact({"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key).split(".")
+        return Response(body, media_type="application/json", headers={"JWS-Signature": f"{header}..{signature}"})
+
+    async def jwks(request: Request) -> Response:
+        return JSONResponse(KeySet([signing_key]).as_dict(private=False), media_type="application/jwk-set+json")
 
     assistant_inputs = Draft202012Validator(sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
 
@@ -266,6 +280,7 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
                 Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
+                Route("/sdsi/jwks.json", jwks),
                 Mount("/mcp", app=mcp_app)],
         exception_handlers={404: not_found, 405: not_allowed},
         lifespan=lifespan,

@@ -37,6 +37,8 @@ class Reply:
     media_type: str = ""
     exchange: Exchange | None = None
     problem: str | None = None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+    raw: bytes = b""  # the body as sent, for verifying a detached signature
+    signature: str | None = None  # the JWS-Signature header, if any
 
     @property
     def ok(self) -> bool:
@@ -69,11 +71,12 @@ async def _post(client: HttpClient, url: str, body: Any, headers: dict[str, str]
 
 
 def _reply(response: HttpResponse) -> Reply:
+    signature = response.headers.get("jws-signature")
     try:
         body = parse_json(response.body)
     except NotJson as error:
-        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}")
-    return Reply(response.status, body, response.media_type, response.exchange)
+        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}", response.body, signature)
+    return Reply(response.status, body, response.media_type, response.exchange, raw=response.body, signature=signature)
 
 
 def sdsi_agents(document: Any) -> list[dict[str, Any]]:

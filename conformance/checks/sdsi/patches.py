@@ -11,7 +11,7 @@ from typing import Any
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import Verdict, check, errored, failed, not_applicable, passed
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
 from .session import Session
 
@@ -177,3 +177,44 @@ async def sdsi_7_updates_authenticated(target: Target) -> Verdict:
                 for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
                 if isinstance(k.get("key_name"), str) and SECURITY_RELEVANT.search(k["key_name"])]
     return _verdict(problems, patches, "no patch served to an unauthenticated client touches a security-relevant key")
+
+
+@check("SDSI-7-NEGOTIATION-INTEGRITY")
+async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
+    """Templates and update answers verify against the keys the agent publishes (see E-SDSI-7-SIGNED-MESSAGES)."""
+    from joserfc import jws
+    from joserfc.errors import JoseError
+    from joserfc.jwk import KeySet
+
+    from ...bindings import ExchangeFailed, Unreachable
+    from ...bindings.jsonparse import NotJson, parse_json
+    from ...bindings.sdsi import WoaRestSdsi
+
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    binding = found.binding
+    jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
+    if not isinstance(jwks_uri, str):
+        return not_applicable("the server publishes no signing keys (no jwks_uri); TLS is judged under SDSI-7-DATA-PROTECTED-IN-TRANSIT")
+    if not target.may_call(jwks_uri):
+        return skipped(f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
+    try:
+        response = await target.client.request("GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"})
+        keys = KeySet.import_key_set(parse_json(response.body))
+    except (ExchangeFailed, Unreachable, NotJson, JoseError, ValueError, TypeError, KeyError) as error:
+        return errored(f"the signing keys at {jwks_uri} could not be read: {error}")
+    signed = [(f"the template of {s}", r) for s, r in found.templates.items()] + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]
+    problems = []
+    for what, reply in signed:
+        if reply.signature is None:
+            problems.append(f"{what} carries no JWS-Signature header")
+            continue
+        try:
+            jws.deserialize_compact(reply.signature, keys, payload=reply.raw)
+        except (JoseError, ValueError) as error:
+            problems.append(f"{what}: the signature does not verify ({type(error).__name__})")
+    evidence = tuple(r.exchange for _, r in signed if r.exchange)[:3]
+    if problems:
+        return failed("; ".join(problems[:5]), *evidence)
+    return passed(f"{len(signed)} answers verify against the keys at {jwks_uri}", *evidence)
