@@ -16,7 +16,7 @@ from conformance.report import Status
 from conformance.runner import RunOptions, run
 from conformance.vectors.figures import sdsi_figure
 from mocks.serve import serve_host
-from tests.checks.test_woa_faults import Collect
+from tests.checks.mutants import Collect
 
 
 def test_the_reference_server_passes_over_json_rpc() -> None:

@@ -3,7 +3,6 @@ fault fails on its own requirement and no other. The table of faults caught is p
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -11,21 +10,17 @@ import pytest
 from conformance.checks import CHECKS
 from conformance.report import Result, Status
 from conformance.requirements import catalogue
-from conformance.runner import RunOptions, run
 from mocks.faults import FAULTS
 from mocks.sdsi_client import CLIENT_FAULTS
-from mocks.serve import serve_host
-from tests.checks.test_woa_faults import Collect
+from tests.checks.mutants import certify as certify_suite
+from tests.checks.mutants import print_table
 
 SDSI_FAULTS = sorted(name for name in FAULTS if name.startswith("sdsi-"))
 CAUGHT: dict[str, str] = {}
 
 
 def certify(fault: str | None, roles: tuple[str, ...] = ("server", "any")) -> list[Result]:
-    collect = Collect()
-    with serve_host(fault) as host:
-        asyncio.run(run(RunOptions(target=host.url, suites=("sdsi",), cacert=host.cacert, timeout=5, roles=roles), [collect]))
-    return collect.results
+    return certify_suite(fault, "sdsi", roles)
 
 
 def roles_of(name: str) -> tuple[str, ...]:
@@ -35,12 +30,7 @@ def roles_of(name: str) -> tuple[str, ...]:
 @pytest.fixture(scope="module", autouse=True)
 def table() -> Iterator[None]:
     yield
-    if CAUGHT:
-        width = max(map(len, CAUGHT))
-        print(f"\n{'fault'.ljust(width)}  verdict on its requirement")
-        for name, verdict in sorted(CAUGHT.items()):
-            print(f"{name.ljust(width)}  {verdict}")
-        print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(SDSI_FAULTS)} SDSI faults caught")
+    print_table(CAUGHT, len(SDSI_FAULTS), "SDSI")
 
 
 @pytest.mark.parametrize("roles", [("server", "any"), ("client", "any")])

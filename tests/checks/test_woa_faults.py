@@ -3,47 +3,29 @@ on its own requirement and on no other. The table of faults caught is printed.""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
 
 from conformance.checks import CHECKS
-from conformance.report import Result, ResultRecorded, Status
+from conformance.report import Result, Status
 from conformance.requirements import catalogue
-from conformance.runner import RunOptions, run
 from mocks.faults import FAULTS
-from mocks.serve import serve_host
+from tests.checks.mutants import certify as certify_suite
+from tests.checks.mutants import print_table
 
 WOA_FAULTS = sorted(name for name in FAULTS if name.startswith("woa-"))
 CAUGHT: dict[str, str] = {}
 
 
-class Collect:
-    def __init__(self) -> None:
-        self.results: list[Result] = []
-
-    def handle(self, event: object) -> None:
-        if isinstance(event, ResultRecorded):
-            self.results.append(event.result)
-
-
 def certify(fault: str | None) -> list[Result]:
-    collect = Collect()
-    with serve_host(fault) as host:
-        asyncio.run(run(RunOptions(target=host.url, suites=("woa",), cacert=host.cacert, timeout=5), [collect]))
-    return collect.results
+    return certify_suite(fault, "woa")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def table() -> Iterator[None]:
     yield
-    if CAUGHT:
-        width = max(map(len, CAUGHT))
-        print(f"\n{'fault'.ljust(width)}  verdict on its requirement")
-        for name, verdict in sorted(CAUGHT.items()):
-            print(f"{name.ljust(width)}  {verdict}")
-        print(f"{sum(v == 'caught' for v in CAUGHT.values())} of {len(WOA_FAULTS)} WoA faults caught")
+    print_table(CAUGHT, len(WOA_FAULTS), "WoA")
 
 
 def test_the_reference_host_has_no_must_or_should_failure() -> None:

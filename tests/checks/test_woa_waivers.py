@@ -9,7 +9,7 @@ import pytest
 from conformance.report import Status
 from conformance.runner import RunOptions, run
 from mocks.serve import serve_host
-from tests.checks.test_woa_faults import Collect
+from tests.checks.mutants import Collect
 
 HTTPS_RULES = {"WOA-8.1-HOST-USES-HTTPS", "WOA-4.3.1-REST-BASE-HTTPS", "WOA-8.1-NO-PLAIN-HTTP"}  # the rest base and the mcp server
 

@@ -1,0 +1,37 @@
+"""What the fault tests share: certify the reference host with a fault, and print the table of faults caught."""
+
+from __future__ import annotations
+
+import asyncio
+
+from conformance.report import Result, ResultRecorded
+from conformance.runner import RunOptions, run
+from mocks.serve import serve_host
+
+__all__ = ["Collect", "certify", "print_table"]
+
+
+class Collect:
+    def __init__(self) -> None:
+        self.results: list[Result] = []
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, ResultRecorded):
+            self.results.append(event.result)
+
+
+def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any")) -> list[Result]:
+    """Run one suite against the reference host with `fault` (None: healthy); every result."""
+    collect = Collect()
+    with serve_host(fault) as host:
+        asyncio.run(run(RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles), [collect]))
+    return collect.results
+
+
+def print_table(caught: dict[str, str], total: int, what: str) -> None:
+    if caught:
+        width = max(map(len, caught))
+        print(f"\n{'fault'.ljust(width)}  verdict on its requirement")
+        for name, verdict in sorted(caught.items()):
+            print(f"{name.ljust(width)}  {verdict}")
+        print(f"{sum(v == 'caught' for v in caught.values())} of {total} {what} faults caught")
