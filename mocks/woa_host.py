@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
+from conformance.harness import TooLarge, read_capped
 
 from . import sdsi_client, sdsi_server
 from .faults import FAULTS, Fault
@@ -142,16 +143,12 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
             return problem(404, "Unknown agent", f"this host has no agent {agent_id!r}")
         if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             return problem(415, "Unsupported media type", "send the invocation envelope as application/json")
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > MAX_BODY:
-            return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
         try:
-            envelope = parse_json(bytes(raw))
+            raw = await read_capped(request, MAX_BODY)
+        except TooLarge:
+            return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
+        try:
+            envelope = parse_json(raw)
         except NotJson as error:
             if breaks == "WOA-4.3.1-ERRORS-PROBLEM-JSON":
                 return JSONResponse({"error": f"the request body {error}"}, status_code=400)
@@ -239,7 +236,9 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         """SDSI as in its Appendix A: method/params requests and bare payload messages to one endpoint;
         answers framed as JSON-RPC 2.0 when the request is."""
         try:
-            message = parse_json(await request.body())
+            message = parse_json(await read_capped(request, MAX_BODY))
+        except TooLarge as error:
+            return problem(413, "Request body too large", str(error))
         except NotJson as error:
             return problem(400, "Malformed JSON", f"the request body {error}")
         framed = isinstance(message, dict) and message.get("jsonrpc") == "2.0"

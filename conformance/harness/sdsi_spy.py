@@ -18,6 +18,7 @@ from starlette.routing import Route
 from ..bindings.jsonparse import NotJson, parse_json
 from ..bindings.sdsi import CAPABILITY
 from ..vectors.figures import sdsi_figure
+from . import TooLarge, read_capped
 
 __all__ = ["Recorded", "Spy", "spy_app"]
 
@@ -62,7 +63,9 @@ def spy_app(base: str, spy: Spy) -> Starlette:
 
     async def invoke(request: Request) -> Response:
         try:
-            envelope = parse_json(await request.body())
+            envelope = parse_json(await read_capped(request))
+        except TooLarge as error:
+            return JSONResponse({"title": "Too large", "detail": str(error)}, status_code=413, media_type="application/problem+json")
         except NotJson as error:
             return JSONResponse({"title": "Malformed JSON", "detail": str(error)}, status_code=400, media_type="application/problem+json")
         envelope = envelope if isinstance(envelope, dict) else {}

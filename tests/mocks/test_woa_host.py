@@ -79,3 +79,12 @@ def test_unknown_paths_and_agents_get_404_problems(host: tuple[ServedMock, httpx
     _, client = host
     for response in (client.get("/nowhere"), _invoke(client, {"agent": "x", "input": {}}, agent="x")):
         assert response.status_code == 404 and response.headers["content-type"] == "application/problem+json"
+
+
+def test_the_json_rpc_endpoint_caps_and_checks_its_input(host: tuple[ServedMock, httpx.Client]) -> None:
+    _, client = host
+    big = client.post("/sdsi/rpc", content=b" " * (MAX_BODY + 1), headers={"content-type": "application/json"})
+    bad = client.post("/sdsi/rpc", content=b"{bad", headers={"content-type": "application/json"})
+    odd = client.post("/sdsi/rpc", json={"method": "nothing"})
+    assert (big.status_code, bad.status_code, odd.status_code) == (413, 400, 400)
+    assert {r.headers["content-type"] for r in (big, bad, odd)} == {"application/problem+json"}
