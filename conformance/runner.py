@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from . import __version__
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
@@ -31,6 +30,7 @@ from .report import (
     broadcast,
     summarize,
 )
+from .report.model import utc_now
 from .requirements import Requirement, catalogue
 from .target import DEFAULT_ROLES, RunOptions, Target, may_call
 
@@ -39,10 +39,6 @@ __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
 
 class TargetUnreachable(Exception):
     """Nothing answered at the target: no report can be made."""
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _untested(requirement: Requirement, discovery: DocumentFetch) -> tuple[Status, str]:
@@ -91,7 +87,7 @@ async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFet
 
 async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`."""
-    started, clock = _now(), time.perf_counter()
+    started, clock = utc_now(), time.perf_counter()
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert,
                           transport=options.transport) as client:
         binding = WoaRestBinding(options.target, client)
@@ -111,6 +107,6 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                 for result in await _judge(requirement, target):
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
-    summary = summarize(results, finished=_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1))
+    summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1))
     broadcast(RunFinished(summary), handlers)
     return summary

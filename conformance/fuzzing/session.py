@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from .. import __version__
 from ..bindings import HttpClient, Unreachable, WoaRestBinding
@@ -26,6 +25,7 @@ from ..report import (
     broadcast,
     summarize,
 )
+from ..report.model import utc_now
 from ..requirements import catalogue
 from ..target import RunOptions, may_call
 from .engine import CHECK_REQUIREMENTS, FuzzOutcome, fuzz
@@ -60,7 +60,7 @@ def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float) -> l
 
 
 async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int = 0, handlers: Sequence[Handler] = ()) -> Summary:
-    started, clock = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"), time.perf_counter()
+    started, clock = utc_now(), time.perf_counter()
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert) as client:
         try:
             discovery = await WoaRestBinding(options.target, client).fetch_document(may_follow=lambda url: may_call(options, url))
@@ -84,6 +84,6 @@ async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int
     results = _results(outcome, plan.left_out, duration)
     for result in results:
         broadcast(ResultRecorded(result), handlers)
-    summary = summarize(results, finished=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"), duration_ms=duration)
+    summary = summarize(results, finished=utc_now(), duration_ms=duration)
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -11,12 +11,13 @@ read back and re-judged offline.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
 from ..requirements import Requirement
 
-__all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate"]
+__all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate", "utc_now"]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
 REPORT_FORMAT = "1.0"
@@ -31,6 +32,11 @@ class Status(StrEnum):
     ERROR = "error"  # the check could not reach a verdict (the target misbehaved, or the suite did)
     NOT_APPLICABLE = "not-applicable"  # the requirement's condition does not hold for this target
     WAIVED = "waived"  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
+
+
+def utc_now() -> str:
+    """The time now, as reports write it (RFC 3339, seconds, Z)."""
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def truncate(text: str, limit: int = BODY_LIMIT) -> tuple[str, bool]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import CheckFunction, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
 from .session import Session
 
@@ -40,6 +41,23 @@ async def _patches(target: Target) -> tuple[Session | None, list[Patch], Verdict
     if not patches:
         return None, [], not_applicable("the server served no patch (no get_schema_updates operation and no inline patch)")
     return found, patches, None
+
+
+PatchJudge = Callable[[Target, Session, list[Patch]], Awaitable[Verdict]]
+
+
+def patch_check(requirement: str) -> Callable[[PatchJudge], CheckFunction]:
+    """Register a check that judges the patches seen; with none, the usual not-applicable or error."""
+    def register(judge: PatchJudge) -> CheckFunction:
+        async def with_patches(target: Target) -> Verdict:
+            found, patches, verdict = await _patches(target)
+            if verdict or found is None:
+                return verdict or errored("")
+            return await judge(target, found, patches)
+
+        with_patches.__name__ = with_patches.__qualname__ = judge.__name__
+        return check(requirement)(with_patches)
+    return register
 
 
 def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict:
@@ -75,11 +93,8 @@ def _base(found: Session, patch: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {k["key_name"]: k for k in template.get("keys", []) if isinstance(k, dict) and isinstance(k.get("key_name"), str)}
 
 
-@check("SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID")
-async def sdsi_6_2_2_patch_parent_schema_id(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID")
+async def sdsi_6_2_2_patch_parent_schema_id(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     served = {t["schema_id"] for t in found.valid_templates().values()}
     problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
                 for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID"]
@@ -88,11 +103,8 @@ async def sdsi_6_2_2_patch_parent_schema_id(target: Target) -> Verdict:
     return _verdict(problems, patches, "every patch names a schema the server serves")
 
 
-@check("SDSI-6.2.2-NO-KEY-COLLISION")
-async def sdsi_6_2_2_no_key_collision(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.2-NO-KEY-COLLISION")
+async def sdsi_6_2_2_no_key_collision(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = [f"{where}: {v.message}" for where, patch, _ in patches
                 for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-NO-KEY-COLLISION"]
     owners: dict[tuple[Any, str], set[Any]] = {}
@@ -108,11 +120,8 @@ async def sdsi_6_2_2_no_key_collision(target: Target) -> Verdict:
     return _verdict(problems, patches, "no new key collides with a base key or another patch's")
 
 
-@check("SDSI-6.2.2-BASE-KEY-NOT-REMOVED")
-async def sdsi_6_2_2_base_key_not_removed(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.2-BASE-KEY-NOT-REMOVED")
+async def sdsi_6_2_2_base_key_not_removed(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = []
     for where, patch, _ in patches:
         base = _base(found, patch)
@@ -125,22 +134,16 @@ async def sdsi_6_2_2_base_key_not_removed(target: Target) -> Verdict:
     return _verdict(problems, patches, "no patch removes or retires a base key")
 
 
-@check("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED")
-async def sdsi_6_2_2_base_key_type_unchanged(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED")
+async def sdsi_6_2_2_base_key_type_unchanged(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = [f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r} to {k.get('key_type')!r}"
                 for where, patch, _ in patches for base in [_base(found, patch)] for k in _keys(patch, "modified_keys")
                 if k.get("key_name") in base and "key_type" in k and k["key_type"] != base[k["key_name"]].get("key_type")]
     return _verdict(problems, patches, "no patch changes the type of a base key")
 
 
-@check("SDSI-6.2.2-PATCH-ADDITIVE-ONLY")
-async def sdsi_6_2_2_patch_additive_only(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.2-PATCH-ADDITIVE-ONLY")
+async def sdsi_6_2_2_patch_additive_only(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = []
     for where, patch, _ in patches:
         base = _base(found, patch)
@@ -155,11 +158,8 @@ async def sdsi_6_2_2_patch_additive_only(target: Target) -> Verdict:
     return _verdict(problems, patches, "patches only add keys or refine descriptions")
 
 
-@check("SDSI-6.2.3-CONVERGENCE-CAP")
-async def sdsi_6_2_3_convergence_cap(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-6.2.3-CONVERGENCE-CAP")
+async def sdsi_6_2_3_convergence_cap(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     cap = target.options.max_experimental_keys
     active = {(patch.get("parent_schema_id"), key.get("key_name")) for _, patch, _ in patches
               for key in _keys(patch, "new_keys") if key.get("experimental") is True}
@@ -168,11 +168,8 @@ async def sdsi_6_2_3_convergence_cap(target: Target) -> Verdict:
     return _verdict(problems, patches, f"at most {cap} active experimental keys per scenario")
 
 
-@check("SDSI-7-UPDATES-AUTHENTICATED")
-async def sdsi_7_updates_authenticated(target: Target) -> Verdict:
-    found, patches, verdict = await _patches(target)
-    if verdict or found is None:
-        return verdict or errored("")
+@patch_check("SDSI-7-UPDATES-AUTHENTICATED")
+async def sdsi_7_updates_authenticated(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
                 for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
                 if isinstance(k.get("key_name"), str) and SECURITY_RELEVANT.search(k["key_name"])]
