@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...bindings import ExchangeFailed
+from ...bindings import ExchangeFailed, HttpResponse
 from ...target import Target
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
 
@@ -17,14 +17,14 @@ WOA_JSON = "application/woa+json"
 _ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
 
 
-def _served(target: Target) -> Verdict | None:
-    """An error verdict when the document was not served (no answer, or not 200)."""
+def _served(target: Target) -> tuple[HttpResponse, None] | tuple[None, Verdict]:
+    """The 200 answer that carried the document, or the error verdict when there was none."""
     discovery = target.discovery
     if discovery.response is None:
-        return errored(f"cannot be judged: {discovery.problem}")
+        return None, errored(f"cannot be judged: {discovery.problem}")
     if discovery.response.status != 200:
-        return errored(f"cannot be judged: {discovery.problem}", discovery.response.exchange)
-    return None
+        return None, errored(f"cannot be judged: {discovery.problem}", discovery.response.exchange)
+    return discovery.response, None
 
 
 @check("WOA-1-WELL-KNOWN-LOCATION")
@@ -41,11 +41,9 @@ async def woa_1_well_known_location(target: Target) -> Verdict:
 
 @check("WOA-9.2-MEDIA-TYPE")
 async def woa_9_2_media_type(target: Target) -> Verdict:
-    unserved = _served(target)
-    if unserved:
-        return unserved
-    response = target.discovery.response
-    assert response is not None
+    response, unserved = _served(target)
+    if response is None:
+        return unserved  # type: ignore[return-value]
     if response.media_type == WOA_JSON:
         return passed(f"served as {WOA_JSON}", response.exchange)
     return failed(f"served as {response.media_type or 'no media type'}, not {WOA_JSON}", response.exchange)
@@ -53,12 +51,10 @@ async def woa_9_2_media_type(target: Target) -> Verdict:
 
 @check("WOA-9.2-UTF8-JSON")
 async def woa_9_2_utf8_json(target: Target) -> Verdict:
-    unserved = _served(target)
-    if unserved:
-        return unserved
+    response, unserved = _served(target)
+    if response is None:
+        return unserved  # type: ignore[return-value]
     discovery = target.discovery
-    response = discovery.response
-    assert response is not None
     if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in _ENCODING_PROBLEMS):
         return failed(discovery.problem or "", response.exchange)
     charset = response.headers.get("content-type", "").lower().partition("charset=")[2].strip(' "')
@@ -71,11 +67,9 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
 
 @check("WOA-7-CACHING-HEADERS")
 async def woa_7_caching_headers(target: Target) -> Verdict:
-    unserved = _served(target)
-    if unserved:
-        return unserved
-    response = target.discovery.response
-    assert response is not None
+    response, unserved = _served(target)
+    if response is None:
+        return unserved  # type: ignore[return-value]
     present = [h for h in ("etag", "last-modified", "cache-control") if h in response.headers]
     missing = [h for h in ("etag", "last-modified", "cache-control") if h not in response.headers]
     if "cache-control" in present and ("etag" in present or "last-modified" in present):
@@ -87,11 +81,9 @@ async def woa_7_caching_headers(target: Target) -> Verdict:
 
 @check("WOA-7-CONDITIONAL-GET")
 async def woa_7_conditional_get(target: Target) -> Verdict:
-    unserved = _served(target)
-    if unserved:
-        return unserved
-    response = target.discovery.response
-    assert response is not None
+    response, unserved = _served(target)
+    if response is None:
+        return unserved  # type: ignore[return-value]
     if "etag" in response.headers:
         condition = {"if-none-match": response.headers["etag"]}
     elif "last-modified" in response.headers:
