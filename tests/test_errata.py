@@ -9,7 +9,7 @@ from pathlib import Path
 from conformance.errata import register
 from conformance.requirements import catalogue
 from conformance.requirements.drafts import _draft_source, normalize
-from conformance.vectors import vectors_root
+from conformance.vectors import message_vector_files
 
 
 def _draft_text(draft: str, directory: Path | None) -> str:
@@ -34,5 +34,5 @@ def test_the_slips_named_by_the_developers_guide_are_recorded() -> None:
 
 def test_every_figure_repair_is_applied_by_a_vector_and_every_repair_is_registered() -> None:
     repairs = {e.id for e in register() if e.kind == "figure-repair"}
-    applied = {r for path in vectors_root().glob("*/*.json") for r in json.loads(path.read_text()).get("repairs", [])}
+    applied = {r for path in message_vector_files() for r in json.loads(path.read_text()).get("repairs", [])}
     assert applied == repairs

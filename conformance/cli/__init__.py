@@ -12,7 +12,7 @@ import sys
 import typer
 
 from .. import __version__
-from . import errata, fuzz, mock, requirements, run, vectors
+from . import errata, fuzz, mock, oracle, requirements, run, vectors
 
 __all__ = ["app", "main"]
 
@@ -30,6 +30,7 @@ app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)
 app.add_typer(mock.app, name="mock")
+app.add_typer(oracle.app, name="oracle")
 
 
 @app.command("version")

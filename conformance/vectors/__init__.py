@@ -21,13 +21,22 @@ from ..requirements import catalogue
 from ..schemas import schema_names
 from ..validation import Violation, validate_message
 
-__all__ = ["Case", "CaseOutcome", "VectorReport", "check_vectors", "vectors_root"]
+__all__ = ["Case", "CaseOutcome", "VectorReport", "check_vectors", "message_vector_files", "vectors_root"]
+
+#: The folders of message vectors (one draft each); vectors/dsp holds the oracle's traces instead.
+MESSAGE_GROUPS = ("sdsi", "woa", "aci")
 
 
 def vectors_root() -> Path:
     """The installed vectors, or the checkout's vectors/ folder in a development install."""
     packaged = Path(__file__).resolve().parent.parent / "_data" / "vectors"
     return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / "vectors"
+
+
+def message_vector_files(root: Path | None = None) -> list[Path]:
+    """The message vector files, sorted (not the oracle's traces in dsp/)."""
+    root = root or vectors_root()
+    return sorted(path for group in MESSAGE_GROUPS for path in (root / group).glob("*.json"))
 
 
 @cache
@@ -113,7 +122,7 @@ def check_vectors(root: Path | None = None) -> VectorReport:
     """Judge every case of every vector file under `root` (default: `vectors_root()`)."""
     root = root or vectors_root()
     report = VectorReport()
-    for path in sorted(root.glob("*/*.json")):
+    for path in message_vector_files(root):
         report.files += 1
         vector, errors = _read(path, root)
         report.file_errors.extend(errors)
