@@ -153,6 +153,22 @@ _ALL = [
     Fault("SDSI-6.2.2-PATCH-ADDITIVE-ONLY", "makes the REQUIRED origin optional in a patch"),
     Fault("SDSI-6.2.3-CONVERGENCE-CAP", "keeps 11 experimental keys active for flight_booking"),
     Fault("SDSI-7-UPDATES-AUTHENTICATED", "serves its payment_method patch to an unauthenticated client"),
+    # -- schema self-evolution over time (SDSI 6.2), seen through the test clock; the server keeps
+    #    declaring the reference configuration while it runs another (mocks/sdsi_evolution.py) --
+    Fault("SDSI-6.2.1-TRIGGER-DUAL-GATE", "fires on heat alone: one client and one occurrence pass the gate"),
+    Fault("SDSI-6.2.1-HEAT-DECAY", "never lets heat decay (a half-life of a billion hours)"),
+    Fault("SDSI-6.2.1-HEAT-INCREMENT", "adds 1.2 heat units a fragment where it declares 1"),
+    Fault("SDSI-6.2.1-SIMILARITY-CLUSTERING", "puts every fragment in one cluster (similarity threshold -1)"),
+    Fault("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "describes an induced key without quoting any fragment"),
+    Fault("SDSI-6.2.2-COLLISION-MERGED", "adds cabin_class_2-style duplicates instead of refining the colliding base key"),
+    Fault("SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT", "serves one client's personal patch to every client"),
+    Fault("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL", "ends a new key's trial after a quarter of an hour, not 7 days"),
+    Fault("SDSI-6.2.3-LONG-TERM-EVALUATION", "never evaluates a key: its trial never ends"),
+    Fault("SDSI-6.2.3-PROMOTION", "promotes only keys in half the payloads and deprecates the rest, so a key at 30% is deprecated"),
+    Fault("SDSI-6.2.3-DEPRECATION", "promotes the keys its rules say to deprecate"),
+    Fault("SDSI-6.2.3-TRIGGERS-QUEUED", "drops a trigger that arrives with the cap reached"),
+    Fault("SDSI-6.2.3-WITHDRAWN-REMOVED", "keeps a deprecated key in its patches forever"),
+    Fault("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED", "refuses a withdrawn key at once, with no backward-compatibility window"),
     Fault("SDSI-7-NEGOTIATION-INTEGRITY", "signs its templates and updates over bytes other than those it sends"),
     Fault("SDSI-7-DATA-PROTECTED-IN-TRANSIT", "serves everything, SDSI payloads included, over plain HTTP", plain_http=True),
     # -- the SDSI client agent (SDSI 3.1, 3.2, 4.3, 6.1), driven through handle_user_request --

@@ -12,11 +12,16 @@ from __future__ import annotations
 import copy
 import hashlib
 import html
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CAPABILITY", "TEMPLATES", "SdsiError", "SdsiServer", "payload_schema", "woa_agent"]
+from .sdsi_evolution import Evolution, test_mode_member
+
+__all__ = ["CAPABILITY", "TEMPLATES", "Moment", "SdsiError", "SdsiServer", "payload_schema", "woa_agent"]
+
+log = logging.getLogger(__name__)
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/"
 
@@ -85,6 +90,18 @@ def _matches(value: Any, key_type: str) -> bool:
     return expected is not None and isinstance(value, expected)
 
 
+@dataclass(frozen=True)
+class Moment:
+    """When a request happens and in which DSP world: the real time (now None) and world (session
+    None), or a test session's simulated time."""
+
+    now: float | None = None
+    session: str | None = None
+
+
+REAL = Moment()
+
+
 @dataclass
 class SdsiServer:
     """One server agent's state. `fault` names the requirement (mocks/faults.py) the server breaks."""
@@ -95,6 +112,7 @@ class SdsiServer:
     def __post_init__(self) -> None:
         self.templates = {s: _faulted_template(self.fault, t) for s, t in TEMPLATES.items()}
         self.seat_patch = _faulted_patch(self.fault, SEAT_PATCH)
+        self.evolution = Evolution(copy.deepcopy(TEMPLATES), self.fault)
 
     def template(self, scenario: str, preferred_language: str | None = None) -> Any:
         if scenario not in self.templates:
@@ -114,8 +132,11 @@ class SdsiServer:
             raise SdsiError(404, "Unknown schema", f"no schema {schema_id!r}")
         return template
 
-    def _validate(self, template: dict[str, Any], payload: dict[str, Any]) -> None:
-        keys = {k["key_name"]: k for k in template["keys"] + patch_keys(template) if isinstance(k, dict) and "key_name" in k}
+    def _validate(self, template: dict[str, Any], payload: dict[str, Any], client_id: str, moment: Moment) -> None:
+        evolved = [k for p in self.evolution.patches(template["scenario"], client_id, moment.now, moment.session)
+                   for k in p.get("new_keys", [])]
+        static = patch_keys(template) if moment.session is None else []
+        keys = {k["key_name"]: k for k in template["keys"] + static + evolved if isinstance(k, dict) and "key_name" in k}
         required = {name for name, key in keys.items() if key.get("required") is True and name != "other"}
         missing = sorted(required - set(payload))
         if missing:
@@ -132,15 +153,18 @@ class SdsiServer:
                 key_type = keys[name].get("key_type")
                 if key_type in _TYPES and not _matches(value, key_type) and self.fault != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD":
                     raise SdsiError(422, "Wrong value type", f"{name!r} must be of type {key_type}")
+            elif self.evolution.key_state(template["scenario"], client_id, name, moment.now, moment.session) == "withdrawn":
+                log.warning("payload of %s carries %r, a withdrawn key in its backward-compatibility window (SDSI 6.2.3)", client_id, name)
             else:
                 raise SdsiError(422, "Unknown key", f"{name!r} is not a key of {template['schema_id']}")
 
-    def execute(self, schema_id: Any, payload: Any) -> Any:
+    def execute(self, schema_id: Any, payload: Any, client_id: str = "anonymous", moment: Moment = REAL) -> Any:
         template = self._template_of(schema_id)
         if not isinstance(payload, dict):
             raise SdsiError(400, "Invalid payload", "the payload must be a JSON object")
-        self._validate(template, payload)
+        self._validate(template, payload, client_id, moment)
         self.executed += 1
+        evolved = self.evolution.observe(template["scenario"], client_id, payload, moment.now, moment.session)
         digest = hashlib.sha256(repr(sorted(payload.items(), key=str)).encode()).hexdigest()[:6].upper()
         if template["scenario"] == "flight_booking":
             result: dict[str, Any] = {
@@ -157,7 +181,9 @@ class SdsiServer:
             texts = other if isinstance(other, list) else [other]
             escape = (lambda text: text) if self.fault == "SDSI-7-OTHER-SANITIZED" else html.escape
             result["noted"] = [escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
-            if template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
+            if evolved:
+                result["schema_update_suggestion"] = evolved[0]
+            elif moment.session is None and template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
                 result["schema_update_suggestion"] = (
                     {"new_keys": {"seat_preference": "string"}} if self.fault == "SDSI-3.2-SUGGESTION-WELL-FORMED"
                     else copy.deepcopy(self.seat_patch))
@@ -165,11 +191,15 @@ class SdsiServer:
             return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
         return result
 
-    def updates(self, schema_id: Any, authenticated: bool) -> dict[str, Any]:
+    def updates(self, schema_id: Any, authenticated: bool, client_id: str = "anonymous", moment: Moment = REAL) -> dict[str, Any]:
+        """The active patches: the two seeded ones (in the real world) and those the DSP evolved."""
         template = self._template_of(schema_id)
-        patches = [copy.deepcopy(self.seat_patch)] if template["scenario"] == "flight_booking" else []
-        if (authenticated or self.fault == "SDSI-7-UPDATES-AUTHENTICATED") and template["scenario"] == "flight_booking":
-            patches.append(copy.deepcopy(PAYMENT_PATCH))
+        patches = []
+        if moment.session is None and template["scenario"] == "flight_booking":
+            patches.append(copy.deepcopy(self.seat_patch))
+            if authenticated or self.fault == "SDSI-7-UPDATES-AUTHENTICATED":
+                patches.append(copy.deepcopy(PAYMENT_PATCH))
+        patches += self.evolution.patches(template["scenario"], client_id, moment.now, moment.session)
         return {"patches": patches}
 
 
@@ -258,9 +288,10 @@ def payload_schema(template: dict[str, Any]) -> dict[str, Any]:
             "required": [k["key_name"] for k in template["keys"] if k["required"]], "additionalProperties": False}
 
 
-def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None) -> dict[str, Any]:
-    """The agent as it stands in the host's WoA document: the SDSI capability, three operations and,
-    with `base`, the jwks_uri of the keys that sign its templates and updates."""
+def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None, test_mode: bool = False) -> dict[str, Any]:
+    """The agent as it stands in the host's WoA document: the SDSI capability, three operations,
+    with `base` the jwks_uri of the keys that sign its templates and updates, and in `test_mode`
+    the declaration of its test clock (x-sdsi-test-mode)."""
     schema_ids = [t["schema_id"] for t in TEMPLATES.values()]
     template_schema = {"type": "object", "required": ["schema_id", "scenario", "keys"],
                        "properties": {"schema_id": {"type": "string"}, "scenario": {"type": "string"},
@@ -280,6 +311,7 @@ def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None) -> di
         "inputs": {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string"}}},
         "outputs": template_schema, "transports": ["rest"],
         **({"jwks_uri": base + "/sdsi/jwks.json"} if base else {}),
+        **({"x-sdsi-test-mode": test_mode_member()} if test_mode else {}),
         "operations": [
             {"name": "get_schema_template", "description": "The schema template of a scenario (SDSI 4.1).",
              "inputs": {"type": "object", "required": ["scenario"], "additionalProperties": False,

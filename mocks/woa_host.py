@@ -32,10 +32,12 @@ from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 from conformance.harness import TooLarge, read_capped
+from conformance.oracle.clock import parse_time
 
 from . import sdsi_client, sdsi_server
 from .faults import FAULTS, Fault
 from .problems import problem
+from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
 
@@ -56,7 +58,7 @@ SUMMARIZER_OUTPUTS = {
 }
 
 
-def woa_document(base: str) -> dict[str, Any]:
+def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
     """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's base."""
     return {
         "woa_version": "1",
@@ -65,7 +67,7 @@ def woa_document(base: str) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT, base), sdsi_client.woa_agent()],
+        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent()],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -106,13 +108,14 @@ def _served_ids(document: Any) -> set[str]:
     return {a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} | {"summarizer"}
 
 
-def create_app(base: str, fault: str | None = None) -> Starlette:
-    """The host, announcing `base` as its REST base URL, with the named `fault` if any."""
+def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> Starlette:
+    """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
+    `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock."""
     broken: Fault | None = FAULTS[fault] if fault else None
     breaks = broken.requirement if broken else ""
     if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
-    document = broken.apply(woa_document(base)) if broken else woa_document(base)
+    document = broken.apply(woa_document(base, test_mode)) if broken else woa_document(base, test_mode)
     body = json.dumps(document, indent=2).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
     modified = datetime.now(UTC).replace(microsecond=0)
@@ -198,14 +201,28 @@ def create_app(base: str, fault: str | None = None) -> Starlette:
         errors = [e.message for e in sdsi_inputs[operation].iter_errors(given)]
         if errors and breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD":
             return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        client_id = envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
         try:
+            moment = _moment(request)
             if operation == "get_schema_template":
                 return signed(server.template(given["scenario"], given.get("preferred_language")))
             if operation == "execute":
-                return JSONResponse(server.execute(given["schema_id"], given["payload"]))
-            return signed(server.updates(given["schema_id"], authenticated="authorization" in request.headers))
+                return JSONResponse(server.execute(given["schema_id"], given["payload"], client_id, moment))
+            return signed(server.updates(given["schema_id"], "authorization" in request.headers, client_id, moment))
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
+
+    def _moment(request: Request) -> sdsi_server.Moment:
+        """The test session and simulated time a request names, honoured only in test mode."""
+        session, clock = request.headers.get(SESSION_HEADER), request.headers.get(CLOCK_HEADER)
+        if not test_mode or (session is None and clock is None):
+            return sdsi_server.Moment()
+        if session is None or clock is None or not 0 < len(session) <= 128:
+            raise sdsi_server.SdsiError(400, "Invalid test headers", f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}")
+        try:
+            return sdsi_server.Moment(parse_time(clock), session)
+        except ValueError as error:
+            raise sdsi_server.SdsiError(400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}") from error
 
     signing_key = ECKey.generate_key("P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"})
 

@@ -55,6 +55,7 @@ class SdsiBinding(Protocol):
     endpoint: str
     supports_updates: bool
 
+    def with_headers(self, headers: dict[str, str]) -> SdsiBinding: ...
     async def scenarios(self) -> list[str]: ...
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
     async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
@@ -92,8 +93,8 @@ class WoaRestSdsi:
 
     name = "woa-rest"
 
-    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str) -> None:
-        self.client, self.agent, self.endpoint = client, agent, url
+    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str, headers: dict[str, str] | None = None) -> None:
+        self.client, self.agent, self.endpoint, self.headers = client, agent, url, headers or {}
         operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
         self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
         self.supports_updates = "get_schema_updates" in self._operations
@@ -108,8 +109,12 @@ class WoaRestSdsi:
         envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
         if client_id:
             envelope["client_id"] = client_id
-        response, broken = await _post(self.client, self.endpoint, envelope)
+        response, broken = await _post(self.client, self.endpoint, envelope, self.headers)
         return broken if response is None else _reply(response)  # type: ignore[return-value]
+
+    def with_headers(self, headers: dict[str, str]) -> WoaRestSdsi:
+        """The same binding, sending `headers` with every request (a test session's clock, say)."""
+        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers})
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         value: dict[str, Any] = {"scenario": scenario}
@@ -130,9 +135,12 @@ class JsonRpcSdsi:
     name = "jsonrpc"
     supports_updates = True
 
-    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...]) -> None:
-        self.client, self.endpoint, self._scenarios = client, endpoint, list(scenarios)
+    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...], headers: dict[str, str] | None = None) -> None:
+        self.client, self.endpoint, self._scenarios, self.headers = client, endpoint, list(scenarios), headers or {}
         self._ids = itertools.count(1)
+
+    def with_headers(self, headers: dict[str, str]) -> JsonRpcSdsi:
+        return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), {**self.headers, **headers})
 
     async def scenarios(self) -> list[str]:
         return self._scenarios
@@ -140,7 +148,7 @@ class JsonRpcSdsi:
     async def _call(self, body: dict[str, Any], client_id: str | None = None) -> Reply:
         if client_id:
             body["client_id"] = client_id
-        response, broken = await _post(self.client, self.endpoint, body)
+        response, broken = await _post(self.client, self.endpoint, body, self.headers)
         if response is None:
             return broken  # type: ignore[return-value]
         reply = _reply(response)

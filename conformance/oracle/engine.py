@@ -75,6 +75,8 @@ class Oracle:
         self.encoder = encoder or default_encoder()
         self.outcome = Outcome()
         self._pool_factory = pool
+        #: The promotion and deprecation rules (6.2.3); a mock's fault may replace them.
+        self.decide: Callable[[Metrics, OracleConfig], str | None] = decide
         self._pools: dict[tuple[str, str | None], Pool] = {}
         self._clusters: list[_Cluster] = []
         self._blocked = np.zeros(64, bool)
@@ -249,11 +251,15 @@ class Oracle:
         texts = [self._texts[s] for s in members.tolist() if s in self._texts]
         trigger = _Trigger(at, cluster, texts, record)
         if self._experimental(scenario) >= self.config.max_experimental_keys:
-            self._block(cluster, "pending")
-            self._queues.setdefault(scenario, deque()).append(trigger)
-            self.outcome.queued.append({"at": record["at"], "scenario": scenario, "cluster": cluster, "served_at": None})
+            self._enqueue(scenario, trigger)
         else:
             self._evolve(trigger, at, from_state=None)
+
+    def _enqueue(self, scenario: str, trigger: _Trigger) -> None:
+        """The convergence guard: the trigger waits, its cluster pending."""
+        self._block(trigger.cluster, "pending")
+        self._queues.setdefault(scenario, deque()).append(trigger)
+        self.outcome.queued.append({"at": trigger.record["at"], "scenario": scenario, "cluster": trigger.cluster, "served_at": None})
 
     def _block(self, cluster: int, by: str | None) -> None:
         self._clusters[cluster].blocked_by = by
@@ -317,7 +323,7 @@ class Oracle:
             key = self._keys[key_id]
             if action == "evaluate" and key.state == "experimental":
                 metrics = self._metrics(key, at)
-                verdict = decide(metrics, self.config)
+                verdict = self.decide(metrics, self.config)
                 if verdict is None:
                     self._schedule(at + self.config.reevaluation_days * DAY, key_id, "evaluate")
                     continue
@@ -379,6 +385,11 @@ class Oracle:
                 self.outcome.warnings.append({**note, "warning": "withdrawn key accepted in its backward-compatibility window"})
             elif key.state == "retired":
                 self.outcome.rejected.append({**note, "reason": "withdrawn key past its backward-compatibility window"})
+
+    def key_state(self, scenario: str, client_id: str | None, name: str) -> str | None:
+        """The lifecycle state of a patch key as `client_id` sees it (its own key first), or None."""
+        key = (self._keys.get(f"{scenario}/{client_id}/{name}") if client_id else None) or self._keys.get(f"{scenario}/*/{name}")
+        return key.state if key is not None else None
 
     # -- views -----------------------------------------------------------------------------------
     def active_patches(self, scenario: str, client_id: str | None = None) -> list[dict[str, Any]]:

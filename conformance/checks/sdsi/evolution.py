@@ -1,0 +1,254 @@
+"""Checks of SDSI 6.2 over time (the DSP, evolution and the key lifecycle), driven through a test
+clock and judged against the reference oracle (drives.py). A target without a test clock gets a
+skip that says so, never a pass.
+
+A lifecycle check whose precondition another requirement governs (the key must first have been
+experimental, then evaluated, then deprecated) is a skip naming that requirement when the
+precondition does not hold, so that one defect fails one requirement.
+"""
+
+from __future__ import annotations
+
+from ...report.model import Exchange
+from ...target import Target
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from .common import unavailable
+from .drives import Checkpoint, Drive, drives
+
+
+async def _drive(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+    session, verdict = await unavailable(target)
+    if verdict is not None or session is None:
+        return None, verdict or skipped("")
+    if session.binding is not None and not session.binding.supports_updates:
+        return None, not_applicable("the server offers no get_schema_updates, so it serves no patches to observe")
+    found = await drives(target, session)
+    if found.problem:
+        return None, skipped(found.problem)
+    drive = found.by_name.get(name)
+    if drive is None:
+        return None, not_applicable("no scenario of the server declares a per-client DSP (cohort \"client\")")
+    if drive.problem:
+        evidence = [r.exchange for *_, r in drive.sent[-1:] if r is not None and r.exchange]
+        return None, (errored if drive.broken else skipped)(f"the {name} drive: {drive.problem}", *evidence)
+    return drive, None
+
+
+def _evidence(*points: Checkpoint | None) -> list[Exchange]:
+    return [p.reply.exchange for p in points if p is not None and p.reply is not None and p.reply.exchange]
+
+
+def _compare(drive: Drive, name: str, story: str) -> Verdict:
+    point = drive.checkpoints[name]
+    if point.states == point.expected:
+        return passed(f"{story}: the server serves {point.states or 'no new key'}, as the oracle does", *_evidence(point))
+    return failed(f"{story}: the server serves new keys {point.states or 'none'} where the oracle, with the "
+                  f"configuration the server declares, serves {point.expected or 'none'}", *_evidence(point))
+
+
+def _lifecycle_start(drive: Drive) -> Verdict | None:
+    """The key must have been served as experimental until the trial's end (SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)."""
+    after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
+    if after.states != ["experimental"] or ending.states != ["experimental"]:
+        return skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
+    return None
+
+
+@check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
+async def trigger_needs_both_gates(target: Target) -> Verdict:
+    """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many times."""
+    drive, verdict = await _drive(target, "single-client")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    notes = drive.notes
+    return _compare(drive, "end", f"one client sent {notes['requests']} requests of {notes['copies']} identical fragments")
+
+
+@check("SDSI-6.2.1-HEAT-DECAY")
+async def heat_decays(target: Target) -> Verdict:
+    """6.2.1: a wish that trickles in slower than decay takes the heat away never fires."""
+    drive, verdict = await _drive(target, "trickle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    return _compare(drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart")
+
+
+@check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
+async def fragments_cluster_by_similarity(target: Target) -> Verdict:
+    """6.2.1: two unrelated wishes are two clusters, each below the threshold."""
+    drive, verdict = await _drive(target, "two-intents")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    return _compare(drive, "end", "two unrelated wishes, alternating, each below the threshold alone")
+
+
+@check("SDSI-6.2.1-HEAT-INCREMENT")
+async def heat_rises_by_the_increment(target: Target) -> Verdict:
+    """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the threshold."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    before, after = drive.checkpoints["before"], drive.checkpoints["after"]
+    if before.states != before.expected:
+        return failed(f"a new key was served before the request at which the heat exceeds the threshold: {before.states}", *_evidence(before))
+    if after.states != after.expected:
+        return failed(f"after the request at which the heat exceeds the threshold the server serves {after.states or 'no new key'}, "
+                      f"the oracle {after.expected}", *_evidence(after))
+    return passed(f"the trigger fired on the request the oracle names (request {len(drive.sent)})", *_evidence(before, after))
+
+
+@check("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS")
+async def description_quotes_real_fragments(target: Target) -> Verdict:
+    """6.2.2: the new key's semantic_description includes a mapping example from a fragment the suite sent."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    after = drive.checkpoints["after"]
+    new = [s for s in after.served if not s.modified]
+    if not new:
+        return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+    sent = {f.lower() for f in drive.fragments}
+    quoted = [s for s in new if any(f in s.description.lower() for f in sent)]
+    if len(quoted) == len(new):
+        return passed(f"the description of {new[0].name!r} quotes a fragment the suite sent", *_evidence(after))
+    return failed(f"the description of {new[0].name!r} quotes none of the fragments sent ({sorted(sent)}): {new[0].description[:200]!r}",
+                  *_evidence(after))
+
+
+@check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
+async def new_keys_start_experimental(target: Target) -> Verdict:
+    """6.2.3: a new key is experimental from the trigger until its trial ends."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
+    if not after.served:
+        return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+    for point in (after, ending):
+        if point.states != ["experimental"]:
+            return failed(f"at {point.name} ({'right after the trigger' if point is after else 'a minute before the trial ends'}) "
+                          f"the new key is {point.states}, not experimental", *_evidence(point))
+    return passed("the new key was experimental right after the trigger and a minute before its trial ended", *_evidence(after, ending))
+
+
+@check("SDSI-6.2.3-LONG-TERM-EVALUATION")
+async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
+    """6.2.3: when the trial ends the key is evaluated: promoted or deprecated, no longer experimental."""
+    drive, verdict = await _drive(target, "used")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    if (pending := _lifecycle_start(drive)) is not None:
+        return pending
+    ended = drive.checkpoints["trial-ended"]
+    if "experimental" in ended.states:
+        return failed("a minute after the trial ended the key is still experimental: it was not evaluated", *_evidence(ended))
+    return passed(f"a minute after the trial ended the key is {ended.states}", *_evidence(ended))
+
+
+@check("SDSI-6.2.3-PROMOTION")
+async def used_keys_are_promoted(target: Target) -> Verdict:
+    """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable."""
+    drive, verdict = await _drive(target, "used")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    if (pending := _lifecycle_start(drive)) is not None:
+        return pending
+    ended = drive.checkpoints["trial-ended"]
+    if "experimental" in ended.states:
+        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+    return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
+
+
+@check("SDSI-6.2.3-DEPRECATION")
+async def unused_keys_are_deprecated(target: Target) -> Verdict:
+    """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    if (pending := _lifecycle_start(drive)) is not None:
+        return pending
+    if "experimental" in drive.checkpoints["trial-ended"].states:
+        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+    return _compare(drive, "trial-ended", "no payload carried the key during its trial")
+
+
+@check("SDSI-6.2.3-WITHDRAWN-REMOVED")
+async def withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
+    """6.2.3: after the grace period the deprecated key is withdrawn: gone from the active patches."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    if drive.checkpoints["trial-ended"].states != ["deprecated"]:
+        return skipped("the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)")
+    return _compare(drive, "grace-ended", "a minute after the grace period")
+
+
+@check("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED")
+async def withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
+    """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is executed."""
+    drive, verdict = await _drive(target, "lifecycle")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    grace = drive.checkpoints["grace-ended"]
+    if drive.checkpoints["trial-ended"].states != ["deprecated"] or grace.states:
+        return skipped("the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)")
+    reply = drive.sent[-1][3]
+    if reply is None or not reply.ok:
+        status = reply.status if reply else None
+        return failed(f"a payload carrying the withdrawn key inside the compatibility window was refused ({status})",
+                      *[reply.exchange] if reply and reply.exchange else [])
+    return passed("a payload carrying the withdrawn key inside the compatibility window was executed",
+                  *[reply.exchange] if reply.exchange else [])
+
+
+@check("SDSI-6.2.3-TRIGGERS-QUEUED")
+async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
+    """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the trial."""
+    drive, verdict = await _drive(target, "queue")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    saturated, drained = drive.checkpoints["saturated"], drive.checkpoints["drained"]
+    cap = saturated.expected.count("experimental")
+    if len(saturated.states) < cap:
+        return skipped(f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced before the cap "
+                       "(see SDSI-6.2.1-SIMILARITY-CLUSTERING)", *_evidence(saturated))
+    if saturated.states.count("experimental") > cap:
+        return failed(f"{saturated.states.count('experimental')} experimental keys were served at once; the cap is {cap}: "
+                      "the trigger beyond it was not queued", *_evidence(saturated))
+    if drained.states.count("experimental") == len(drained.states):
+        return skipped("no key left the experimental state, so no place was freed (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+    if len(drained.states) < len(drained.expected):
+        return failed(f"after a key left its trial, {len(drained.states)} new keys are served where the oracle serves "
+                      f"{len(drained.expected)}: the queued trigger was dropped", *_evidence(saturated, drained))
+    return passed(f"{cap + 1} wishes fired; the last waited until a key left its trial, then was served", *_evidence(saturated, drained))
+
+
+@check("SDSI-6.2.2-COLLISION-MERGED")
+async def colliding_candidates_are_merged(target: Target) -> Verdict:
+    """6.2.2: a wish that names a base key refines that key's description, never adds a duplicate."""
+    drive, verdict = await _drive(target, "collision")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    base, after = drive.notes["base_key"], drive.checkpoints["after"]
+    if any(s.modified and s.name == base for s in after.served):
+        return passed(f"the wish {base.replace('_', ' ')!r} refined {base!r} in modified_keys", *_evidence(after))
+    duplicates = [s.name for s in after.served if not s.modified and base in s.name]
+    if duplicates:
+        return failed(f"the wish {base.replace('_', ' ')!r} added {duplicates} beside the base key {base!r} instead of merging", *_evidence(after))
+    if any(not s.modified for s in after.served):
+        return skipped(f"the server's intent induction named the wish {[s.name for s in after.served]}, not {base!r}: no collision to merge")
+    return failed(f"the wish {base.replace('_', ' ')!r} fired but no patch refines {base!r}", *_evidence(after))
+
+
+@check("SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT")
+async def personal_patches_stay_personal(target: Target) -> Verdict:
+    """6.2.2: a key induced from one client's own wishes is served to that client only."""
+    drive, verdict = await _drive(target, "personal")
+    if drive is None:
+        return verdict  # type: ignore[return-value]
+    owner, stranger = drive.checkpoints["after"], drive.checkpoints["stranger"]
+    if not owner.served:
+        return skipped("the server made no patch for the client whose wish recurred", *_evidence(owner))
+    if stranger.served:
+        return failed(f"another client is served the personal key(s) {[s.name for s in stranger.served]}", *_evidence(stranger))
+    return passed("the personal key is served to its client and not to another", *_evidence(owner, stranger))
