@@ -149,10 +149,9 @@ def withdrawal_and_compatibility_window() -> dict[str, Any]:
     return {"description": "An unused key is deprecated at the end of its trial (usage 0), withdrawn 14 days later, still accepted "
                            "with a warning 10 days after that, and rejected once the 30-day backward-compatibility window is over.",
             "config": {"heat_increment": 10},
-            "events": _burst(0, "window seat please") + [
-                tick(trial), tick(trial + grace),
-                payload(trial + grace + 10 * DAY, "client-1", keys={"window_seat": "window"}),
-                payload(trial + grace + window + DAY, "client-1", keys={"window_seat": "window"})]}
+            "events": [*_burst(0, "window seat please"), tick(trial), tick(trial + grace),
+                       payload(trial + grace + 10 * DAY, "client-1", keys={"window_seat": "window"}),
+                       payload(trial + grace + window + DAY, "client-1", keys={"window_seat": "window"})]}
 
 
 @trace

@@ -481,10 +481,51 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
     }
 
 
+def _subtask(agent_id: str, name: str, subtask: str, subtask_name: str, dependencies: list[str], context: str,
+             items: list[tuple[str, str]]) -> dict[str, Any]:
+    """An AgentContext as a master sends it: every item open (state 0), no abstract yet."""
+    return {"AgentContext": {
+        "AgentID": agent_id, "AgentName": name, "SubTaskID": subtask, "SubTaskName": subtask_name, "Dependencies": dependencies,
+        "Context": context, "todoItems": [{"itemId": i, "description": d} for i, d in items],
+        "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in items], "KeyInformation": [],
+        "LastUpdated": "2026-05-01T09:00:00Z", "Optional": ["LastUpdated"]}}
+
+
+#: The subtasks of ACI section 3's two scenarios, as a master hands them out: the tour plan's three
+#: are independent; the doctor visit's run in order, each depending on the one before.
+SUBTASKS = [
+    ("a tour-plan hotel-booking subtask", _subtask("hotel-booking", "Hotel Booking Agent", "task-tour-001/hotel", "book a hotel", [],
+        "Three-day trip to Beijing for two, 2026-05-04 to 2026-05-07.",
+        [("h1", "find hotels in Beijing for 2026-05-04 to 2026-05-07"), ("h2", "book the best-rated hotel under CNY 800 a night")])),
+    ("a tour-plan flight-booking subtask", _subtask("flight-booking", "Flight Booking Agent", "task-tour-001/flight", "book a flight", [],
+        "Three-day trip to Beijing for two, 2026-05-04 to 2026-05-07, from Shanghai.",
+        [("f1", "find flights from Shanghai to Beijing on 2026-05-04, back on 2026-05-07"), ("f2", "book two economy seats")])),
+    ("a tour-plan weather-checking subtask", _subtask("weather-checking", "Weather Checking Agent", "task-tour-001/weather", "check the weather", [],
+        "Three-day trip to Beijing, 2026-05-04 to 2026-05-07.", [("w1", "get the forecast for Beijing, 2026-05-04 to 2026-05-07")])),
+    ("a see-a-doctor diagnosis subtask", _subtask("diagnosis", "Diagnosis Agent", "task-doctor-001/diagnosis", "diagnose", [],
+        "Adult patient; sore throat and fever (38.5 C) for two days; no known allergies.",
+        [("d1", "assess the symptoms"), ("d2", "give a diagnosis")])),
+    ("a see-a-doctor prescription subtask", _subtask("prescription", "Prescription Agent", "task-doctor-001/prescription", "prescribe",
+        ["task-doctor-001/diagnosis"], "Diagnosis (from task-doctor-001/diagnosis): acute pharyngitis; no known allergies.",
+        [("p1", "prescribe medicine for the diagnosis")])),
+    ("a see-a-doctor buy-medicine subtask", _subtask("buy-medicine", "Medicine Purchase Agent", "task-doctor-001/medicine", "buy the medicine",
+        ["task-doctor-001/prescription"], "Prescription (from task-doctor-001/prescription): ibuprofen 400 mg, 12 tablets.",
+        [("m1", "order the prescribed medicine for delivery")])),
+]
+
+
+def scenario_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
+    yield "section-3-subtasks", {
+        "source": "ACI section 3 (the tour-plan and see-a-doctor scenarios) as AgentContexts (Figure 4)", "section": "3",
+        "schema": "aci/agent-context", "description": "The six subtasks a master sends in the draft's two scenarios, before execution",
+        "cases": [case(description, context) for description, context in SUBTASKS],
+    }
+
+
 def build() -> dict[Path, str]:
     """Every vector file's path and text, as this script would write them."""
     files: dict[Path, str] = {}
-    for draft, produce in (("sdsi", sdsi_vectors), ("woa", woa_vectors), ("aci", aci_vectors)):
+    for draft, produce in (("sdsi", sdsi_vectors), ("woa", woa_vectors), ("aci", aci_vectors), ("aci", scenario_vectors)):
         for name, vector in produce():
             ordered = {"source": vector["source"], "draft": draft, **{k: v for k, v in vector.items() if k != "source"}}
             files[Path("vectors") / draft / f"{name}.json"] = json.dumps(ordered, indent=1, ensure_ascii=False) + "\n"
@@ -494,7 +535,7 @@ def build() -> dict[Path, str]:
 def main() -> None:
     files = build()
     for old in (ROOT / "vectors").glob("*/*.json"):
-        if old.relative_to(ROOT) not in files:
+        if old.parent.name in ("sdsi", "woa", "aci") and old.relative_to(ROOT) not in files:
             old.unlink()
     for path, text in files.items():
         (ROOT / path).parent.mkdir(parents=True, exist_ok=True)

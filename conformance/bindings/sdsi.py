@@ -18,36 +18,14 @@ exchange as evidence.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..report.model import Exchange
-from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
-from .jsonparse import NotJson, parse_json
+from .http import HttpClient
+from .reply import Reply, post_json
 
 __all__ = ["CAPABILITY", "JsonRpcSdsi", "Reply", "SdsiBinding", "WoaRestSdsi", "sdsi_agents"]
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/"
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int | None
-    body: Any
-    media_type: str = ""
-    exchange: Exchange | None = None
-    problem: str | None = None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
-    raw: bytes = b""  # the body as sent, for verifying a detached signature
-    signature: str | None = None  # the JWS-Signature header, if any
-
-    @property
-    def ok(self) -> bool:
-        return self.status is not None and 200 <= self.status < 300 and self.problem is None
-
-    @property
-    def rejected(self) -> bool:
-        """A 4xx (or a JSON-RPC error), the way SDSI servers say no."""
-        return self.status is not None and 400 <= self.status < 500
 
 
 class SdsiBinding(Protocol):
@@ -60,24 +38,6 @@ class SdsiBinding(Protocol):
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
     async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
     async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply: ...
-
-
-async def _post(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None) -> tuple[HttpResponse | None, Reply | None]:
-    try:
-        return await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})}), None
-    except ExchangeFailed as error:
-        return None, Reply(None, None, exchange=error.exchange, problem=str(error))
-    except Unreachable as error:
-        return None, Reply(None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error))
-
-
-def _reply(response: HttpResponse) -> Reply:
-    signature = response.headers.get("jws-signature")
-    try:
-        body = parse_json(response.body)
-    except NotJson as error:
-        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}", response.body, signature)
-    return Reply(response.status, body, response.media_type, response.exchange, raw=response.body, signature=signature)
 
 
 def sdsi_agents(document: Any) -> list[dict[str, Any]]:
@@ -109,8 +69,7 @@ class WoaRestSdsi:
         envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
         if client_id:
             envelope["client_id"] = client_id
-        response, broken = await _post(self.client, self.endpoint, envelope, self.headers)
-        return broken if response is None else _reply(response)  # type: ignore[return-value]
+        return await post_json(self.client, self.endpoint, envelope, self.headers)
 
     def with_headers(self, headers: dict[str, str]) -> WoaRestSdsi:
         """The same binding, sending `headers` with every request (a test session's clock, say)."""
@@ -148,18 +107,17 @@ class JsonRpcSdsi:
     async def _call(self, body: dict[str, Any], client_id: str | None = None) -> Reply:
         if client_id:
             body["client_id"] = client_id
-        response, broken = await _post(self.client, self.endpoint, body, self.headers)
-        if response is None:
-            return broken  # type: ignore[return-value]
-        reply = _reply(response)
+        reply = await post_json(self.client, self.endpoint, body, self.headers)
+        if reply.status is None:
+            return reply
         framed = reply.body if isinstance(reply.body, dict) and reply.body.get("jsonrpc") == "2.0" else None
         if framed is None:
             return reply
         if "error" in framed:
             error = framed["error"] if isinstance(framed["error"], dict) else {}
-            return Reply(response.status if response.status >= 400 else 400, framed, reply.media_type, reply.exchange,
+            return Reply(reply.status if reply.status >= 400 else 400, framed, reply.media_type, reply.exchange,
                          f"JSON-RPC error {error.get('code')}: {error.get('message')}")
-        return Reply(response.status, framed.get("result"), reply.media_type, reply.exchange)
+        return Reply(reply.status, framed.get("result"), reply.media_type, reply.exchange)
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         params: dict[str, Any] = {"scenario": scenario}

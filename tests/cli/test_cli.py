@@ -43,7 +43,7 @@ def test_requirements_table_for_one_draft() -> None:
 def test_vectors_validate_counts_the_cases() -> None:
     result = runner.invoke(app, ["vectors", "validate"])
     assert result.exit_code == 0
-    assert "cases in 18 files" in result.output and "all as expected" in result.output
+    assert "cases in 19 files" in result.output and "all as expected" in result.output
 
 
 def test_errata_as_markdown_and_json() -> None:

@@ -1,0 +1,52 @@
+"""What a binding hands back for one JSON exchange: the status, the parsed body, and the evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..report.model import Exchange
+from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
+from .jsonparse import NotJson, parse_json
+
+__all__ = ["Reply", "post_json"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int | None
+    body: Any
+    media_type: str = ""
+    exchange: Exchange | None = None
+    problem: str | None = None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+    raw: bytes = b""  # the body as sent, for verifying a detached signature
+    signature: str | None = None  # the JWS-Signature header, if any
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300 and self.problem is None
+
+    @property
+    def rejected(self) -> bool:
+        """A 4xx (or a JSON-RPC error), the way SDSI servers say no."""
+        return self.status is not None and 400 <= self.status < 500
+
+
+def _reply(response: HttpResponse) -> Reply:
+    signature = response.headers.get("jws-signature")
+    try:
+        body = parse_json(response.body)
+    except NotJson as error:
+        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}", response.body, signature)
+    return Reply(response.status, body, response.media_type, response.exchange, raw=response.body, signature=signature)
+
+
+async def post_json(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None) -> Reply:
+    """POST `body` as JSON; the reply, or a Reply with no status that says why there is none."""
+    try:
+        response = await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})})
+    except ExchangeFailed as error:
+        return Reply(None, None, exchange=error.exchange, problem=str(error))
+    except Unreachable as error:
+        return Reply(None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error))
+    return _reply(response)
