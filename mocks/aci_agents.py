@@ -99,7 +99,7 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
     items = context["todoItems"]
     if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("itemId"), str) for i in items):
         raise AciError(422, "Invalid todoItems", "todoItems must be an array of {itemId, description}")
-    text = context.get("Context") if isinstance(context.get("Context"), str) else ""
+    text: str = context["Context"] if isinstance(context.get("Context"), str) else ""
     unavailable = ""
     uri = _reference(context)
     if uri is not None and fault != "ACI-5.2-CONTEXT-URI-RESOLVED":
@@ -126,7 +126,7 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
             reason = unavailable or f"waiting for the {agent.needs} this item depends on"
             abstracts.append({"itemId": item["itemId"], "outputabstract": f"not done: {reason}"})
     if fault == "ACI-5.2-ITEM-STATE-PER-ITEM":
-        states = states[1:] + [{"itemId": "extra-item", "state": 0}]
+        states = [*states[1:], {"itemId": "extra-item", "state": 0}]
     updated = {
         "AgentID": agent.id, "AgentName": context.get("AgentName", agent.name), "SubTaskID": context["SubTaskID"],
         "SubTaskName": context.get("SubTaskName", ""),

@@ -34,7 +34,8 @@ from conformance.bindings.jsonparse import NotJson, parse_json
 from conformance.harness import TooLarge, read_capped
 from conformance.oracle.clock import parse_time
 
-from . import sdsi_client, sdsi_server
+from . import aci_host, sdsi_client, sdsi_server
+from .aci_agents import AGENTS as ACI_AGENTS
 from .faults import FAULTS, Fault
 from .problems import problem
 from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
@@ -67,7 +68,7 @@ def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent()],
+        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent(), *aci_host.invoked_entries(base)],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -168,7 +169,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
-        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID):
+        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID, *ACI_AGENTS):
             return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
         given = envelope.get("input")
         if not isinstance(given, dict):
@@ -177,6 +178,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
             return sdsi(operation, given, envelope, request)
         if agent_id == sdsi_client.CLIENT_AGENT_ID:
             return await assistant(operation, given)
+        if agent_id in ACI_AGENTS:
+            return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks)
         errors = [e.message for e in validator.iter_errors(given)]
         if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
@@ -189,6 +192,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
             return Response(json.dumps({"summary": summary}), media_type="text/plain")
         return JSONResponse({"summary": summary})
 
+    fetch_context = aci_host.fetcher(base)
     server = sdsi_server.SdsiServer(fault=breaks)
     # the envelope's input as the document describes it, less execute's payload schemas: the server agent
     # judges payloads by its own templates (which a fault may change)
@@ -297,7 +301,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
                 Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
                 Route("/sdsi/jwks.json", jwks),
-                Mount("/mcp", app=mcp_app)],
+                Mount("/mcp", app=mcp_app),
+                *aci_host.invoked_mounts(base, fetch_context, breaks)],
         exception_handlers={404: not_found, 405: not_allowed},
         lifespan=lifespan,
     )

@@ -4,7 +4,7 @@ The draft modules (woa, sdsi, aci) arrive with the issues that certify each draf
 requirement has a check, a run reports it as skip with the reason, never as pass.
 """
 
-from . import sdsi, woa  # noqa: F401  (registers the checks of each draft)
+from . import aci, sdsi, woa  # noqa: F401  (registers the checks of each draft)
 from .registry import (
     CHECKS,
     Check,

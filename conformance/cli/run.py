@@ -67,7 +67,7 @@ def run(
     role: Annotated[list[str] | None, typer.Option(help=f"Roles to certify the target in (repeatable). Default: {', '.join(r for r in DEFAULT_ROLES if r != 'any')}.")] = None,
     allow_http_loopback: Annotated[bool, typer.Option(help="For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never as pass).")] = False,
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
-    binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default) or jsonrpc (SDSI Appendix A, --suite sdsi).")] = "woa-rest",
+    binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite sdsi) or a2a (ACI invoked agents, --suite aci).")] = "woa-rest",
     scenario: Annotated[list[str] | None, typer.Option(help="With --binding jsonrpc: an SDSI scenario to certify (repeatable).")] = None,
     max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
 ) -> None:
@@ -93,6 +93,8 @@ def run(
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
     if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
         fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
+    if binding == "a2a" and suite is not Suite.aci:
+        fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
     check_fault(fault)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     with ExitStack() as stack:

@@ -84,7 +84,10 @@ class MiniLMEncoder:
         return self._model
 
     def encode(self, texts: list[str]) -> Vectors:
-        vectors = self._load().encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+        if not texts:  # the model answers shape (0,) to an empty list
+            return np.zeros((0, DIMENSION), np.float32)
+        vectors = self._load().encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
+                                      show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 

@@ -1,0 +1,245 @@
+"""Invoked-agent checks (ACI 2.1, 5.2, 5.3, 6): the suite plays the master and judges what each
+ACI invoked agent returns for the golden subtasks (invoked_session.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...report.model import Exchange
+from ...target import Target
+from ...validation import validate_message
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from .invoked_session import InvokedSession, Sent, invoked_session
+
+STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-SPELLING
+
+
+async def _session(target: Target) -> tuple[InvokedSession | None, Verdict | None]:
+    if "invoked" not in target.options.roles:
+        return None, not_applicable("this run does not certify invoked agents")
+    if not isinstance(target.document, dict) and target.options.binding != "a2a":
+        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+    found = await invoked_session(target)
+    if found.reason:
+        return None, (not_applicable if "offers no ACI invoked agent" in found.reason else skipped)(found.reason)
+    return found, None
+
+
+def _evidence(sent: list[Sent]) -> tuple[Exchange, ...]:
+    return tuple(s.reply.exchange for s in sent if s.reply.exchange)[:3]
+
+
+def _judge(sent: list[Sent], problem: Callable[[Sent], str | None], success: str) -> Verdict:
+    broken = [s for s in sent if s.reply.status is None]
+    if broken:
+        return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))
+    wrong = [(s, p) for s in sent if (p := problem(s))]
+    if wrong:
+        listed = "; ".join(f"{s.label()}: {p}" for s, p in wrong[:4])
+        return failed(f"{len(wrong)} of {len(sent)} replies: {listed}", *_evidence([s for s, _ in wrong]))
+    return passed(f"{success} ({len(sent)} replies)", *_evidence(sent))
+
+
+def _answered(found: InvokedSession) -> list[Sent]:
+    """The replies to valid AgentContexts with the context at hand (inline, dependent, by reference)."""
+    return found.of("inline", "dependent", "by-reference")
+
+
+def _violations(requirement: str) -> Callable[[Sent], str | None]:
+    def problem(sent: Sent) -> str | None:
+        if not sent.reply.ok:
+            return f"answered {sent.reply.status}: {sent.reply.problem or ''}".strip()
+        found = [v for v in validate_message("aci/agent-context", sent.reply.body) if v.requirement == requirement]
+        return "; ".join(f"{v.path}: {v.message}" for v in found[:2]) or None
+    return problem
+
+
+@check("ACI-2.1-RETURNS-OWN-AGENTCONTEXT")
+async def returns_its_own_agent_context(target: Target) -> Verdict:
+    """2.1: the reply holds exactly one AgentContext, the agent's own (same AgentID and SubTaskID),
+    no TaskContext, and nothing sent to another agent (its canary)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    canaries = {s.agent: s.canary for s in found.sent}
+
+    def problem(sent: Sent) -> str | None:
+        body = sent.reply.body
+        if not sent.reply.ok or not isinstance(body, dict):
+            return f"answered {sent.reply.status} {sent.reply.problem or ''}".strip()
+        if set(body) != {"AgentContext"}:
+            return f"the reply holds {sorted(body)}, not exactly one AgentContext"
+        returned = sent.returned or {}
+        for member in ("AgentID", "SubTaskID"):
+            if returned.get(member) != sent.context[member]:
+                return f"{member} is {returned.get(member)!r}, not {sent.context[member]!r}"
+        text = str(body)
+        leaked = [agent for agent, canary in canaries.items() if agent != sent.agent and canary in text]
+        return f"the reply carries what was sent to {leaked}" if leaked else None
+
+    return _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
+
+
+@check("ACI-5.2-AGENTCONTEXT-MEMBERS")
+async def agent_context_has_its_members(target: Target) -> Verdict:
+    """5.2: the returned AgentContext has the identification fields and the members of Figure 4."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-AGENTCONTEXT-MEMBERS"), "every returned AgentContext has Figure 4's members")
+
+
+@check("ACI-5.2-TODO-ITEMS")
+async def todo_items_are_well_formed(target: Target) -> Verdict:
+    """5.2: todoItems is an array of {itemId, description}."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-TODO-ITEMS"), "todoItems keep their {itemId, description} form")
+
+
+@check("ACI-5.2-ITEM-STATE-BINARY")
+async def item_states_are_binary(target: Target) -> Verdict:
+    """5.2: every item state is 0 (not completed) or 1 (completed)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-ITEM-STATE-BINARY"), "every state is 0 or 1")
+
+
+@check("ACI-5.2-ITEM-STATE-PER-ITEM")
+async def one_state_per_item(target: Target) -> Verdict:
+    """5.2: ItemstateUpdates has one entry per todo item and none for an unknown itemId."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-ITEM-STATE-PER-ITEM"), "one state per todo item, no unknown item")
+
+
+@check("ACI-5.2-KEY-INFORMATION-PER-ITEM")
+async def key_information_for_completed_items(target: Target) -> Verdict:
+    """5.2: KeyInformation has an outputabstract for every completed item."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-KEY-INFORMATION-PER-ITEM"), "every completed item has its outputabstract")
+
+
+@check("ACI-5.2-LAST-UPDATED-TIMESTAMP")
+async def last_updated_is_a_timestamp(target: Target) -> Verdict:
+    """5.2: LastUpdated, when present, is an RFC 3339 timestamp (E-ACI-5.2-LASTUPDATED-FORMAT)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations("ACI-5.2-LAST-UPDATED-TIMESTAMP"), "LastUpdated, where given, is RFC 3339")
+
+
+@check("ACI-5.2-DEPENDENCIES-PRESERVED")
+async def dependencies_are_preserved(target: Target) -> Verdict:
+    """5.2: the Dependencies the master set come back unchanged."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+
+    def problem(sent: Sent) -> str | None:
+        if sent.returned is None:
+            return f"answered {sent.reply.status} without an AgentContext"
+        got = sent.returned.get("Dependencies")
+        return None if got == sent.context["Dependencies"] else f"Dependencies came back as {got!r}, sent {sent.context['Dependencies']!r}"
+
+    return _judge(found.of("dependent"), problem, "Dependencies come back as sent")
+
+
+@check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")
+async def returns_updated_state_and_key_information(target: Target) -> Verdict:
+    """5.3: after executing, the agent returns ItemStateUpdates and KeyInformation updated, not as sent."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+
+    def problem(sent: Sent) -> str | None:
+        returned = sent.returned
+        if returned is None:
+            return f"answered {sent.reply.status} without an AgentContext"
+        states = next((returned[m] for m in STATE_MEMBERS if m in returned), None)
+        if states is None or "KeyInformation" not in returned:
+            return "the AgentContext lacks ItemstateUpdates or KeyInformation"
+        before = next((sent.context[m] for m in STATE_MEMBERS if m in sent.context), None)
+        if states == before and returned["KeyInformation"] == sent.context.get("KeyInformation"):
+            return "ItemstateUpdates and KeyInformation came back exactly as sent: nothing was executed"
+        return None
+
+    return _judge(found.of("inline"), problem, "each reply updates ItemstateUpdates and KeyInformation")
+
+
+def _completed(sent: Sent) -> list[str]:
+    returned = sent.returned or {}
+    states: list[Any] = next((returned[m] for m in STATE_MEMBERS if isinstance(returned.get(m), list)), [])
+    return [str(s.get("itemId")) for s in states if isinstance(s, dict) and s.get("state") == 1]
+
+
+def _reference_verdict(found: InvokedSession, kind: str, story: str) -> Verdict:
+    assert found.store is not None
+    resolved = found.of("by-reference")
+    unresolved = [s.agent for s in resolved if not any(f.status == 200 for f in found.store.fetched(s.reference))]
+    if unresolved:
+        return skipped(f"{unresolved} did not fetch a valid ContextURI, so refusing a bad one shows nothing (see ACI-5.2-CONTEXT-URI-RESOLVED)")
+
+    def problem(sent: Sent) -> str | None:
+        if sent.reply.rejected:
+            return None
+        done = _completed(sent)
+        return f"marked {done} completed from {story}" if done else None
+
+    return _judge(found.of(kind), problem, f"no agent completed an item from {story}")
+
+
+@check("ACI-5.2-CONTEXT-URI-RESOLVED")
+async def context_uri_is_resolved(target: Target) -> Verdict:
+    """5.2: an agent handed a ContextURI fetches it (from the suite's store)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    assert found.store is not None
+    store = found.store
+
+    def problem(sent: Sent) -> str | None:
+        fetched = store.fetched(sent.reference)
+        return None if any(f.status == 200 for f in fetched) else "never fetched the ContextURI it was given"
+
+    return _judge(found.of("by-reference"), problem, "every agent fetched the ContextURI it was handed")
+
+
+@check("ACI-6-CONTEXT-URI-INTEGRITY")
+async def tampered_references_are_refused(target: Target) -> Verdict:
+    """6: a ContextURI whose signature was changed is refused by the store; the agent must not go on
+    as if it had the context (no item completed)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _reference_verdict(found, "tampered", "a tampered ContextURI")
+
+
+@check("ACI-6-CONTEXT-URI-LIFECYCLE")
+async def expired_references_are_refused(target: Target) -> Verdict:
+    """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to serve it."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _reference_verdict(found, "expired", "an expired ContextURI")
+
+
+@check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
+async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
+    """6: AgentContext messages travel over TLS."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    plain = sorted({url for url in found.endpoints.values() if url.startswith("http://")})
+    evidence = _evidence(found.sent)
+    if not plain:
+        return passed(f"AgentContexts go to {len(found.endpoints)} agents over HTTPS", *evidence)
+    if all(target.waives_plain_http(url) for url in plain):
+        return waived(f"plain HTTP on loopback ({plain[0]}), waived by --allow-http-loopback", *evidence)
+    return failed(f"AgentContexts travel over plain HTTP to {plain}", *evidence)

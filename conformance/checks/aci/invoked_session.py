@@ -1,0 +1,147 @@
+"""The exchanges the invoked-agent checks share (the suite plays the master), made once per run.
+
+For each ACI invoked agent the suite sends five AgentContexts built from the golden subtasks
+(vectors/aci/section-3-subtasks.json), addressed to the agent:
+
+- `inline`: its subtask with the context inline, carrying a canary string unique to the agent;
+- `dependent`: a subtask with Dependencies (ACI 5.2);
+- `by-reference`: the context offloaded to the suite's context store, passed as ContextURI;
+- `tampered`: the same with the reference's signature changed (the store refuses it, 403);
+- `expired`: a reference whose time has passed, held by a store that serves it anyway.
+
+Agents are reached over WoA REST (execute_subtask) or, with --binding a2a, over A2A: the agents
+whose WoA entry names an agent card base (x-a2a), or the target itself when it has no WoA document.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, role_of
+from ...bindings.reply import Reply
+from ...harness.context_store import ContextStore, tampered
+from ...target import Target
+from ...vectors import vectors_root
+
+__all__ = ["KINDS", "InvokedSession", "Sent", "invoked_session", "subtasks"]
+
+KINDS = ("inline", "dependent", "by-reference", "tampered", "expired")
+
+
+def subtasks() -> dict[str, dict[str, Any]]:
+    """The golden subtasks, by AgentID."""
+    cases = json.loads((vectors_root() / "aci" / "section-3-subtasks.json").read_text(encoding="utf-8"))["cases"]
+    return {c["data"]["AgentContext"]["AgentID"]: c["data"] for c in cases}
+
+
+@dataclass
+class Sent:
+    agent: str
+    kind: str
+    message: dict[str, Any]
+    reply: Reply
+    reference: str = ""  # the ContextURI sent, if any
+    canary: str = ""
+
+    @property
+    def context(self) -> dict[str, Any]:
+        return self.message["AgentContext"]  # type: ignore[no-any-return]
+
+    @property
+    def returned(self) -> dict[str, Any] | None:
+        body = self.reply.body
+        inner = body.get("AgentContext") if isinstance(body, dict) else None
+        return inner if isinstance(inner, dict) else None
+
+    def label(self) -> str:
+        return f"{self.agent} ({self.kind}, {self.context['SubTaskID']})"
+
+
+@dataclass
+class InvokedSession:
+    reason: str = ""  # why nothing was sent
+    binding: str = ""
+    sent: list[Sent] = field(default_factory=list)
+    store: ContextStore | None = None
+    endpoints: dict[str, str] = field(default_factory=dict)
+
+    def of(self, *kinds: str) -> list[Sent]:
+        return [s for s in self.sent if s.kind in kinds]
+
+
+def _addressed(template: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any]:
+    message = copy.deepcopy(template)
+    context = message["AgentContext"]
+    context["AgentID"] = agent["id"]
+    context["AgentName"] = agent.get("name", agent["id"]) if isinstance(agent.get("name"), str) else agent["id"]
+    return message
+
+
+def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], str]:
+    if target.options.binding == "a2a" and not isinstance(target.document, dict):
+        base = target.options.target.rstrip("/")
+        return [({"id": "a2a-agent", "name": "A2A agent"}, A2aInvoked(target.client, "a2a-agent", base, target.may_call))], ""
+    agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
+    if not agents:
+        return [], "the target offers no ACI invoked agent (the ACI capability and an execute_subtask operation)"
+    found: list[tuple[dict[str, Any], AciInvoked]] = []
+    reasons = []
+    for agent in agents:
+        if target.options.binding == "a2a":
+            card = agent.get("x-a2a")
+            if not isinstance(card, str) or not target.may_call(card):
+                reasons.append(f"{agent['id']}: no x-a2a agent card base the address policy allows")
+                continue
+            found.append((agent, A2aInvoked(target.client, agent["id"], card.rstrip("/"), target.may_call)))
+        else:
+            url, reason = target.invoke_url(agent["id"])
+            if url is None:
+                reasons.append(f"{agent['id']}: {reason}")
+                continue
+            found.append((agent, RestInvoked(target.client, agent["id"], url)))
+    return found, "; ".join(reasons)
+
+
+async def _gather(target: Target) -> InvokedSession:
+    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
+
+    found, reason = _bindings(target)
+    if not found:
+        return InvokedSession(reason)
+    golden = subtasks()
+    session = InvokedSession(binding=found[0][1].binding, store=ContextStore())
+    store = session.store
+    assert store is not None
+    with serve(lambda base: _store_app(store, base), tls=False) as served:
+        store.base = served.url
+        for agent, binding in found:
+            session.endpoints[agent["id"]] = getattr(binding, "url", getattr(binding, "base_url", ""))
+            own = golden.get(agent["id"], golden["hotel-booking"])
+            dependent = next(v for v in golden.values() if v["AgentContext"]["Dependencies"])
+            canary = f"canary-{secrets.token_hex(6)}"
+            messages = {"inline": _addressed(own, agent), "dependent": _addressed(dependent, agent)}
+            messages["inline"]["AgentContext"]["Context"] += f" Reference note {canary}."
+            for kind, ttl, lenient in (("by-reference", 600.0, False), ("tampered", 600.0, False), ("expired", -60.0, True)):
+                message = _addressed(own, agent)
+                text = message["AgentContext"].pop("Context")
+                uri = store.put(f"{text} Reference note {canary}.", ttl=ttl, lenient=lenient)
+                message["AgentContext"]["ContextURI"] = tampered(uri) if kind == "tampered" else uri
+                messages[kind] = message
+            for kind in KINDS:
+                message = messages[kind]
+                reply = await binding.execute(message)
+                session.sent.append(Sent(agent["id"], kind, message, reply, message["AgentContext"].get("ContextURI", ""), canary))
+    return session
+
+
+def _store_app(store: ContextStore, base: str) -> Any:
+    store.base = base
+    return store.app()
+
+
+async def invoked_session(target: Target) -> InvokedSession:
+    return await target.memo("aci-invoked-session", lambda: _gather(target))

@@ -1,0 +1,57 @@
+"""The reference ACI invoked agents over A2A (a2a-sdk 1.x): one A2A server per agent, its agent
+card at /a2a/{agent_id}/.well-known/agent-card.json and JSON-RPC at /a2a/{agent_id}/rpc. The
+AgentContext arrives as a data part; the answer is one message with a data part (the updated
+AgentContext, or {"problem": {...}} when the context is refused)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2a.helpers import get_data_parts, new_data_message
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.utils import TransportProtocol
+from starlette.applications import Starlette
+
+from conformance.bindings.a2a import restore_integers
+
+from .aci_agents import AciError, Fetch, InvokedAgent, execute_subtask
+
+__all__ = ["a2a_app"]
+
+
+class _Executor(AgentExecutor):
+    def __init__(self, agent: InvokedAgent, fetch: Fetch, fault: str) -> None:
+        self.agent, self.fetch, self.fault = agent, fetch, fault
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        message = context.message
+        data = [restore_integers(d) for d in get_data_parts(message.parts)] if message is not None else []
+        given = next((d for d in data if isinstance(d, dict)), None)
+        try:
+            reply: dict[str, Any] = await execute_subtask(self.agent, given, self.fetch, self.fault)
+        except AciError as error:
+            reply = {"problem": {"status": error.status, "title": error.title, "detail": error.detail}}
+        await event_queue.enqueue_event(new_data_message(reply, context_id=context.context_id))
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        return None
+
+
+def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "") -> Starlette:
+    """The A2A server of `agent`, to be mounted at `base` (an absolute URL ending /a2a/{agent_id})."""
+    card = AgentCard(
+        name=agent.name, description=f"{agent.name}: executes ACI subtasks of the {agent.scenario} scenario.", version="1.0.0",
+        supported_interfaces=[AgentInterface(url=f"{base}/rpc", protocol_binding=TransportProtocol.JSONRPC.value, protocol_version="1.0")],
+        capabilities=AgentCapabilities(streaming=False),
+        default_input_modes=["application/json"], default_output_modes=["application/json"],
+        skills=[AgentSkill(id="execute_subtask", name="Execute an ACI subtask",
+                           description='Takes {"AgentContext": {...}} as a data part and returns the updated AgentContext.',
+                           tags=["aci", "agent-context"], input_modes=["application/json"], output_modes=["application/json"])],
+    )
+    handler = DefaultRequestHandler(agent_executor=_Executor(agent, fetch, fault), task_store=InMemoryTaskStore(), agent_card=card)
+    return Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")])

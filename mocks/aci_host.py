@@ -1,0 +1,80 @@
+"""The reference ACI agents on the reference WoA host: the six invoked agents (WoA REST and A2A)
+and, in aci_master.py, the master. `woa_host.py` lists them in its document and routes to them.
+
+The invoked agents fetch a ContextURI only from the host's own origin or a loopback address (the
+suite's context store runs there), over a client with a deadline and a body cap (ACI 6: no
+reference leads them to arbitrary addresses).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount
+
+from conformance.target import is_loopback
+
+from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
+from .problems import problem
+
+__all__ = ["CONTEXT_LIMIT", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
+
+CONTEXT_LIMIT = 1024 * 1024
+_AGENT_CONTEXT = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+
+
+def invoked_entries(base: str) -> list[dict[str, Any]]:
+    """The invoked agents as they stand in the WoA document."""
+    return [{
+        "id": agent.id, "name": agent.name, "description": f"Executes ACI subtasks of the {agent.scenario} scenario.",
+        "version": "1.0.0", "capabilities": [CAPABILITY], "transports": ["rest"], "x-a2a": f"{base}/a2a/{agent.id}",
+        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT,
+        "operations": [{"name": "execute_subtask", "description": "Execute the subtask of an AgentContext (ACI 5.3).",
+                        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT}],
+    } for agent in AGENTS.values()]
+
+
+def fetcher(base: str) -> Fetch:
+    """Fetch a ContextURI's text from the host's own origin or loopback, capped and with a deadline."""
+    own = urlsplit(base).netloc
+
+    async def fetch(uri: str) -> str:
+        parts = urlsplit(uri)
+        if parts.scheme not in ("https", "http") or not (parts.netloc == own or is_loopback(uri)):
+            raise AciError(422, "ContextURI refused", f"{uri} is not on an origin this agent fetches context from")
+        if parts.scheme == "http" and not is_loopback(uri):
+            raise AciError(422, "ContextURI refused", "context is fetched over HTTPS (plain HTTP only on loopback)")
+        async with httpx.AsyncClient(timeout=5.0, follow_redirects=False) as client:
+            try:
+                async with client.stream("GET", uri) as response:
+                    body = bytearray()
+                    async for chunk in response.aiter_bytes():
+                        body += chunk
+                        if len(body) > CONTEXT_LIMIT:
+                            raise AciError(422, "Context too large", f"the context exceeds {CONTEXT_LIMIT} bytes")
+            except httpx.HTTPError as error:
+                raise AciError(424, "ContextURI unreachable", f"{type(error).__name__}: {error}") from None
+        if response.status_code != 200:
+            raise AciError(424, "ContextURI refused by its store", f"the store answered {response.status_code}")
+        return body.decode("utf-8", errors="replace")
+
+    return fetch
+
+
+async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str) -> Response:
+    if operation != "execute_subtask":
+        return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
+    try:
+        return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault))
+    except AciError as error:
+        return problem(error.status, error.title, error.detail)
+
+
+def invoked_mounts(base: str, fetch: Fetch, fault: str) -> list[Mount]:
+    """The A2A servers of the invoked agents (imported only here: a2a-sdk takes half a second to load)."""
+    from .aci_a2a import a2a_app
+
+    return [Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault)) for agent in AGENTS.values()]
