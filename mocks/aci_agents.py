@@ -109,11 +109,10 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
             try:
                 text = await fetch(uri)
             except AciError as error:
-                unavailable = f"the ContextURI could not be resolved: {error.detail}"
+                # the fault: carry on as if the context were there
+                unavailable = "" if fault == "ACI-6-CONTEXT-URI-INTEGRITY" else f"the ContextURI could not be resolved: {error.detail}"
     if fault == "ACI-5.2-CONTEXT-URI-RESOLVED" and uri is not None:
         unavailable, text = "", ""  # the fault: the reference is never fetched; the agent works without it
-    if unavailable and fault == "ACI-6-CONTEXT-URI-INTEGRITY":
-        unavailable = ""  # the fault: carry on as if the context were there
     possible = not unavailable and (not agent.needs or agent.needs in text.lower())
     states, abstracts = [], []
     for n, item in enumerate(items):

@@ -180,6 +180,20 @@ _ALL = [
     Fault("SDSI-4.3-OTHER-MINIMIZED", 'puts "business class" in "other" instead of cabin_class'),
     Fault("SDSI-6.1-LOW-CONFIDENCE-TO-OTHER", 'drops "window seat" instead of putting it in "other"'),
     Fault("SDSI-3.2-NO-SERVER-REPORTED", "crashes (500) on a request no server serves instead of reporting it"),
+    # -- the ACI invoked agents (ACI 2.1, 5.2, 5.3, 6), over WoA REST and A2A --
+    Fault("ACI-2.1-RETURNS-OWN-AGENTCONTEXT", "returns its AgentContext under another SubTaskID"),
+    Fault("ACI-5.2-AGENTCONTEXT-MEMBERS", "returns its AgentContext without AgentName"),
+    Fault("ACI-5.2-TODO-ITEMS", "returns todoItems without their descriptions"),
+    Fault("ACI-5.2-ITEM-STATE-BINARY", "marks a completed item with state 2"),
+    Fault("ACI-5.2-ITEM-STATE-PER-ITEM", "drops the first item's state and adds one for an unknown item"),
+    Fault("ACI-5.2-KEY-INFORMATION-PER-ITEM", "gives no outputabstract for its last completed item"),
+    Fault("ACI-5.2-LAST-UPDATED-TIMESTAMP", 'stamps LastUpdated "last tuesday"'),
+    Fault("ACI-5.2-DEPENDENCIES-PRESERVED", "returns Dependencies emptied"),
+    Fault("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION", "returns ItemstateUpdates and KeyInformation as they were sent"),
+    Fault("ACI-5.2-CONTEXT-URI-RESOLVED", "never fetches a ContextURI and works without the context"),
+    Fault("ACI-6-CONTEXT-URI-INTEGRITY", "carries on, items completed, when the store refuses a ContextURI"),
+    Fault("ACI-6-CONTEXT-URI-LIFECYCLE", "uses a ContextURI whose expiry has passed"),
+    Fault("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", "serves everything, AgentContexts included, over plain HTTP", plain_http=True),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -20,11 +20,13 @@ class Collect:
             self.results.append(event.result)
 
 
-def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any")) -> list[Result]:
+def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
+            binding: str = "woa-rest") -> list[Result]:
     """Run one suite against the reference host with `fault` (None: healthy); every result."""
     collect = Collect()
     with serve_host(fault) as host:
-        asyncio.run(run(RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles), [collect]))
+        options = RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding)
+        asyncio.run(run(options, [collect]))
     return collect.results
 
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ...report.model import Exchange
-from ...target import Target
+from ...bindings.aci import aci_agents, role_of
+from ...target import Target, rest_config
 from ...validation import validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 from .invoked_session import InvokedSession, Sent, invoked_session
@@ -232,14 +233,26 @@ async def expired_references_are_refused(target: Target) -> Verdict:
 
 @check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
 async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
-    """6: AgentContext messages travel over TLS."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    plain = sorted({url for url in found.endpoints.values() if url.startswith("http://")})
-    evidence = _evidence(found.sent)
+    """6: AgentContext messages travel over TLS: every invoked agent's endpoint is https (read from
+    the document, so a plain-HTTP host fails here rather than going untested)."""
+    if "invoked" not in target.options.roles:
+        return not_applicable("this run does not certify invoked agents")
+    if target.options.binding == "a2a" and not isinstance(target.document, dict):
+        endpoints = {"a2a-agent": target.options.target}
+    else:
+        agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
+        if not agents:
+            return not_applicable("the target offers no ACI invoked agent")
+        rest = rest_config(target.document)
+        base = rest.get("base") if isinstance(rest, dict) else None
+        endpoints = {a["id"]: str(a.get("x-a2a", "")) if target.options.binding == "a2a" else str(base or "") for a in agents}
+    unknown = sorted(agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://")))
+    if unknown:
+        return skipped(f"no endpoint URL for {unknown}")
+    plain = sorted({url for url in endpoints.values() if url.startswith("http://")})
+    evidence = (target.discovery.response.exchange,) if target.discovery.response is not None else ()
     if not plain:
-        return passed(f"AgentContexts go to {len(found.endpoints)} agents over HTTPS", *evidence)
+        return passed(f"AgentContexts go to {len(endpoints)} agents over HTTPS", *evidence)
     if all(target.waives_plain_http(url) for url in plain):
         return waived(f"plain HTTP on loopback ({plain[0]}), waived by --allow-http-loopback", *evidence)
-    return failed(f"AgentContexts travel over plain HTTP to {plain}", *evidence)
+    return failed(f"AgentContexts would travel over plain HTTP to {plain}", *evidence)

@@ -1,0 +1,57 @@
+"""Every ACI check is proven by a mutant: the reference agents pass (invoked agents over WoA REST
+and A2A), each named fault fails on its own requirement and no other, over each binding it
+concerns. The table of faults caught is printed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from conformance.checks import CHECKS
+from conformance.report import Status
+from conformance.requirements import catalogue
+from mocks.faults import FAULTS
+from tests.checks.mutants import certify, print_table
+
+ACI_FAULTS = sorted(name for name in FAULTS if name.startswith("aci-"))
+INVOKED = ("invoked", "any")
+CAUGHT: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table() -> Iterator[None]:
+    yield
+    print_table(CAUGHT, len(ACI_FAULTS), "ACI")
+
+
+@pytest.mark.parametrize("binding", ["woa-rest", "a2a"])
+def test_the_reference_invoked_agents_have_no_failure(binding: str) -> None:
+    results = certify(None, "aci", INVOKED, binding)
+    assert [(r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
+    assert sum(r.status is Status.PASS for r in results) >= 13
+
+
+@pytest.mark.parametrize("name", ACI_FAULTS)
+def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
+    results = certify(name, "aci", INVOKED)
+    failed = {r.requirement for r in results if r.status is Status.FAIL}
+    CAUGHT[name] = "caught" if FAULTS[name].requirement in failed else "MISSED"
+    assert failed == {FAULTS[name].requirement}
+
+
+@pytest.mark.parametrize("name", ["aci-6-context-uri-integrity", "aci-5.2-item-state-binary"])
+def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
+    results = certify(name, "aci", INVOKED, "a2a")
+    assert {r.requirement for r in results if r.status is Status.FAIL} == {FAULTS[name].requirement}
+
+
+def test_every_aci_check_has_a_fault() -> None:
+    checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("ACI-")}
+    assert checked == {FAULTS[name].requirement for name in ACI_FAULTS}
+
+
+def test_every_black_box_aci_must_has_a_check() -> None:
+    checked = {c.requirement for c in CHECKS.values()}
+    uncovered = [r.id for r in catalogue().for_draft("aci") if r.testability == "black-box" and r.level == "MUST" and r.id not in checked]
+    assert uncovered == []
