@@ -194,6 +194,24 @@ _ALL = [
     Fault("ACI-6-CONTEXT-URI-INTEGRITY", "carries on, items completed, when the store refuses a ContextURI"),
     Fault("ACI-6-CONTEXT-URI-LIFECYCLE", "uses a ContextURI whose expiry has passed"),
     Fault("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", "serves everything, AgentContexts included, over plain HTTP", plain_http=True),
+    # -- the ACI master (ACI 2.1, 3, 4.2, 5, 6), run against the suite's spy agents --
+    Fault("ACI-2.1-TASKCONTEXT-MASTER-ONLY", "sends the TaskContext inside each AgentContext"),
+    Fault("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED", "swaps the hotel and flight subtasks' AgentContexts"),
+    Fault("ACI-2.1-SYNCHRONOUS-WAITS", "sends the doctor visit's subtasks 20 ms apart without waiting for answers"),
+    Fault("ACI-3-COLLABORATIVE-ORDER", "runs the doctor visit backwards: medicine, prescription, diagnosis"),
+    Fault("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS", "never passes a subtask's result to the subtask that needs it"),
+    Fault("ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED", "never sends the weather check"),
+    Fault("ACI-4.2-CONTEXT-ISOLATION", "passes every earlier result and working context to each later subtask"),
+    Fault("ACI-5.3-MINIMAL-DELIVERY", "adds the whole UserQuery to each AgentContext"),
+    Fault("ACI-5.1-TASKCONTEXT-MEMBERS", "returns a TaskContext without TaskName"),
+    Fault("ACI-5.1-GOAL-STATUS", "returns GoalStatus as an object from goal to status"),
+    Fault("ACI-5.1-OVERALL-STATUS-DERIVED", "reads OverallStatus completed whatever its goals say"),
+    Fault("ACI-5.3-TASKCONTEXT-UPDATED", "returns the TaskContext as it stood before any subtask ran"),
+    Fault("ACI-5.2-TWO-PHASE-UNFINISHED", "takes an item in state 0 as done when its abstract reads well"),
+    Fault("ACI-5.2-TWO-PHASE-VERIFIED", "takes an item in state 1 as done without reading its abstract"),
+    Fault("ACI-6-STORAGE-ACCESS-AUTHENTICATED", "serves offloaded context to a request without the reference's credential"),
+    Fault("ACI-6-CONTEXT-URI-SIGNED", "accepts any signature on a context reference"),
+    Fault("ACI-6-STORAGE-TTL", "hands out context references that never expire"),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -34,8 +34,9 @@ from conformance.bindings.jsonparse import NotJson, parse_json
 from conformance.harness import TooLarge, read_capped
 from conformance.oracle.clock import parse_time
 
-from . import aci_host, sdsi_client, sdsi_server
+from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
+from .aci_agents import AciError
 from .faults import FAULTS, Fault
 from .problems import problem
 from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
@@ -68,7 +69,8 @@ def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent(), *aci_host.invoked_entries(base)],
+        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent(), *aci_host.invoked_entries(base),
+                   aci_master.master_entry()],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -169,7 +171,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
-        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID, *ACI_AGENTS):
+        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID, aci_master.MASTER_ID, *ACI_AGENTS):
             return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
         given = envelope.get("input")
         if not isinstance(given, dict):
@@ -178,6 +180,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
             return sdsi(operation, given, envelope, request)
         if agent_id == sdsi_client.CLIENT_AGENT_ID:
             return await assistant(operation, given)
+        if agent_id == aci_master.MASTER_ID:
+            return await master(operation, given)
         if agent_id in ACI_AGENTS:
             return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks)
         errors = [e.message for e in validator.iter_errors(given)]
@@ -193,6 +197,25 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         return JSONResponse({"summary": summary})
 
     fetch_context = aci_host.fetcher(base)
+    context_store = aci_master.ContextStore(base, breaks)
+    master_inputs = Draft202012Validator(aci_master.master_entry()["inputs"])
+
+    async def master(operation: str | None, given: dict[str, Any]) -> Response:
+        if operation != "run_task":
+            return problem(400, "Unknown operation", f"agent {aci_master.MASTER_ID!r} has no operation {operation!r}")
+        errors = [e.message for e in master_inputs.iter_errors(given)]
+        if errors:
+            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        try:
+            return JSONResponse(await aci_master.run_task(given, base, context_store, fault=breaks))
+        except AciError as error:
+            return problem(error.status, error.title, error.detail)
+
+    async def stored_context(request: Request) -> Response:
+        status, text = context_store.get(request.path_params["ident"], request.url.query)
+        if status != 200:
+            return problem(status, "Context refused", text)
+        return Response(text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"})
     server = sdsi_server.SdsiServer(fault=breaks)
     # the envelope's input as the document describes it, less execute's payload schemas: the server agent
     # judges payloads by its own templates (which a fault may change)
@@ -301,6 +324,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
                 Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
                 Route("/sdsi/jwks.json", jwks),
+                Route("/aci/contexts/{ident}", stored_context),
                 Mount("/mcp", app=mcp_app),
                 *aci_host.invoked_mounts(base, fetch_context, breaks)],
         exception_handlers={404: not_found, 405: not_allowed},

@@ -321,6 +321,11 @@ def ACI_5_2_KEY_INFORMATION_PER_ITEM(message: Any, _: Context) -> Iterator[Viola
 DONE_WORDS = frozenset({"done", "complete", "completed", "finished", "success", "succeeded"})
 
 
+def is_done(status: Any) -> bool:
+    """Whether a GoalStatus or OverallStatus value reads done (E-ACI-5.1-STATUS-VOCABULARY)."""
+    return isinstance(status, str) and status.strip().lower() in DONE_WORDS
+
+
 @rule("aci/task-context")
 def ACI_5_1_OVERALL_STATUS_DERIVED(message: Any, _: Context) -> Iterator[Violation]:
     task = _member(message, "TaskContext")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...report.model import Exchange
 from ...bindings.aci import aci_agents, role_of
+from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived

@@ -1,0 +1,396 @@
+"""Master-agent checks (ACI 2.1, 3, 4.2, 5.1, 5.2, 5.3, 6): what the spies received from the master
+and the TaskContext it returned, for the runs of master_session.py."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+from ...bindings.http import ExchangeFailed, Unreachable
+from ...report.model import Exchange
+from ...target import Target
+from ...validation import validate_message
+from ...validation.rules import is_done
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from .master_session import SCENARIO_SPIES, UPSTREAM, MasterRun, MasterSession, master_session
+
+#: Figure 4's members (both spellings, E-ACI-5.2-ITEMSTATE-SPELLING; E-ACI-5.2-CONTEXT-MEMBER).
+FIGURE_4 = frozenset({"AgentID", "AgentName", "SubTaskID", "SubTaskName", "Dependencies", "Context", "ContextURI", "Context/ContextURI",
+                      "todoItems", "ItemstateUpdates", "ItemStateUpdates", "KeyInformation", "LastUpdated", "Optional"})
+
+
+async def _session(target: Target) -> tuple[MasterSession | None, Verdict | None]:
+    if "master" not in target.options.roles:
+        return None, not_applicable("this run does not certify masters")
+    if not isinstance(target.document, dict):
+        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+    found = await master_session(target)
+    if found.reason:
+        return None, (not_applicable if "offers no ACI master" in found.reason else skipped)(found.reason)
+    broken = [r for r in found.runs.values() if r.reply is None or r.reply.status is None]
+    if broken:
+        reply = broken[0].reply
+        return None, errored(f"run_task for the {broken[0].name} run broke: {reply.problem if reply else ''}",
+                             *[reply.exchange] if reply and reply.exchange else [])
+    return found, None
+
+
+def _evidence(runs: Iterable[MasterRun]) -> tuple[Exchange, ...]:
+    return tuple(r.reply.exchange for r in runs if r.reply is not None and r.reply.exchange)[:3]
+
+
+def _text(record: Any) -> str:
+    """Everything a spy got in one call: the envelope and any context fetched through its ContextURI."""
+    fetched = record.fetched[2] if record.fetched else ""
+    return json.dumps(record.envelope, ensure_ascii=False) + fetched
+
+
+def _verdict(runs: list[MasterRun], problems: list[str], success: str) -> Verdict:
+    if problems:
+        return failed("; ".join(problems[:4]), *_evidence(runs))
+    return passed(success, *_evidence(runs))
+
+
+def _contains_key(value: Any, key: str) -> bool:
+    if isinstance(value, dict):
+        return key in value or any(_contains_key(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_contains_key(v, key) for v in value)
+    return False
+
+
+@check("ACI-2.1-TASKCONTEXT-MASTER-ONLY")
+async def task_context_stays_with_the_master(target: Target) -> Verdict:
+    """2.1: the TaskContext is the master's own: no invoked agent is sent it."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    runs = list(found.runs.values())
+    leaks = [f"{r.name}: {rec.spy} was sent a TaskContext" for r in runs for rec in r.spies.received if _contains_key(rec.envelope, "TaskContext")]
+    calls = sum(len(r.spies.received) for r in runs)
+    return _verdict(runs, leaks, f"no TaskContext in the {calls} messages the spies received")
+
+
+@check("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED")
+async def only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
+    """2.1: each invocation delivers one AgentContext, the one of the agent invoked."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    runs, problems = list(found.runs.values()), []
+    for run in runs:
+        for rec in run.spies.received:
+            contexts = _contexts(rec.envelope)
+            if len(contexts) != 1:
+                problems.append(f"{run.name}: {rec.spy} received {len(contexts)} AgentContexts")
+            elif contexts[0].get("AgentID") != rec.spy:
+                problems.append(f"{run.name}: {rec.spy} received the AgentContext of {contexts[0].get('AgentID')!r}")
+    return _verdict(runs, problems, "every spy received exactly its own AgentContext")
+
+
+def _contexts(value: Any) -> list[dict[str, Any]]:
+    """The objects that look like AgentContexts (they carry an AgentID), anywhere in `value`."""
+    if isinstance(value, dict):
+        own = [value] if "AgentID" in value else []
+        return own + [c for v in value.values() for c in _contexts(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in _contexts(v)]
+    return []
+
+
+def _firsts(run: MasterRun) -> dict[str, Any]:
+    return {spy: run.spies.of(spy)[0] for spy in SCENARIO_SPIES[run.scenario] if run.spies.of(spy)}
+
+
+@check("ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED")
+async def independent_subtasks_are_distributed(target: Target) -> Verdict:
+    """3: the tour plan's three independent subtasks each reach their agent. Whether they were sent
+    concurrently (the asynchronous mode) is reported."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    run = found.runs["tour"]
+    firsts = _firsts(run)
+    missing = [spy for spy in SCENARIO_SPIES["tour"] if spy not in firsts]
+    if missing:
+        return failed(f"the tour plan's subtasks never reached {missing}", *_evidence([run]))
+    calls = list(firsts.values())
+    overlapping = max(c.arrived for c in calls) < min(c.answered for c in calls)
+    mode = "concurrently (asynchronous mode)" if overlapping else "one after another"
+    return passed(f"hotel-booking, flight-booking and weather-checking each received their subtask, {mode}", *_evidence([run]))
+
+
+def _collaborative(found: MasterSession) -> tuple[MasterRun, dict[str, Any], Verdict | None]:
+    run = found.runs["doctor"]
+    firsts = _firsts(run)
+    missing = [spy for spy in SCENARIO_SPIES["doctor"] if spy not in firsts]
+    if missing:
+        return run, firsts, failed(f"the doctor visit's subtasks never reached {missing}", *_evidence([run]))
+    return run, firsts, None
+
+
+@check("ACI-3-COLLABORATIVE-ORDER")
+async def collaborative_subtasks_go_in_order(target: Target) -> Verdict:
+    """3: the doctor visit's subtasks are sent in order: diagnosis, prescription, medicine."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    run, firsts, problem = _collaborative(found)
+    if problem:
+        return problem
+    order = sorted(firsts, key=lambda spy: firsts[spy].arrived)
+    if order != list(SCENARIO_SPIES["doctor"]):
+        return failed(f"the subtasks reached the agents in the order {order}", *_evidence([run]))
+    return passed("diagnosis, then prescription, then buy-medicine", *_evidence([run]))
+
+
+@check("ACI-2.1-SYNCHRONOUS-WAITS")
+async def dependent_subtasks_wait(target: Target) -> Verdict:
+    """2.1: in the synchronous mode, a subtask is sent only after the one it depends on has returned."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    run, firsts, problem = _collaborative(found)
+    if problem:
+        return problem
+    if sorted(firsts, key=lambda spy: firsts[spy].arrived) != list(SCENARIO_SPIES["doctor"]):
+        return skipped("the subtasks were not sent in their order (see ACI-3-COLLABORATIVE-ORDER)")
+    early = [f"{spy} was sent its subtask {firsts[up].answered - firsts[spy].arrived:.3f} s before {up} returned"
+             for spy, up in UPSTREAM.items() if firsts[spy].arrived < firsts[up].answered]
+    return _verdict([run], early, "each dependent subtask was sent after the one it needs had returned")
+
+
+@check("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS")
+async def dependent_input_carries_the_previous_result(target: Target) -> Verdict:
+    """3: the input of a dependent subtask reflects the result of the one before (its canary)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    run, firsts, problem = _collaborative(found)
+    if problem:
+        return problem
+    if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
+        return skipped("a dependent subtask was sent before its predecessor returned, or out of order "
+                       "(see ACI-2.1-SYNCHRONOUS-WAITS, ACI-3-COLLABORATIVE-ORDER)")
+    missing = [f"{spy}'s input does not carry {up}'s result" for spy, up in UPSTREAM.items()
+               if run.spies.result_canaries[up] not in _text(firsts[spy])]
+    return _verdict([run], missing, "prescription received the diagnosis, buy-medicine the prescription")
+
+
+@check("ACI-4.2-CONTEXT-ISOLATION")
+async def contexts_are_isolated(target: Target) -> Verdict:
+    """4.2: no agent receives another's working context, nor another's result unless its subtask
+    depends on that agent directly (E-ACI-4.2-ISOLATION-CANARIES)."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    runs, problems = list(found.runs.values()), []
+    for run in runs:
+        for rec in run.spies.received:
+            text = _text(rec)
+            for other in SCENARIO_SPIES[run.scenario]:
+                if other == rec.spy:
+                    continue
+                if run.spies.context_canaries[other] in text:
+                    problems.append(f"{run.name}: {rec.spy} received {other}'s working context")
+                if run.spies.result_canaries[other] in text and UPSTREAM.get(rec.spy) != other:
+                    problems.append(f"{run.name}: {rec.spy} received the result of {other}, which it does not depend on")
+    return _verdict(runs, problems, "no canary of one agent reached another beyond a direct dependency")
+
+
+@check("ACI-5.3-MINIMAL-DELIVERY")
+async def delivery_is_minimal(target: Target) -> Verdict:
+    """5.3: only the AgentContext (todoItems and the context or its reference) is delivered: no member
+    beyond Figure 4's, nothing beside the AgentContext."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    runs, problems = list(found.runs.values()), []
+    for run in runs:
+        for rec in run.spies.received:
+            given = rec.envelope.get("input") if isinstance(rec.envelope, dict) else None
+            extra_input = sorted(set(given) - {"AgentContext"}) if isinstance(given, dict) else []
+            extra = sorted(set(rec.context or {}) - FIGURE_4 - {"TaskContext"})  # that one is ACI-2.1-TASKCONTEXT-MASTER-ONLY's
+            if extra_input or extra:
+                problems.append(f"{run.name}: {rec.spy} was also sent {extra_input + extra}")
+    return _verdict(runs, problems, "every delivery held only Figure 4's members")
+
+
+def _task_contexts(found: MasterSession) -> list[tuple[MasterRun, dict[str, Any] | None]]:
+    return [(run, run.task_context) for run in found.runs.values()]
+
+
+def _task_violations(requirement: str) -> Callable[[Target], Any]:
+    async def judge(target: Target) -> Verdict:
+        found, verdict = await _session(target)
+        if found is None:
+            return verdict  # type: ignore[return-value]
+        problems = []
+        for run, _ in _task_contexts(found):
+            body = run.reply.body if run.reply else None
+            for violation in validate_message("aci/task-context", body):
+                if violation.requirement == requirement:
+                    problems.append(f"{run.name}: {violation.path}: {violation.message}")
+        return _verdict(list(found.runs.values()), problems, f"the {len(found.runs)} TaskContexts returned keep this rule")
+    return judge
+
+
+@check("ACI-5.1-TASKCONTEXT-MEMBERS")
+async def task_context_has_its_members(target: Target) -> Verdict:
+    """5.1: the returned TaskContext has TaskID, UserQuery, TaskName, TaskDescription and the rest of Figure 3."""
+    return await _task_violations("ACI-5.1-TASKCONTEXT-MEMBERS")(target)  # type: ignore[no-any-return]
+
+
+@check("ACI-5.1-GOAL-STATUS")
+async def goal_status_records_each_goal(target: Target) -> Verdict:
+    """5.1: GoalStatus is an array of {Goal, Status}."""
+    return await _task_violations("ACI-5.1-GOAL-STATUS")(target)  # type: ignore[no-any-return]
+
+
+@check("ACI-5.1-OVERALL-STATUS-DERIVED")
+async def overall_status_follows_the_goals(target: Target) -> Verdict:
+    """5.1: OverallStatus is derived from the goals: done only when every goal is (E-ACI-5.1-STATUS-VOCABULARY)."""
+    return await _task_violations("ACI-5.1-OVERALL-STATUS-DERIVED")(target)  # type: ignore[no-any-return]
+
+
+def _all_done(task: dict[str, Any] | None) -> bool:
+    goals = task.get("GoalStatus") if isinstance(task, dict) else None
+    return (isinstance(goals, list) and bool(goals) and all(isinstance(g, dict) and is_done(g.get("Status")) for g in goals)
+            and is_done(task.get("OverallStatus") if isinstance(task, dict) else None))
+
+
+@check("ACI-5.3-TASKCONTEXT-UPDATED")
+async def task_context_is_updated(target: Target) -> Verdict:
+    """5.3: once every subtask came back completed, the TaskContext says so: every goal and the task done."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    runs = [found.runs["tour"], found.runs["doctor"]]
+    for run in runs:
+        unsent = [spy for spy in SCENARIO_SPIES[run.scenario] if not run.spies.of(spy)]
+        if unsent:
+            return skipped(f"in the {run.name} run no subtask reached {unsent} (see ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED)")
+        misdelivered = [r.spy for r in run.spies.received if [c.get("AgentID") for c in _contexts(r.envelope)] != [r.spy]]
+        if misdelivered:
+            return skipped(f"in the {run.name} run {misdelivered} were not sent their own AgentContext "
+                           "(see ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED)")
+        goals = run.task_context.get("GoalStatus") if run.task_context else None
+        if not isinstance(goals, list) or not all(isinstance(g, dict) for g in goals):
+            return skipped(f"the {run.name} run's GoalStatus is not an array of goals (see ACI-5.1-GOAL-STATUS)")
+    stale = [f"{run.name}: every subtask came back completed but the TaskContext is {_statuses(run.task_context)}"
+             for run in runs if not _all_done(run.task_context)]
+    return _verdict(runs, stale, "after every subtask completed, every goal and the task read done")
+
+
+def _statuses(task: dict[str, Any] | None) -> str:
+    if not isinstance(task, dict):
+        return "missing"
+    goals: list[Any] = task["GoalStatus"] if isinstance(task.get("GoalStatus"), list) else []
+    return f"goals {[g.get('Status') for g in goals if isinstance(g, dict)]}, overall {task.get('OverallStatus')!r}"
+
+
+def _two_phase(found: MasterSession, name: str, spy: str, story: str) -> Verdict:
+    run = found.runs[name]
+    if not run.spies.of(spy):
+        return skipped(f"the master never sent {spy} its subtask in the {name} run")
+    if _all_done(run.task_context):
+        return failed(f"{story}, yet the TaskContext reads {_statuses(run.task_context)}", *_evidence([run]))
+    return passed(f"{story}: the task is not marked done ({_statuses(run.task_context)})", *_evidence([run]))
+
+
+@check("ACI-5.2-TWO-PHASE-UNFINISHED")
+async def unfinished_items_are_not_done(target: Target) -> Verdict:
+    """5.2: an item in state 0 is unfinished, whatever its abstract says."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _two_phase(found, "tour-unfinished", "weather-checking", "weather-checking answered state 0 with a plausible abstract")
+
+
+@check("ACI-5.2-TWO-PHASE-VERIFIED")
+async def completed_items_are_verified(target: Target) -> Verdict:
+    """5.2: an item in state 1 is accepted only when its KeyInformation bears it out."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _two_phase(found, "tour-unverified", "hotel-booking", "hotel-booking answered state 1 with an empty outputabstract")
+
+
+def _references(found: MasterSession) -> list[tuple[MasterRun, str]]:
+    return [(run, rec.fetched[0]) for run in found.runs.values() for rec in run.spies.received if rec.fetched and rec.fetched[1] == 200]
+
+
+async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange | None]:
+    try:
+        response = await target.client.request("GET", uri)
+    except (ExchangeFailed, Unreachable) as error:
+        return None, str(error), getattr(error, "exchange", None)
+    return response.status, "", response.exchange
+
+
+async def _store_check(target: Target, change: Callable[[str], str | None], story: str) -> Verdict:
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    references = _references(found)
+    if not references:
+        return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
+    uri = references[0][1]
+    changed = change(uri)
+    if changed is None:
+        return skipped(f"the reference {uri} has no query credential to {story}")
+    status, problem, exchange = await _refetch(target, changed)
+    evidence = (exchange,) if exchange else ()
+    if status is None:
+        return errored(f"fetching {changed}: {problem}", *evidence)
+    if status in (401, 403, 404, 410):
+        return passed(f"the store refused a reference with {story} ({status})", *evidence)
+    return failed(f"the store answered {status} to a reference with {story}", *evidence)
+
+
+def _without_query(uri: str) -> str | None:
+    parts = urlsplit(uri)
+    return urlunsplit(parts._replace(query="", fragment="")) if parts.query else None
+
+
+def _tampered(uri: str) -> str | None:
+    parts = urlsplit(uri)
+    if not parts.query:
+        return None
+    last = parts.query[-1]
+    return urlunsplit(parts._replace(query=parts.query[:-1] + ("0" if last != "0" else "1")))
+
+
+@check("ACI-6-STORAGE-ACCESS-AUTHENTICATED")
+async def context_store_requires_credentials(target: Target) -> Verdict:
+    """6: the master's context store answers only requests that carry the reference's credential."""
+    return await _store_check(target, _without_query, "its credential removed")
+
+
+@check("ACI-6-CONTEXT-URI-SIGNED")
+async def context_references_are_signed(target: Target) -> Verdict:
+    """6: a reference whose signature was altered is refused (a signed reference)."""
+    return await _store_check(target, _tampered, "its signature altered")
+
+
+@check("ACI-6-STORAGE-TTL")
+async def context_references_expire(target: Target) -> Verdict:
+    """6: an offloaded context has an explicit expiry: the reference names one (exp) within a day."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    references = _references(found)
+    if not references:
+        return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
+    problems = []
+    for run, uri in references:
+        values = parse_qs(urlsplit(uri).query).get("exp", [])
+        expiry = float(values[0]) if values and values[0].replace(".", "", 1).isdigit() else None
+        if expiry is None:
+            problems.append(f"{run.name}: {uri} names no expiry (exp)")
+        elif not time.time() < expiry <= time.time() + 86400:
+            problems.append(f"{run.name}: {uri} expires at {expiry:.0f}, not within the next day")
+    return _verdict([r for r, _ in references], problems, f"the {len(references)} references expire within a day")

@@ -1,0 +1,97 @@
+"""What the master-agent checks share: the suite hosts spy invoked agents (harness/aci_spies.py)
+and asks each ACI master of the target to run the draft's two tasks, once per run:
+
+- `tour`: the tour plan (hotel, flight, weather: independent subtasks);
+- `doctor`: the doctor visit (diagnosis, then prescription, then medicine: each needs the one before);
+- `tour-unfinished`: the tour plan, the weather spy answering state 0 with a plausible abstract;
+- `tour-unverified`: the tour plan, the hotel spy answering state 1 with an empty abstract.
+
+The master is invoked through WoA REST: run_task with {"UserQuery", "agents": the URL of the
+run's spy document}. The spies run on http://127.0.0.1 (the master under test must be allowed to
+call loopback agents, as a test deployment is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...bindings.aci import RestMaster, aci_agents, role_of
+from ...bindings.http import ExchangeFailed, Unreachable
+from ...bindings.reply import Reply
+from ...harness.aci_spies import Spies, SpyRun, spies_app
+from ...target import Target
+
+__all__ = ["QUERIES", "RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
+
+QUERIES = {
+    "tour": "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather.",
+    "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
+}
+RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"),
+        "tour-unfinished": ("tour", "unfinished"), "tour-unverified": ("tour", "unverified")}
+SCENARIO_SPIES = {"tour": ("hotel-booking", "flight-booking", "weather-checking"),
+                  "doctor": ("diagnosis", "prescription", "buy-medicine")}
+#: The subtask each collaborative subtask needs the result of (ACI section 3).
+UPSTREAM = {"prescription": "diagnosis", "buy-medicine": "prescription"}
+
+
+@dataclass
+class MasterRun:
+    name: str
+    scenario: str
+    spies: SpyRun
+    reply: Reply | None = None
+
+    @property
+    def task_context(self) -> dict[str, Any] | None:
+        body = self.reply.body if self.reply is not None else None
+        inner = body.get("TaskContext") if isinstance(body, dict) else None
+        return inner if isinstance(inner, dict) else None
+
+
+@dataclass
+class MasterSession:
+    reason: str = ""
+    agent: str = ""
+    endpoint: str = ""
+    runs: dict[str, MasterRun] = field(default_factory=dict)
+
+
+async def _gather(target: Target) -> MasterSession:
+    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
+
+    masters = [a for a in aci_agents(target.document) if role_of(a) == "master"]
+    if not masters:
+        return MasterSession("the target offers no ACI master agent (the ACI capability and a run_task operation)")
+    url, reason = target.invoke_url(masters[0]["id"])
+    if url is None:
+        return MasterSession(reason or "")
+    master = RestMaster(target.client, masters[0]["id"], url)
+
+    async def fetch(uri: str) -> tuple[int | None, str]:
+        if not target.may_call(uri):
+            return None, f"{uri} is not on an origin the suite may call"
+        try:
+            response = await target.client.request("GET", uri)
+        except (ExchangeFailed, Unreachable) as error:
+            return None, str(error)
+        return response.status, response.body.decode("utf-8", errors="replace")
+
+    spies = Spies()
+    session = MasterSession(agent=masters[0]["id"], endpoint=url)
+    with serve(lambda base: spies_app(spies), tls=False) as served:
+        spies.base = served.url
+        for name, (scenario, behaviour) in RUNS.items():
+            spies.runs[name] = SpyRun(name, behaviour)
+            run = MasterRun(name, scenario, spies.runs[name])
+            run.reply = await master.run_task(QUERIES[scenario], spies.document_url(name))
+            for record in run.spies.received:
+                if record.reference:
+                    record.fetched = (record.reference, *await fetch(record.reference))
+            session.runs[name] = run
+    return session
+
+
+async def master_session(target: Target) -> MasterSession:
+    return await target.memo("aci-master-session", lambda: _gather(target))

@@ -1,0 +1,145 @@
+"""Spy invoked agents for certifying an ACI master: the six agents of the draft's two scenarios
+(hotel-booking, flight-booking, weather-checking; diagnosis, prescription, buy-medicine), served
+on loopback and listed in one WoA document per run, at /runs/{run}/.well-known/woa.json.
+
+Each spy records every message it receives (when it arrived, when it answered), waits a little
+(so that concurrent dispatch shows as overlapping calls), and answers the AgentContext it was
+given with every item completed. Its answer plants two canaries: one in its KeyInformation (its
+result, which a master may pass to the agents that depend on it) and one in its Context (its own
+working context, which must reach no other agent). A run's `behaviour` makes one spy answer
+unfinished (state 0 with a plausible abstract) or unverified (state 1 with an empty abstract), to
+observe the master's two-phase evaluation. A ContextURI the master hands a spy is kept, for the
+suite to fetch after the run (from its own event loop: the spies serve from another thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..bindings.aci import CAPABILITY
+from ..bindings.jsonparse import NotJson, parse_json
+from . import TooLarge, read_capped
+
+__all__ = ["SPIES", "Received", "Spies", "SpyRun", "spies_app"]
+
+SPIES = {
+    "hotel-booking": ("Hotel Booking Agent", "Booked Jade Garden Hotel, 3 nights"),
+    "flight-booking": ("Flight Booking Agent", "Booked 2 economy seats on CA1501 and CA1502"),
+    "weather-checking": ("Weather Checking Agent", "Forecast: sunny, 18-27 C"),
+    "diagnosis": ("Diagnosis Agent", "Diagnosis: acute pharyngitis"),
+    "prescription": ("Prescription Agent", "Prescription: ibuprofen 400 mg, 12 tablets"),
+    "buy-medicine": ("Medicine Purchase Agent", "Ordered the prescribed medicine for delivery"),
+}
+_AGENT_CONTEXT = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+
+
+@dataclass
+class Received:
+    spy: str
+    envelope: Any
+    arrived: float
+    answered: float = 0.0
+    reference: str = ""  # the ContextURI the master handed over, if any
+    fetched: tuple[str, int | None, str] | None = None  # (ContextURI, status, text or error), once the suite fetched it
+
+    @property
+    def context(self) -> dict[str, Any] | None:
+        given = self.envelope.get("input") if isinstance(self.envelope, dict) else None
+        inner = given.get("AgentContext") if isinstance(given, dict) else None
+        return inner if isinstance(inner, dict) else None
+
+
+@dataclass
+class SpyRun:
+    name: str
+    behaviour: str = "normal"  # normal, unfinished (weather-checking), unverified (hotel-booking)
+    received: list[Received] = field(default_factory=list)
+    result_canaries: dict[str, str] = field(default_factory=dict)
+    context_canaries: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for spy in SPIES:
+            self.result_canaries[spy] = f"ki-{secrets.token_hex(5)}"
+            self.context_canaries[spy] = f"cx-{secrets.token_hex(5)}"
+
+    def of(self, spy: str) -> list[Received]:
+        return [r for r in self.received if r.spy == spy]
+
+
+@dataclass
+class Spies:
+    base: str = ""
+    delay: float = 0.15
+    runs: dict[str, SpyRun] = field(default_factory=dict)
+
+    def document_url(self, run: str) -> str:
+        return f"{self.base}/runs/{run}/.well-known/woa.json"
+
+    def document(self, run: str) -> dict[str, Any]:
+        return {
+            "woa_version": "1",
+            "agents": [{"id": spy, "name": name, "description": f"{name} (a spy of agent-conformance).", "version": "1.0.0",
+                        "capabilities": [CAPABILITY], "transports": ["rest"], "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT,
+                        "operations": [{"name": "execute_subtask", "description": "Execute an ACI subtask.",
+                                        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT}]}
+                       for spy, (name, _) in SPIES.items()],
+            "transports": {"rest": {"base": f"{self.base}/runs/{run}", "invoke_path": "/agents/{agent_id}/invoke"}},
+        }
+
+    def answer(self, run: SpyRun, spy: str, context: dict[str, Any]) -> dict[str, Any]:
+        items = [i for i in context.get("todoItems", []) if isinstance(i, dict) and isinstance(i.get("itemId"), str)]
+        result = SPIES[spy][1]
+        states, abstracts = [], []
+        for n, item in enumerate(items):
+            state, abstract = 1, f"{item.get('description', '')}: {result} [{run.result_canaries[spy]}]"
+            if run.behaviour == "unfinished" and spy == "weather-checking":
+                state, abstract = 0, f"Forecast for {item.get('description', '')}: sunny [{run.result_canaries[spy]}]"
+            if run.behaviour == "unverified" and spy == "hotel-booking" and n == len(items) - 1:
+                abstract = ""
+            states.append({"itemId": item["itemId"], "state": state})
+            abstracts.append({"itemId": item["itemId"], "outputabstract": abstract})
+        return {"AgentContext": {
+            **{k: context.get(k) for k in ("AgentID", "AgentName", "SubTaskID", "SubTaskName", "Dependencies")},
+            "Context": f"Working notes of {spy} [{run.context_canaries[spy]}]", "todoItems": items,
+            "ItemstateUpdates": states, "KeyInformation": abstracts,
+            "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "Optional": ["LastUpdated"]}}
+
+
+def spies_app(spies: Spies) -> Starlette:
+    async def document(request: Request) -> Response:
+        run = request.path_params["run"]
+        if run not in spies.runs:
+            return JSONResponse({"title": "no such run"}, status_code=404, media_type="application/problem+json")
+        return JSONResponse(spies.document(run), media_type="application/woa+json")
+
+    async def invoke(request: Request) -> Response:
+        run, spy = spies.runs.get(request.path_params["run"]), request.path_params["agent_id"]
+        if run is None or spy not in SPIES:
+            return JSONResponse({"title": "no such agent"}, status_code=404, media_type="application/problem+json")
+        record = Received(spy, None, time.monotonic())
+        run.received.append(record)
+        try:
+            record.envelope = parse_json(await read_capped(request, 4 * 1024 * 1024))
+        except (TooLarge, NotJson) as error:
+            return JSONResponse({"title": "bad request", "detail": str(error)}, status_code=400, media_type="application/problem+json")
+        context = record.context
+        given = context or {}
+        uri = next((given[k] for k in ("ContextURI", "Context/ContextURI") if isinstance(given.get(k), str)), None)
+        record.reference = uri or ""
+        await asyncio.sleep(spies.delay)
+        record.answered = time.monotonic()
+        if context is None:
+            return JSONResponse({"title": "no AgentContext"}, status_code=422, media_type="application/problem+json")
+        return JSONResponse(spies.answer(run, spy, context))
+
+    return Starlette(routes=[Route("/runs/{run}/.well-known/woa.json", document),
+                             Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"])])
