@@ -264,7 +264,7 @@ async def run_task(given: Any, base: str, store: ContextStore, planner: Planner 
             returned[subtask.key] = context
             raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
             states = {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)} if isinstance(raw, list) else {}
-            info = context.get("KeyInformation") if isinstance(context.get("KeyInformation"), list) else []
+            info: list[Any] = context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
             abstracts = {k.get("itemId"): str(k.get("outputabstract", "")) for k in info if isinstance(k, dict)}
             done = [i for i, _ in subtask.items if _verified(states, abstracts, i, fault)]
             results[subtask.key] = [abstracts[i] for i in done if i in abstracts]

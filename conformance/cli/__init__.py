@@ -12,7 +12,7 @@ import sys
 import typer
 
 from .. import __version__
-from . import errata, fuzz, mock, oracle, requirements, run, vectors
+from . import aci, errata, fuzz, mock, oracle, requirements, run, vectors
 
 __all__ = ["app", "main"]
 
@@ -31,6 +31,7 @@ app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)
 app.add_typer(mock.app, name="mock")
 app.add_typer(oracle.app, name="oracle")
+app.add_typer(aci.app, name="aci")
 
 
 @app.command("version")

@@ -1,0 +1,46 @@
+"""The pool's heat against its closed form (SDSI 6.2.1), and the oracle's boundaries."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from conformance.oracle import Oracle, OracleConfig, Payload
+from conformance.oracle.config import HOUR
+from conformance.oracle.pool import BatchPool, LoopPool
+
+
+@pytest.mark.parametrize("pool", [BatchPool, LoopPool])
+def test_heat_is_the_sum_of_decayed_increments(pool: type) -> None:
+    """heat(t) = increment * sum over events of 0.5 ** ((t - t_i) / half_life)."""
+    config = OracleConfig(heat_increment=3.0, half_life_hours=2.0, heat_threshold=1e9)
+    oracle = Oracle(config, pool=pool)
+    times = [0.0, 600.0, 3 * HOUR, 3 * HOUR, 10 * HOUR]
+    for t in times:
+        oracle.observe([Payload(t, "c", "s", ("window seat",))])
+    the_pool = next(iter(oracle._pools.values()))
+    for probe in (10 * HOUR, 11 * HOUR, 40 * HOUR):
+        expected = sum(3.0 * 0.5 ** ((probe - t) / (2.0 * HOUR)) for t in times)
+        assert math.isclose(the_pool.heat(0, probe), expected, rel_tol=1e-12)
+
+
+def test_a_trigger_fires_on_the_fragment_that_exceeds_the_threshold() -> None:
+    config = OracleConfig(heat_increment=10.0, half_life_hours=1e6, min_distinct_clients=1)
+    oracle = Oracle(config)
+    for n in range(6):
+        oracle.observe([Payload(float(n), f"c{n}", "s", ("extra legroom",))])
+        assert bool(oracle.outcome.triggers) == (n == 5)
+
+
+def test_online_and_batched_observation_agree() -> None:
+    rng = np.random.default_rng(1)
+    phrases = ["window seat", "vegetarian meal", "airport pickup"]
+    events = [Payload(float(t), f"c{rng.integers(4)}", "s", (phrases[rng.integers(3)],)) for t in np.cumsum(rng.integers(0, 900, 300))]
+    config = OracleConfig(heat_threshold=8, min_distinct_clients=2, max_experimental_keys=1, trial_days=0.05)
+    one_by_one, batched = Oracle(config), Oracle(config)
+    for event in events:
+        one_by_one.observe([event])
+    batched.observe(events)
+    assert one_by_one.outcome.to_json() == batched.outcome.to_json()
