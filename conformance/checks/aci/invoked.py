@@ -82,22 +82,38 @@ async def returns_its_own_agent_context(target: Target) -> Verdict:
     return _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
 
 
+async def _either_role(target: Target, requirement: str, success: str) -> Verdict:
+    """A rule binding both roles: judged on what invoked agents return and on what masters send
+    (the AgentContexts the suite's spies received), as the run certifies either."""
+    from .master import master_sent
+
+    found, verdict = await _session(target)
+    sent = await master_sent(target)
+    if found is None and not sent:
+        return verdict  # type: ignore[return-value]
+    judged = _answered(found) if found is not None else []
+    broken = [s for s in judged if s.reply.status is None]
+    if broken:
+        return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))
+    problems = [f"{s.label()}: {p}" for s in judged if (p := _violations(requirement)(s))]
+    for label, message in sent:
+        problems += [f"{label}: {v.path}: {v.message}" for v in validate_message("aci/agent-context", message) if v.requirement == requirement][:1]
+    count = f"{len(judged)} returned, {len(sent)} sent by the master"
+    if problems:
+        return failed(f"{len(problems)} AgentContexts ({count}): " + "; ".join(problems[:4]), *_evidence(judged))
+    return passed(f"{success} ({count})", *_evidence(judged))
+
+
 @check("ACI-5.2-AGENTCONTEXT-MEMBERS")
 async def agent_context_has_its_members(target: Target) -> Verdict:
-    """5.2: the returned AgentContext has the identification fields and the members of Figure 4."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-AGENTCONTEXT-MEMBERS"), "every returned AgentContext has Figure 4's members")
+    """5.2: every AgentContext, returned by an invoked agent or sent by a master, has Figure 4's members."""
+    return await _either_role(target, "ACI-5.2-AGENTCONTEXT-MEMBERS", "every AgentContext has Figure 4's members")
 
 
 @check("ACI-5.2-TODO-ITEMS")
 async def todo_items_are_well_formed(target: Target) -> Verdict:
-    """5.2: todoItems is an array of {itemId, description}."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-TODO-ITEMS"), "todoItems keep their {itemId, description} form")
+    """5.2: todoItems is an array of {itemId, description}, in what invoked agents return and masters send."""
+    return await _either_role(target, "ACI-5.2-TODO-ITEMS", "todoItems keep their {itemId, description} form")
 
 
 @check("ACI-5.2-ITEM-STATE-BINARY")
@@ -233,19 +249,22 @@ async def expired_references_are_refused(target: Target) -> Verdict:
 
 @check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
 async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
-    """6: AgentContext messages travel over TLS: every invoked agent's endpoint is https (read from
-    the document, so a plain-HTTP host fails here rather than going untested)."""
-    if "invoked" not in target.options.roles:
-        return not_applicable("this run does not certify invoked agents")
+    """6: AgentContext messages travel over TLS: the endpoint of every ACI agent certified (invoked
+    agents, and masters) is https. Read from the document, so a plain-HTTP host fails here rather
+    than going untested."""
+    roles = {r for r in ("invoked", "master") if r in target.options.roles}
+    if not roles:
+        return not_applicable("this run certifies no ACI agent")
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
         endpoints = {"a2a-agent": target.options.target}
     else:
-        agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
+        agents = [a for a in aci_agents(target.document) if role_of(a) in roles]
         if not agents:
-            return not_applicable("the target offers no ACI invoked agent")
+            return not_applicable("the target offers no ACI agent in the roles certified")
         rest = rest_config(target.document)
         base = rest.get("base") if isinstance(rest, dict) else None
-        endpoints = {a["id"]: str(a.get("x-a2a", "")) if target.options.binding == "a2a" else str(base or "") for a in agents}
+        endpoints = {a["id"]: str(a.get("x-a2a", "")) if target.options.binding == "a2a" and role_of(a) == "invoked" else str(base or "")
+                     for a in agents}
     unknown = sorted(agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://")))
     if unknown:
         return skipped(f"no endpoint URL for {unknown}")

@@ -38,6 +38,15 @@ async def _session(target: Target) -> tuple[MasterSession | None, Verdict | None
     return found, None
 
 
+async def master_sent(target: Target) -> list[tuple[str, dict[str, Any]]]:
+    """The AgentContexts the master sent the spies, as messages, when this run certifies a master."""
+    if "master" not in target.options.roles or not isinstance(target.document, dict):
+        return []
+    found = await master_session(target)
+    return [(f"{run.name}: sent to {rec.spy}", {"AgentContext": rec.context})
+            for run in found.runs.values() for rec in run.spies.received if rec.context is not None]
+
+
 def _evidence(runs: Iterable[MasterRun]) -> tuple[Exchange, ...]:
     return tuple(r.reply.exchange for r in runs if r.reply is not None and r.reply.exchange)[:3]
 
