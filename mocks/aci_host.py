@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+from jsonschema import Draft202012Validator
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount
 
@@ -23,7 +24,20 @@ from .problems import problem
 __all__ = ["CONTEXT_LIMIT", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
 
 CONTEXT_LIMIT = 1024 * 1024
-_AGENT_CONTEXT = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+_OUTPUTS = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+
+
+def agent_context_inputs(agent_id: str) -> dict[str, Any]:
+    """What an invoked agent accepts: an AgentContext addressed to it (ACI 5.2, Figure 4)."""
+    item = {"type": "object", "required": ["itemId", "description"],
+            "properties": {"itemId": {"type": "string", "minLength": 1}, "description": {"type": "string"}}}
+    context = {"type": "object", "required": ["AgentID", "SubTaskID", "todoItems"], "properties": {
+        "AgentID": {"const": agent_id}, "AgentName": {"type": "string"}, "SubTaskID": {"type": "string", "minLength": 1},
+        "SubTaskName": {"type": "string"}, "Dependencies": {"type": "array", "items": {"type": "string"}},
+        "Context": {"type": "string"}, "ContextURI": {"type": "string"}, "todoItems": {"type": "array", "items": item}}}
+    example = {"AgentContext": {"AgentID": agent_id, "SubTaskID": "task-001/one", "todoItems": [{"itemId": "i1", "description": "do it"}],
+                                "Context": "An example subtask."}}
+    return {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": context}, "examples": [example]}
 
 
 def invoked_entries(base: str) -> list[dict[str, Any]]:
@@ -31,9 +45,9 @@ def invoked_entries(base: str) -> list[dict[str, Any]]:
     return [{
         "id": agent.id, "name": agent.name, "description": f"Executes ACI subtasks of the {agent.scenario} scenario.",
         "version": "1.0.0", "capabilities": [CAPABILITY], "transports": ["rest"], "x-a2a": f"{base}/a2a/{agent.id}",
-        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT,
+        "inputs": agent_context_inputs(agent.id), "outputs": _OUTPUTS,
         "operations": [{"name": "execute_subtask", "description": "Execute the subtask of an AgentContext (ACI 5.3).",
-                        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT}],
+                        "inputs": agent_context_inputs(agent.id), "outputs": _OUTPUTS}],
     } for agent in AGENTS.values()]
 
 
@@ -64,9 +78,15 @@ def fetcher(base: str) -> Fetch:
     return fetch
 
 
+_VALIDATORS = {agent_id: Draft202012Validator(agent_context_inputs(agent_id)) for agent_id in AGENTS}
+
+
 async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str) -> Response:
     if operation != "execute_subtask":
         return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
+    errors = [e.message for e in _VALIDATORS[agent_id].iter_errors(given)]
+    if errors:
+        return problem(422, "Input does not conform", "; ".join(errors)[:2000])
     try:
         return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault))
     except AciError as error:

@@ -131,12 +131,16 @@ class ContextStore:
         return 200, self.entries[ident]
 
 
-def master_entry() -> dict[str, Any]:
-    """The master as it stands in the WoA document."""
+def master_entry(base: str) -> dict[str, Any]:
+    """The master as it stands in the WoA document: `agents` may name a document on this host's
+    origin or on loopback, nowhere else (the pattern says so, and run_task enforces it)."""
+    own = re.escape(base.rstrip("/"))
+    pattern = rf"^({own}|https?://(127\.0\.0\.1|localhost|\[::1\])(:[0-9]{{1,5}})?)/"
+    documents = f"{base.rstrip('/')}/.well-known/woa.json"
     inputs = {"type": "object", "required": ["UserQuery", "agents"], "additionalProperties": False,
               "properties": {"UserQuery": {"type": "string", "minLength": 1, "maxLength": 4000},
-                             "agents": {"type": "string", "format": "uri", "maxLength": 2000}},
-              "examples": [{"UserQuery": "Plan a three-day trip to Beijing next week.", "agents": "https://127.0.0.1/.well-known/woa.json"}]}
+                             "agents": {"type": "string", "format": "uri", "maxLength": 2000, "pattern": pattern, "examples": [documents]}},
+              "examples": [{"UserQuery": "Plan a three-day trip to Beijing next week.", "agents": documents}]}
     outputs = {"type": "object", "required": ["TaskContext"], "properties": {"TaskContext": {"type": "object"}}}
     return {"id": MASTER_ID, "name": "ACI Master Agent", "description": "Plans and runs tour plans and doctor visits with ACI invoked agents.",
             "version": "1.0.0", "capabilities": [CAPABILITY], "transports": ["rest"], "inputs": inputs, "outputs": outputs,
@@ -185,6 +189,13 @@ def _agents(document: Any, url: str, base: str) -> dict[str, str]:
     return found
 
 
+def _failed(query: str, name: str, description: str, goals: list[str]) -> dict[str, Any]:
+    now = format_time(time.time())
+    return {"TaskID": f"task-{hashlib.sha256(f'{query}{time.time()}'.encode()).hexdigest()[:8]}", "UserQuery": query,
+            "TaskName": name, "TaskDescription": description, "GoalStatus": [{"Goal": g, "Status": "failed"} for g in goals],
+            "OverallStatus": "failed", "StartTime": now, "EndTime": now, "Optional": ["StartTime", "EndTime"]}
+
+
 def _verified(states: dict[Any, Any], abstracts: dict[Any, str], item: str, fault: str) -> bool:
     """Two-phase evaluation (ACI 5.2): state 1 first, then an abstract that bears it out."""
     first = states.get(item) == 1 or fault == "ACI-5.2-TWO-PHASE-UNFINISHED"
@@ -203,8 +214,9 @@ async def run_task(given: Any, base: str, store: ContextStore, planner: Planner 
     if not _allowed(agents_url, base):
         raise AciError(422, "Agents document refused", f"{agents_url} is not on this host's origin or loopback")
     plan = (planner or RulePlanner()).plan(query)
-    if plan is None:
-        raise AciError(422, "No plan", "the query is neither a trip nor a doctor visit, the two tasks this master plans")
+    if plan is None:  # the task is run and fails: the TaskContext says so (ACI 5.1)
+        return {"TaskContext": _failed(query, "unplanned", "The query is neither a trip nor a doctor visit, the two tasks this master plans.",
+                                       ["plan the task"])}
     task_id = f"task-{hashlib.sha256(f'{query}{time.time()}'.encode()).hexdigest()[:8]}"
     goals = {s.key: "pending" for s in plan.subtasks}
     task: dict[str, Any] = {"TaskID": task_id, "UserQuery": query, "TaskName": plan.name, "TaskDescription": plan.description,
@@ -214,10 +226,14 @@ async def run_task(given: Any, base: str, store: ContextStore, planner: Planner 
     results: dict[str, list[str]] = {}
     returned: dict[str, dict[str, Any]] = {}
     async with httpx.AsyncClient(timeout=10.0, follow_redirects=False) as client:
-        invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
+        try:
+            invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
+        except AciError as error:
+            return {"TaskContext": _failed(query, plan.name, f"{plan.description} No agents: {error.detail}", [s.goal for s in plan.subtasks])}
         missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
         if missing:
-            raise AciError(422, "Agents missing", f"the agents document lists no ACI agent {missing}")
+            return {"TaskContext": _failed(query, plan.name, f"{plan.description} The agents document lists no {missing}.",
+                                           [s.goal for s in plan.subtasks])}
 
         def agent_context(subtask: Subtask) -> dict[str, Any]:
             context = subtask.context

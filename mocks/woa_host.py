@@ -70,7 +70,7 @@ def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
         }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent(), *aci_host.invoked_entries(base),
-                   aci_master.master_entry()],
+                   aci_master.master_entry(base)],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
     }
@@ -198,7 +198,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
 
     fetch_context = aci_host.fetcher(base)
     context_store = aci_master.ContextStore(base, breaks)
-    master_inputs = Draft202012Validator(aci_master.master_entry()["inputs"])
+    master_inputs = Draft202012Validator(aci_master.master_entry(base)["inputs"])
 
     async def master(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "run_task":
