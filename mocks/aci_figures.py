@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,7 @@ def _counter() -> Any:
 
 async def _run(url: str, cacert: Any, scenario: str, spies: Spies) -> tuple[SpyRun, dict[str, Any], list[str]]:
     spies.runs[scenario] = SpyRun(scenario)
-    async with httpx.AsyncClient(verify=str(cacert), timeout=30) as client:
+    async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(cacert)), timeout=30) as client:
         reply = await client.post(f"{url}/agents/aci-master/invoke", json={
             "agent": "aci-master", "operation": "run_task", "input": {"UserQuery": QUERIES[scenario], "agents": spies.document_url(scenario)}})
         reply.raise_for_status()

@@ -69,7 +69,7 @@ def fetcher(base: str) -> Fetch:
                         body += chunk
                         if len(body) > CONTEXT_LIMIT:
                             raise AciError(422, "Context too large", f"the context exceeds {CONTEXT_LIMIT} bytes")
-            except httpx.HTTPError as error:
+            except (httpx.HTTPError, httpx.InvalidURL) as error:
                 raise AciError(424, "ContextURI unreachable", f"{type(error).__name__}: {error}") from None
         if response.status_code != 200:
             raise AciError(424, "ContextURI refused by its store", f"the store answered {response.status_code}")

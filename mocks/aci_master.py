@@ -165,7 +165,7 @@ async def _get_json(client: httpx.AsyncClient, method: str, url: str, body: Any 
                 raw += chunk
                 if len(raw) > LIMIT:
                     raise AciError(502, "Answer too large", f"{url} answered more than {LIMIT} bytes")
-    except httpx.HTTPError as error:
+    except (httpx.HTTPError, httpx.InvalidURL) as error:
         raise AciError(502, "Agent unreachable", f"{url}: {type(error).__name__}") from None
     if response.status_code >= 400:
         raise AciError(502, "Agent failed", f"{url} answered {response.status_code}")

@@ -198,7 +198,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
 
     fetch_context = aci_host.fetcher(base)
     context_store = aci_master.ContextStore(base, breaks)
-    master_inputs = Draft202012Validator(aci_master.master_entry(base)["inputs"])
+    master_inputs = Draft202012Validator(aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
 
     async def master(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "run_task":
