@@ -18,7 +18,7 @@ from starlette.routing import Mount
 
 from conformance.target import is_loopback
 
-from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
+from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, capped, execute_subtask
 from .problems import problem
 
 __all__ = ["CONTEXT_LIMIT", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
@@ -62,17 +62,9 @@ def fetcher(base: str) -> Fetch:
         if parts.scheme == "http" and not is_loopback(uri):
             raise AciError(422, "ContextURI refused", "context is fetched over HTTPS (plain HTTP only on loopback)")
         async with httpx.AsyncClient(timeout=5.0, follow_redirects=False) as client:
-            try:
-                async with client.stream("GET", uri) as response:
-                    body = bytearray()
-                    async for chunk in response.aiter_bytes():
-                        body += chunk
-                        if len(body) > CONTEXT_LIMIT:
-                            raise AciError(422, "Context too large", f"the context exceeds {CONTEXT_LIMIT} bytes")
-            except (httpx.HTTPError, httpx.InvalidURL) as error:
-                raise AciError(424, "ContextURI unreachable", f"{type(error).__name__}: {error}") from None
-        if response.status_code != 200:
-            raise AciError(424, "ContextURI refused by its store", f"the store answered {response.status_code}")
+            status, body = await capped(client, "GET", uri, limit=CONTEXT_LIMIT, status=424)
+        if status != 200:
+            raise AciError(424, "ContextURI refused by its store", f"the store answered {status}")
         return body.decode("utf-8", errors="replace")
 
     return fetch

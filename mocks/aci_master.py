@@ -26,7 +26,7 @@ import httpx
 from conformance.oracle.clock import format_time
 from conformance.target import is_loopback
 
-from .aci_agents import CAPABILITY, AciError
+from .aci_agents import CAPABILITY, AciError, capped
 
 __all__ = ["ContextStore", "Planner", "RulePlanner", "Subtask", "TaskPlan", "master_entry", "run_task"]
 
@@ -158,17 +158,9 @@ def _allowed(url: str, base: str) -> bool:
 
 
 async def _get_json(client: httpx.AsyncClient, method: str, url: str, body: Any = None) -> Any:
-    try:
-        async with client.stream(method, url, json=body) as response:
-            raw = bytearray()
-            async for chunk in response.aiter_bytes():
-                raw += chunk
-                if len(raw) > LIMIT:
-                    raise AciError(502, "Answer too large", f"{url} answered more than {LIMIT} bytes")
-    except (httpx.HTTPError, httpx.InvalidURL) as error:
-        raise AciError(502, "Agent unreachable", f"{url}: {type(error).__name__}") from None
-    if response.status_code >= 400:
-        raise AciError(502, "Agent failed", f"{url} answered {response.status_code}")
+    status, raw = await capped(client, method, url, body, LIMIT)
+    if status >= 400:
+        raise AciError(502, "Agent failed", f"{url} answered {status}")
     try:
         return json.loads(raw)
     except ValueError:

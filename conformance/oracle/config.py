@@ -51,12 +51,14 @@ class OracleConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> OracleConfig:
-        """The configuration from a trace's `config` object; unknown members are an error."""
-        data = dict(data or {})
+        """The configuration from a trace's `config` object. A few other spellings of the lifecycle
+        parameters are taken for the names here; any other unknown member is an error that lists
+        the names known (a misspelt parameter never goes silently unused)."""
+        data = {ALIASES.get(k, k): v for k, v in (data or {}).items()}
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise ValueError(f"unknown config member(s): {', '.join(unknown)}")
+            raise ValueError(f"unknown config member(s): {', '.join(unknown)} (known: {', '.join(sorted(names))})")
         config = cls(**data)
         config.validate()
         return config
@@ -103,3 +105,10 @@ class OracleConfig:
 
 
 TOLERANCE = 1e-9
+#: Other names a trace may give a parameter.
+ALIASES = {
+    "trial_period_days": "trial_days", "grace_period_days": "grace_days", "observation_days": "observation_window_days",
+    "backward_compatibility_window_days": "compatibility_window_days", "backward_compatibility_days": "compatibility_window_days",
+    "compatibility_days": "compatibility_window_days", "max_active_experimental_keys": "max_experimental_keys",
+    "window_days": "occurrence_window_days", "half_life": "half_life_hours",
+}

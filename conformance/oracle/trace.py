@@ -39,10 +39,11 @@ def validate_trace(trace: Any) -> None:
 
 
 def payloads_of(event: dict[str, Any]) -> Payload:
+    """A payload event; blank strings in `other` are no fragments and are left out."""
     other = event.get("other", [])
-    return Payload(parse_time(event["at"]), event["client_id"], event["scenario"],
-                   tuple([other] if isinstance(other, str) else other), dict(event.get("keys", {})),
-                   dict(event.get("judgements", {})))
+    fragments = tuple(f for f in ([other] if isinstance(other, str) else other) if f.strip())
+    return Payload(parse_time(event["at"]), event["client_id"], event["scenario"], fragments,
+                   dict(event.get("keys", {})), dict(event.get("judgements", {})))
 
 
 def replay(trace: Any, encoder: Encoder | None = None, oracle: Oracle | None = None) -> dict[str, Any]:

@@ -98,7 +98,7 @@ def test_cli_check_passes_the_shipped_traces_and_fails_a_changed_one(tmp_path: P
 
 @pytest.mark.parametrize("trace, message", [
     ({"events": [{"at": "2026-05-01T00:00:00Z", "scenario": "s"}]}, "'client_id' is a required property"),
-    ({"config": {"half_life": 3}, "events": []}, "unknown config member(s): half_life"),
+    ({"config": {"half_lives": 3}, "events": []}, "unknown config member(s): half_lives (known: "),
     ({"config": {"heat_increment": -1}, "events": []}, "heat_increment must be > 0"),
     ({"events": [{"type": "tick", "at": "2026-05-02T00:00:00Z"}, {"type": "tick", "at": "2026-05-01T00:00:00Z"}]}, "time goes backwards"),
 ])

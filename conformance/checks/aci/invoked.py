@@ -82,6 +82,14 @@ async def returns_its_own_agent_context(target: Target) -> Verdict:
     return _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
 
 
+async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
+    """A rule the AgentContext schema and rules judge, on every reply to a valid context."""
+    found, verdict = await _session(target)
+    if found is None:
+        return verdict  # type: ignore[return-value]
+    return _judge(_answered(found), _violations(requirement), success)
+
+
 async def _either_role(target: Target, requirement: str, success: str) -> Verdict:
     """A rule binding both roles: judged on what invoked agents return and on what masters send
     (the AgentContexts the suite's spies received), as the run certifies either."""
@@ -119,37 +127,25 @@ async def todo_items_are_well_formed(target: Target) -> Verdict:
 @check("ACI-5.2-ITEM-STATE-BINARY")
 async def item_states_are_binary(target: Target) -> Verdict:
     """5.2: every item state is 0 (not completed) or 1 (completed)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-ITEM-STATE-BINARY"), "every state is 0 or 1")
+    return await _schema_rule(target, "ACI-5.2-ITEM-STATE-BINARY", "every state is 0 or 1")
 
 
 @check("ACI-5.2-ITEM-STATE-PER-ITEM")
 async def one_state_per_item(target: Target) -> Verdict:
     """5.2: ItemstateUpdates has one entry per todo item and none for an unknown itemId."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-ITEM-STATE-PER-ITEM"), "one state per todo item, no unknown item")
+    return await _schema_rule(target, "ACI-5.2-ITEM-STATE-PER-ITEM", "one state per todo item, no unknown item")
 
 
 @check("ACI-5.2-KEY-INFORMATION-PER-ITEM")
 async def key_information_for_completed_items(target: Target) -> Verdict:
     """5.2: KeyInformation has an outputabstract for every completed item."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-KEY-INFORMATION-PER-ITEM"), "every completed item has its outputabstract")
+    return await _schema_rule(target, "ACI-5.2-KEY-INFORMATION-PER-ITEM", "every completed item has its outputabstract")
 
 
 @check("ACI-5.2-LAST-UPDATED-TIMESTAMP")
 async def last_updated_is_a_timestamp(target: Target) -> Verdict:
     """5.2: LastUpdated, when present, is an RFC 3339 timestamp (E-ACI-5.2-LASTUPDATED-FORMAT)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
-    return _judge(_answered(found), _violations("ACI-5.2-LAST-UPDATED-TIMESTAMP"), "LastUpdated, where given, is RFC 3339")
+    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-TIMESTAMP", "LastUpdated, where given, is RFC 3339")
 
 
 @check("ACI-5.2-DEPENDENCIES-PRESERVED")

@@ -46,12 +46,27 @@ def _compare(drive: Drive, name: str, story: str) -> Verdict:
                   f"configuration the server declares, serves {point.expected or 'none'}", *_evidence(point))
 
 
-def _lifecycle_start(drive: Drive) -> Verdict | None:
-    """The key must have been served as experimental until the trial's end (SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)."""
+async def _started(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+    """The drive, if its new key was served as experimental until the trial's end
+    (SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL); else the skip that says so."""
+    drive, verdict = await _drive(target, name)
+    if drive is None:
+        return None, verdict
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if after.states != ["experimental"] or ending.states != ["experimental"]:
-        return skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
-    return None
+        return None, skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
+    return drive, None
+
+
+async def _evaluated(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+    """The drive, if its key also left the experimental state when the trial ended
+    (SDSI-6.2.3-LONG-TERM-EVALUATION); else the skip that says so."""
+    drive, verdict = await _started(target, name)
+    if drive is None:
+        return None, verdict
+    if "experimental" in drive.checkpoints["trial-ended"].states:
+        return None, skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+    return drive, None
 
 
 @check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
@@ -134,11 +149,9 @@ async def new_keys_start_experimental(target: Target) -> Verdict:
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
 async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
     """6.2.3: when the trial ends the key is evaluated: promoted or deprecated, no longer experimental."""
-    drive, verdict = await _drive(target, "used")
+    drive, verdict = await _started(target, "used")
     if drive is None:
         return verdict  # type: ignore[return-value]
-    if (pending := _lifecycle_start(drive)) is not None:
-        return pending
     ended = drive.checkpoints["trial-ended"]
     if "experimental" in ended.states:
         return failed("a minute after the trial ended the key is still experimental: it was not evaluated", *_evidence(ended))
@@ -148,27 +161,18 @@ async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
 @check("SDSI-6.2.3-PROMOTION")
 async def used_keys_are_promoted(target: Target) -> Verdict:
     """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable."""
-    drive, verdict = await _drive(target, "used")
+    drive, verdict = await _evaluated(target, "used")
     if drive is None:
         return verdict  # type: ignore[return-value]
-    if (pending := _lifecycle_start(drive)) is not None:
-        return pending
-    ended = drive.checkpoints["trial-ended"]
-    if "experimental" in ended.states:
-        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
     return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
 
 
 @check("SDSI-6.2.3-DEPRECATION")
 async def unused_keys_are_deprecated(target: Target) -> Verdict:
     """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends."""
-    drive, verdict = await _drive(target, "lifecycle")
+    drive, verdict = await _evaluated(target, "lifecycle")
     if drive is None:
         return verdict  # type: ignore[return-value]
-    if (pending := _lifecycle_start(drive)) is not None:
-        return pending
-    if "experimental" in drive.checkpoints["trial-ended"].states:
-        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
     return _compare(drive, "trial-ended", "no payload carried the key during its trial")
 
 
