@@ -13,11 +13,11 @@ as a defective implementation would.
 from __future__ import annotations
 
 import copy
-import time
 from dataclasses import replace
 from typing import Any
 
 from conformance.oracle import Oracle, OracleConfig, Payload
+from conformance.oracle.clock import Clock, SystemClock
 from conformance.oracle.engine import _Trigger
 from conformance.oracle.lifecycle import Metrics, decide
 
@@ -75,8 +75,9 @@ def _promote_the_unused(metrics: Metrics, config: OracleConfig) -> str | None:
 class Evolution:
     """The DSP worlds of one server: the real one, and one per test session."""
 
-    def __init__(self, templates: dict[str, dict[str, Any]], fault: str = "") -> None:
-        self.templates, self.fault = templates, fault
+    def __init__(self, templates: dict[str, dict[str, Any]], fault: str = "", clock: Clock | None = None) -> None:
+        """`clock` gives the real world's time (a test session's time comes with each request)."""
+        self.templates, self.fault, self.clock = templates, fault, clock or SystemClock()
         self._worlds: dict[str | None, dict[str, Oracle]] = {}
 
     def _world(self, session: str | None) -> dict[str, Oracle]:
@@ -104,7 +105,7 @@ class Evolution:
         fragments = tuple(other if isinstance(other, list) else [other] if isinstance(other, str) and other else [])
         keys = {k: v for k, v in payload.items() if k != "other"}
         before = len(oracle.outcome.patches)
-        oracle.observe([Payload(time.time() if now is None else now, client_id, scenario, fragments, keys)])
+        oracle.observe([Payload(self.clock.now() if now is None else now, client_id, scenario, fragments, keys)])
         new = {p["patch_id"] for p in oracle.outcome.patches[before:]}
         return [p for p in self.patches(scenario, client_id, now, session) if p["patch_id"] in new]
 
@@ -112,7 +113,7 @@ class Evolution:
         oracle = self._world(session).get(scenario)
         if oracle is None:
             return None
-        oracle.tick(time.time() if now is None else now)
+        oracle.tick(self.clock.now() if now is None else now)
         return oracle.key_state(scenario, client_id, name)
 
     def patches(self, scenario: str, client_id: str | None, now: float | None, session: str | None) -> list[dict[str, Any]]:
@@ -120,7 +121,7 @@ class Evolution:
         oracle = self._world(session).get(scenario)
         if oracle is None:
             return []
-        oracle.tick(time.time() if now is None else now)
+        oracle.tick(self.clock.now() if now is None else now)
         owners = {p.get("client_id") for p in oracle.outcome.patches} if self.fault == "SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT" else {client_id}
         served = list({p["patch_id"]: p for owner in sorted(owners, key=str) for p in oracle.active_patches(scenario, owner)}.values())
         if self.fault in ("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED"):

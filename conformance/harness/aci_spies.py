@@ -7,8 +7,9 @@ Each spy records every message it receives (when it arrived, when it answered), 
 given with every item completed. Its answer plants two canaries: one in its KeyInformation (its
 result, which a master may pass to the agents that depend on it) and one in its Context (its own
 working context, which must reach no other agent). A run's `behaviour` makes one spy answer
-unfinished (state 0 with a plausible abstract) or unverified (state 1 with an empty abstract), to
-observe the master's two-phase evaluation. A ContextURI the master hands a spy is kept, for the
+unfinished (state 0 with a plausible abstract), unverified (state 1 with an empty abstract) or
+contradicting (state 1 with an abstract that says it failed), to observe the master's two-phase
+evaluation. A ContextURI the master hands a spy is kept, for the
 suite to fetch after the run (from its own event loop: the spies serve from another thread).
 """
 
@@ -61,7 +62,7 @@ class Received:
 @dataclass
 class SpyRun:
     name: str
-    behaviour: str = "normal"  # normal, unfinished (weather-checking), unverified (hotel-booking)
+    behaviour: str = "normal"  # normal, unfinished (weather-checking), unverified or contradicting (hotel-booking)
     received: list[Received] = field(default_factory=list)
     result_canaries: dict[str, str] = field(default_factory=dict)
     context_canaries: dict[str, str] = field(default_factory=dict)
@@ -105,6 +106,8 @@ class Spies:
                 state, abstract = 0, f"Forecast for {item.get('description', '')}: sunny [{run.result_canaries[spy]}]"
             if run.behaviour == "unverified" and spy == "hotel-booking" and n == len(items) - 1:
                 abstract = ""
+            if run.behaviour == "contradicting" and spy == "hotel-booking" and n == len(items) - 1:
+                abstract = f"Booking failed: no rooms available for those dates [{run.result_canaries[spy]}]"
             states.append({"itemId": item["itemId"], "state": state})
             abstracts.append({"itemId": item["itemId"], "outputabstract": abstract})
         return {"AgentContext": {

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from ...bindings.http import ExchangeFailed, Unreachable
-from ...report.model import Exchange
+from ...report.model import Exchange, Status
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
@@ -321,11 +321,15 @@ async def unfinished_items_are_not_done(target: Target) -> Verdict:
 
 @check("ACI-5.2-TWO-PHASE-VERIFIED")
 async def completed_items_are_verified(target: Target) -> Verdict:
-    """5.2: an item in state 1 is accepted only when its KeyInformation bears it out."""
+    """5.2: an item in state 1 is accepted only when its KeyInformation bears it out: not when the
+    abstract is empty, nor when it says the work failed."""
     found, verdict = await _session(target)
     if found is None:
         return verdict  # type: ignore[return-value]
-    return _two_phase(found, "tour-unverified", "hotel-booking", "hotel-booking answered state 1 with an empty outputabstract")
+    verdicts = [_two_phase(found, "tour-unverified", "hotel-booking", "hotel-booking answered state 1 with an empty outputabstract"),
+                _two_phase(found, "tour-contradicting", "hotel-booking", "hotel-booking answered state 1 with an abstract saying it failed")]
+    return next((v for v in verdicts if v.status is not Status.PASS), passed("; ".join(v.message for v in verdicts),
+                                                                            *[e for v in verdicts for e in v.evidence][:3]))
 
 
 def _references(found: MasterSession) -> list[tuple[MasterRun, str]]:

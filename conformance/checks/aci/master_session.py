@@ -4,7 +4,8 @@ and asks each ACI master of the target to run the draft's two tasks, once per ru
 - `tour`: the tour plan (hotel, flight, weather: independent subtasks);
 - `doctor`: the doctor visit (diagnosis, then prescription, then medicine: each needs the one before);
 - `tour-unfinished`: the tour plan, the weather spy answering state 0 with a plausible abstract;
-- `tour-unverified`: the tour plan, the hotel spy answering state 1 with an empty abstract.
+- `tour-unverified`: the tour plan, the hotel spy answering state 1 with an empty abstract;
+- `tour-contradicting`: the same, its abstract saying the booking failed.
 
 The master is invoked through WoA REST: run_task with {"UserQuery", "agents": the URL of the
 run's spy document}. The spies run on http://127.0.0.1 (the master under test must be allowed to
@@ -28,8 +29,8 @@ QUERIES = {
     "tour": "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather.",
     "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
 }
-RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"),
-        "tour-unfinished": ("tour", "unfinished"), "tour-unverified": ("tour", "unverified")}
+RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"), "tour-unfinished": ("tour", "unfinished"),
+        "tour-unverified": ("tour", "unverified"), "tour-contradicting": ("tour", "contradicting")}
 SCENARIO_SPIES = {"tour": ("hotel-booking", "flight-booking", "weather-checking"),
                   "doctor": ("diagnosis", "prescription", "buy-medicine")}
 #: The subtask each collaborative subtask needs the result of (ACI section 3).

@@ -1,0 +1,34 @@
+"""The reference server's schema evolution runs on an injected clock: simulated time drives the DSP
+and the lifecycle of its real world as a test session's header drives a session's."""
+
+from __future__ import annotations
+
+from conformance.oracle.clock import SimulatedClock, parse_time
+from conformance.oracle.config import DAY
+from mocks.sdsi_evolution import Evolution
+from mocks.sdsi_server import TEMPLATES
+
+REQUIRED = {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"}
+
+
+def test_a_simulated_clock_drives_the_real_world() -> None:
+    clock = SimulatedClock(parse_time("2026-05-01T00:00:00Z"))
+    evolution = Evolution(TEMPLATES, clock=clock)
+    suggested = []
+    for n in range(12):
+        clock.advance(60)
+        suggested += evolution.observe("flight_booking", f"client-{n % 4}", {**REQUIRED, "other": "window seat please"}, None, None)
+    assert [k["key_name"] for p in suggested for k in p["new_keys"]] == ["window_seat"]
+    assert evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0]["experimental"] is True
+    clock.advance(8 * DAY)  # no payload used the key through its trial: deprecated
+    assert evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0]["deprecated"] is True
+
+
+def test_test_sessions_are_isolated_from_each_other_and_from_the_real_world() -> None:
+    evolution = Evolution(TEMPLATES, clock=SimulatedClock(0.0))
+    at = parse_time("2026-05-01T00:00:00Z")
+    for n in range(12):
+        evolution.observe("flight_booking", f"client-{n % 4}", {**REQUIRED, "other": "window seat please"}, at + 60 * n, "session-a")
+    assert evolution.patches("flight_booking", "client-0", at + 3600, "session-a")
+    assert evolution.patches("flight_booking", "client-0", at + 3600, "session-b") == []
+    assert evolution.patches("flight_booking", "client-0", None, None) == []
