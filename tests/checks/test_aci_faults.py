@@ -4,6 +4,7 @@ concerns. The table of faults caught is printed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -12,8 +13,10 @@ from conformance.checks import CHECKS
 from conformance.checks.registry import checks_for
 from conformance.report import Status
 from conformance.requirements import catalogue
+from conformance.runner import RunOptions, run
 from mocks.faults import FAULTS
-from tests.checks.mutants import certify, print_table
+from mocks.serve import serve_host
+from tests.checks.mutants import Collect, certify, print_table
 
 ACI_FAULTS = sorted(name for name in FAULTS if name.startswith("aci-"))
 INVOKED = ("invoked", "any")
@@ -52,6 +55,16 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
 def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
     results = certify(name, "aci", INVOKED, "a2a")
     assert {r.requirement for r in results if r.status is Status.FAIL} == {FAULTS[name].requirement}
+
+
+def test_a_bare_a2a_agent_without_a_woa_document_is_certified() -> None:
+    collect = Collect()
+    with serve_host() as host:
+        options = RunOptions(target=host.url + "/a2a/diagnosis", suites=("aci",), cacert=host.cacert, timeout=5, roles=INVOKED, binding="a2a")
+        asyncio.run(run(options, [collect]))
+    statuses = {r.requirement: r.status for r in collect.results}
+    assert Status.FAIL not in statuses.values() and Status.ERROR not in statuses.values()
+    assert statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS and statuses["ACI-6-CONTEXT-URI-INTEGRITY"] is Status.PASS
 
 
 def test_every_aci_check_has_a_fault() -> None:

@@ -20,6 +20,7 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, role_of
 from ...bindings.reply import Reply
@@ -83,8 +84,10 @@ def _addressed(template: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any
 
 def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], str]:
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
+        # A bare A2A agent: its AgentID is taken from the last segment of its URL (E-ACI-BINDINGS).
         base = target.options.target.rstrip("/")
-        return [({"id": "a2a-agent", "name": "A2A agent"}, A2aInvoked(target.client, "a2a-agent", base, target.may_call))], ""
+        agent_id = urlsplit(base).path.rsplit("/", 1)[-1] or "a2a-agent"
+        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call))], ""
     agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
     if not agents:
         return [], "the target offers no ACI invoked agent (the ACI capability and an execute_subtask operation)"
