@@ -21,7 +21,7 @@ from conformance.target import is_loopback
 from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, capped, execute_subtask
 from .problems import problem
 
-__all__ = ["CONTEXT_LIMIT", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
+__all__ = ["CONTEXT_LIMIT", "Clients", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
 
 CONTEXT_LIMIT = 1024 * 1024
 _OUTPUTS = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
@@ -51,7 +51,25 @@ def invoked_entries(base: str) -> list[dict[str, Any]]:
     } for agent in AGENTS.values()]
 
 
-def fetcher(base: str) -> Fetch:
+class Clients:
+    """The HTTP client the host's ACI agents share (one per host: making a client costs tens of
+    milliseconds of TLS setup), opened on first use and closed with the host."""
+
+    def __init__(self) -> None:
+        self._client: httpx.AsyncClient | None = None
+
+    def get(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=5.0, follow_redirects=False)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+def fetcher(base: str, clients: Clients) -> Fetch:
     """Fetch a ContextURI's text from the host's own origin or loopback, capped and with a deadline."""
     own = urlsplit(base).netloc
 
@@ -61,8 +79,7 @@ def fetcher(base: str) -> Fetch:
             raise AciError(422, "ContextURI refused", f"{uri} is not on an origin this agent fetches context from")
         if parts.scheme == "http" and not is_loopback(uri):
             raise AciError(422, "ContextURI refused", "context is fetched over HTTPS (plain HTTP only on loopback)")
-        async with httpx.AsyncClient(timeout=5.0, follow_redirects=False) as client:
-            status, body = await capped(client, "GET", uri, limit=CONTEXT_LIMIT, status=424)
+        status, body = await capped(clients.get(), "GET", uri, limit=CONTEXT_LIMIT, status=424)
         if status != 200:
             raise AciError(424, "ContextURI refused by its store", f"the store answered {status}")
         return body.decode("utf-8", errors="replace")

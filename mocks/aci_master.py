@@ -199,7 +199,8 @@ def _verified(states: dict[Any, Any], abstracts: dict[Any, str], item: str, faul
     return bool(abstract) and not CONTRADICTS.search(abstract)
 
 
-async def run_task(given: Any, base: str, store: ContextStore, planner: Planner | None = None, fault: str = "") -> dict[str, Any]:
+async def run_task(given: Any, base: str, store: ContextStore, client: httpx.AsyncClient, planner: Planner | None = None,
+                   fault: str = "") -> dict[str, Any]:
     query, agents_url = given.get("UserQuery"), given.get("agents")
     if not isinstance(query, str) or not isinstance(agents_url, str):
         raise AciError(422, "Invalid input", "give UserQuery and agents (the URL of a WoA document)")
@@ -217,80 +218,79 @@ async def run_task(given: Any, base: str, store: ContextStore, planner: Planner 
     initial = json.loads(json.dumps(task))
     results: dict[str, list[str]] = {}
     returned: dict[str, dict[str, Any]] = {}
-    async with httpx.AsyncClient(timeout=10.0, follow_redirects=False) as client:
-        try:
-            invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
-        except AciError as error:
-            return {"TaskContext": _failed(query, plan.name, f"{plan.description} No agents: {error.detail}", [s.goal for s in plan.subtasks])}
-        missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
-        if missing:
-            return {"TaskContext": _failed(query, plan.name, f"{plan.description} The agents document lists no {missing}.",
-                                           [s.goal for s in plan.subtasks])}
+    try:
+        invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
+    except AciError as error:
+        return {"TaskContext": _failed(query, plan.name, f"{plan.description} No agents: {error.detail}", [s.goal for s in plan.subtasks])}
+    missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
+    if missing:
+        return {"TaskContext": _failed(query, plan.name, f"{plan.description} The agents document lists no {missing}.",
+                                       [s.goal for s in plan.subtasks])}
 
-        def agent_context(subtask: Subtask) -> dict[str, Any]:
-            context = subtask.context
-            sources = [s.key for s in plan.subtasks if s.key in results] if fault == "ACI-4.2-CONTEXT-ISOLATION" else list(subtask.after)
-            if fault != "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS":
-                for key in sources:
-                    context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
-                    if fault == "ACI-4.2-CONTEXT-ISOLATION":
-                        context += " " + str(returned.get(key, {}).get("Context", ""))
-            agent, key = subtask.agent, subtask.key
-            if fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED" and plan.name == "tour-plan":
-                swap = {"hotel-booking": "flight", "flight-booking": "hotel"}
-                other = next((s for s in plan.subtasks if s.key == swap.get(agent)), None)
-                if other is not None:
-                    subtask = other
-                    agent, key = other.agent, other.key
-            built: dict[str, Any] = {
-                "AgentID": agent, "AgentName": agent.replace("-", " ").title() + " Agent", "SubTaskID": f"{task_id}/{key}",
-                "SubTaskName": subtask.name, "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
-                "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
-                "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items], "KeyInformation": [],
-                "LastUpdated": format_time(time.time()), "Optional": ["LastUpdated"]}
-            if len(context.encode()) > OFFLOAD_AT:
-                built["ContextURI"] = store.put(context)
-            else:
-                built["Context"] = context
-            if fault == "ACI-5.3-MINIMAL-DELIVERY":
-                built["UserQuery"] = query
-            return built
-
-        async def dispatch(subtask: Subtask, wait: float = 0.0) -> None:
-            await asyncio.sleep(wait)
-            message: dict[str, Any] = {"AgentContext": agent_context(subtask)}
-            if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY":
-                message["AgentContext"]["TaskContext"] = task
-            envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
-            try:
-                reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
-            except AciError:
-                goals[subtask.key] = "failed"
-                return
-            context = reply.get("AgentContext") if isinstance(reply, dict) else None
-            context = context if isinstance(context, dict) else {}
-            returned[subtask.key] = context
-            raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
-            states = {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)} if isinstance(raw, list) else {}
-            info: list[Any] = context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
-            abstracts = {k.get("itemId"): str(k.get("outputabstract", "")) for k in info if isinstance(k, dict)}
-            done = [i for i, _ in subtask.items if _verified(states, abstracts, i, fault)]
-            results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
-            goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
-
-        remaining = [s for s in plan.subtasks if not (fault == "ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED" and s.agent == "weather-checking")]
-        if fault == "ACI-2.1-SYNCHRONOUS-WAITS" and plan.name == "see-a-doctor":
-            await asyncio.gather(*(dispatch(s, 0.02 * n) for n, s in enumerate(remaining)))
-        elif fault == "ACI-3-COLLABORATIVE-ORDER" and plan.name == "see-a-doctor":
-            for subtask in reversed(remaining):
-                await dispatch(subtask)
+    def agent_context(subtask: Subtask) -> dict[str, Any]:
+        context = subtask.context
+        sources = [s.key for s in plan.subtasks if s.key in results] if fault == "ACI-4.2-CONTEXT-ISOLATION" else list(subtask.after)
+        if fault != "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS":
+            for key in sources:
+                context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
+                if fault == "ACI-4.2-CONTEXT-ISOLATION":
+                    context += " " + str(returned.get(key, {}).get("Context", ""))
+        agent, key = subtask.agent, subtask.key
+        if fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED" and plan.name == "tour-plan":
+            swap = {"hotel-booking": "flight", "flight-booking": "hotel"}
+            other = next((s for s in plan.subtasks if s.key == swap.get(agent)), None)
+            if other is not None:
+                subtask = other
+                agent, key = other.agent, other.key
+        built: dict[str, Any] = {
+            "AgentID": agent, "AgentName": agent.replace("-", " ").title() + " Agent", "SubTaskID": f"{task_id}/{key}",
+            "SubTaskName": subtask.name, "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
+            "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
+            "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items], "KeyInformation": [],
+            "LastUpdated": format_time(time.time()), "Optional": ["LastUpdated"]}
+        if len(context.encode()) > OFFLOAD_AT:
+            built["ContextURI"] = store.put(context)
         else:
-            finished: set[str] = set()
-            while remaining:
-                ready = [s for s in remaining if set(s.after) <= finished]
-                await asyncio.gather(*(dispatch(s) for s in ready))
-                finished |= {s.key for s in ready}
-                remaining = [s for s in remaining if s not in ready]
+            built["Context"] = context
+        if fault == "ACI-5.3-MINIMAL-DELIVERY":
+            built["UserQuery"] = query
+        return built
+
+    async def dispatch(subtask: Subtask, wait: float = 0.0) -> None:
+        await asyncio.sleep(wait)
+        message: dict[str, Any] = {"AgentContext": agent_context(subtask)}
+        if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY":
+            message["AgentContext"]["TaskContext"] = task
+        envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
+        try:
+            reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
+        except AciError:
+            goals[subtask.key] = "failed"
+            return
+        context = reply.get("AgentContext") if isinstance(reply, dict) else None
+        context = context if isinstance(context, dict) else {}
+        returned[subtask.key] = context
+        raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
+        states = {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)} if isinstance(raw, list) else {}
+        info: list[Any] = context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
+        abstracts = {k.get("itemId"): str(k.get("outputabstract", "")) for k in info if isinstance(k, dict)}
+        done = [i for i, _ in subtask.items if _verified(states, abstracts, i, fault)]
+        results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
+        goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
+
+    remaining = [s for s in plan.subtasks if not (fault == "ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED" and s.agent == "weather-checking")]
+    if fault == "ACI-2.1-SYNCHRONOUS-WAITS" and plan.name == "see-a-doctor":
+        await asyncio.gather(*(dispatch(s, 0.02 * n) for n, s in enumerate(remaining)))
+    elif fault == "ACI-3-COLLABORATIVE-ORDER" and plan.name == "see-a-doctor":
+        for subtask in reversed(remaining):
+            await dispatch(subtask)
+    else:
+        finished: set[str] = set()
+        while remaining:
+            ready = [s for s in remaining if set(s.after) <= finished]
+            await asyncio.gather(*(dispatch(s) for s in ready))
+            finished |= {s.key for s in ready}
+            remaining = [s for s in remaining if s not in ready]
     task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]
     if fault == "ACI-5.1-GOAL-STATUS":
         task["GoalStatus"] = {s.goal: goals[s.key] for s in plan.subtasks}

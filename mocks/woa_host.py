@@ -196,7 +196,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
             return Response(json.dumps({"summary": summary}), media_type="text/plain")
         return JSONResponse({"summary": summary})
 
-    fetch_context = aci_host.fetcher(base)
+    clients = aci_host.Clients()
+    fetch_context = aci_host.fetcher(base, clients)
     context_store = aci_master.ContextStore(base, breaks)
     master_inputs = Draft202012Validator(aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
 
@@ -207,7 +208,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         if errors:
             return problem(422, "Input does not conform", "; ".join(errors)[:2000])
         try:
-            return JSONResponse(await aci_master.run_task(given, base, context_store, fault=breaks))
+            return JSONResponse(await aci_master.run_task(given, base, context_store, clients.get(), fault=breaks))
         except AciError as error:
             return problem(error.status, error.title, error.detail)
 
@@ -317,6 +318,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with mcp.session_manager.run():
             yield
+        await clients.aclose()
 
     document_path = "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
     return Starlette(
