@@ -65,10 +65,8 @@ class Sent:
 @dataclass
 class InvokedSession:
     reason: str = ""  # why nothing was sent
-    binding: str = ""
     sent: list[Sent] = field(default_factory=list)
     store: ContextStore | None = None
-    endpoints: dict[str, str] = field(default_factory=dict)
 
     def of(self, *kinds: str) -> list[Sent]:
         return [s for s in self.sent if s.kind in kinds]
@@ -116,13 +114,12 @@ async def _gather(target: Target) -> InvokedSession:
     if not found:
         return InvokedSession(reason)
     golden = subtasks()
-    session = InvokedSession(binding=found[0][1].binding, store=ContextStore())
+    session = InvokedSession(store=ContextStore())
     store = session.store
     assert store is not None
     with serve(lambda base: _store_app(store, base), tls=False) as served:
         store.base = served.url
         for agent, binding in found:
-            session.endpoints[agent["id"]] = getattr(binding, "url", getattr(binding, "base_url", ""))
             own = golden.get(agent["id"], golden["hotel-booking"])
             dependent = next(v for v in golden.values() if v["AgentContext"]["Dependencies"])
             canary = f"canary-{secrets.token_hex(6)}"

@@ -54,8 +54,6 @@ class MasterRun:
 @dataclass
 class MasterSession:
     reason: str = ""
-    agent: str = ""
-    endpoint: str = ""
     runs: dict[str, MasterRun] = field(default_factory=dict)
 
 
@@ -80,7 +78,7 @@ async def _gather(target: Target) -> MasterSession:
         return response.status, response.body.decode("utf-8", errors="replace")
 
     spies = Spies()
-    session = MasterSession(agent=masters[0]["id"], endpoint=url)
+    session = MasterSession()
     with serve(lambda base: spies_app(spies), tls=False) as served:
         spies.base = served.url
         for name, (scenario, behaviour) in RUNS.items():
