@@ -50,10 +50,11 @@ def write_fragments(path: Path, n: int, seed: int = 7) -> None:
 
 
 def _feed(oracle: Oracle, source: Any, at: np.ndarray, client: np.ndarray, lo: int, hi: int, batch: int) -> None:
+    buffer = np.empty((batch, DIMENSION), np.float32)  # one buffer: a fresh 25 MB array a batch costs its page faults
     for start in range(lo, hi, batch):
         m = min(batch, hi - start)
-        vectors = np.fromfile(source, np.float32, m * DIMENSION).reshape(m, DIMENSION)
-        oracle.observe_vectors(at[start:start + m], client[start:start + m], "bench", vectors)
+        source.readinto(memoryview(buffer[:m]).cast("B"))
+        oracle.observe_vectors(at[start:start + m], client[start:start + m], "bench", buffer[:m])
 
 
 def replay_file(path: Path, n: int, pool: Callable[..., object], batch: int = BATCH, warm: int = 0) -> tuple[float, Oracle]:
