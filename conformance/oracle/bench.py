@@ -53,7 +53,7 @@ def _feed(oracle: Oracle, source: Any, at: np.ndarray, client: np.ndarray, lo: i
     buffer = np.empty((batch, DIMENSION), np.float32)  # one buffer: a fresh 25 MB array a batch costs its page faults
     for start in range(lo, hi, batch):
         m = min(batch, hi - start)
-        source.readinto(memoryview(buffer[:m]).cast("B"))
+        source.readinto(buffer[:m].data.cast("B"))
         oracle.observe_vectors(at[start:start + m], client[start:start + m], "bench", buffer[:m])
 
 
