@@ -1,7 +1,8 @@
 """The reference ACI invoked agents over A2A (a2a-sdk 1.x): one A2A server per agent, its agent
 card at /a2a/{agent_id}/.well-known/agent-card.json and JSON-RPC at /a2a/{agent_id}/rpc. The
 AgentContext arrives as a data part; the answer is one message with a data part (the updated
-AgentContext, or {"problem": {...}} when the context is refused)."""
+AgentContext, or {"problem": {...}} when the context is refused). A body over 1 MiB is refused
+(413 problem details) before the SDK reads it."""
 
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
 from a2a.utils import TransportProtocol
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from conformance.bindings.a2a import restore_integers
+from conformance.harness import TooLarge, read_capped
 
 from .aci_agents import AciError, Fetch, InvokedAgent, execute_subtask
+from .problems import problem
 
 __all__ = ["a2a_app"]
 
@@ -42,7 +47,34 @@ class _Executor(AgentExecutor):
         return None
 
 
-def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "") -> Starlette:
+class _CappedBody:
+    """The SDK reads request bodies whole: this wrapper answers 413 problem details to a body over
+    `limit` bytes (declared or streamed) before the SDK sees it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope, receive)
+        try:
+            body = await read_capped(request, self.limit)
+        except TooLarge as error:
+            return await problem(413, "Request body too large", str(error))(scope, receive, send)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "", limit: int = 1024 * 1024) -> ASGIApp:
     """The A2A server of `agent`, to be mounted at `base` (an absolute URL ending /a2a/{agent_id})."""
     card = AgentCard(
         name=agent.name, description=f"{agent.name}: executes ACI subtasks of the {agent.scenario} scenario.", version="1.0.0",
@@ -54,4 +86,4 @@ def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "") -> St
                            tags=["aci", "agent-context"], input_modes=["application/json"], output_modes=["application/json"])],
     )
     handler = DefaultRequestHandler(agent_executor=_Executor(agent, fetch, fault), task_store=InMemoryTaskStore(), agent_card=card)
-    return Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")])
+    return _CappedBody(Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")]), limit)

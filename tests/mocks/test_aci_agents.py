@@ -104,3 +104,10 @@ def test_an_a2a_agent_answers_a_refused_context_with_a_problem_part(host: tuple[
 
     reply = asyncio.run(call())
     assert reply.ok and reply.body["problem"]["status"] == 422
+
+
+def test_an_a2a_agent_refuses_an_oversized_body_before_the_sdk_reads_it(host: tuple[ServedMock, httpx.Client]) -> None:
+    response = host[1].post("/a2a/diagnosis/rpc", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                            headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.headers["content-type"].startswith("application/problem+json")
