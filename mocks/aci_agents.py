@@ -20,11 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
-
 from conformance.oracle.clock import format_time
 
-__all__ = ["AGENTS", "CAPABILITY", "AciError", "InvokedAgent", "capped", "execute_subtask"]
+__all__ = ["AGENTS", "CAPABILITY", "AciError", "InvokedAgent", "execute_subtask"]
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interaction/"
 
@@ -69,22 +67,6 @@ AGENTS = {a.id: a for a in (
 )}
 
 REQUIRED = ("AgentID", "SubTaskID", "todoItems")
-
-
-async def capped(client: httpx.AsyncClient, method: str, url: str, body: Any = None, limit: int = 1024 * 1024,
-                 status: int = 502) -> tuple[int, bytes]:
-    """(status, body) of one request, the body capped at `limit` bytes; what goes wrong is an AciError
-    with `status` (the agents never answer a 500 for what another server did)."""
-    try:
-        async with client.stream(method, url, json=body) as response:
-            raw = bytearray()
-            async for chunk in response.aiter_bytes():
-                raw += chunk
-                if len(raw) > limit:
-                    raise AciError(status, "Answer too large", f"{url} answered more than {limit} bytes")
-    except (httpx.HTTPError, httpx.InvalidURL) as error:
-        raise AciError(status, "Unreachable", f"{url}: {type(error).__name__}") from None
-    return response.status_code, bytes(raw)
 
 
 def _reference(context: dict[str, Any]) -> str | None:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from jsonschema import Draft202012Validator
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount
 
+from conformance.bindings.http import ExchangeFailed, HttpClient, Unreachable
 from conformance.target import is_loopback
 
-from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, capped, execute_subtask
+from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
 from .problems import problem
 
 __all__ = ["CONTEXT_LIMIT", "Clients", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
@@ -52,15 +52,16 @@ def invoked_entries(base: str) -> list[dict[str, Any]]:
 
 
 class Clients:
-    """The HTTP client the host's ACI agents share (one per host: making a client costs tens of
-    milliseconds of TLS setup), opened on first use and closed with the host."""
+    """The HTTP client the host's ACI agents share: the suite's own, with its deadline and body cap
+    (one per host: making a client costs tens of milliseconds of TLS setup), opened on first use
+    and closed with the host."""
 
     def __init__(self) -> None:
-        self._client: httpx.AsyncClient | None = None
+        self._client: HttpClient | None = None
 
-    def get(self) -> httpx.AsyncClient:
+    def get(self) -> HttpClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=5.0, follow_redirects=False)
+            self._client = HttpClient(timeout=5.0, max_body=CONTEXT_LIMIT)
         return self._client
 
     async def aclose(self) -> None:
@@ -79,10 +80,13 @@ def fetcher(base: str, clients: Clients) -> Fetch:
             raise AciError(422, "ContextURI refused", f"{uri} is not on an origin this agent fetches context from")
         if parts.scheme == "http" and not is_loopback(uri):
             raise AciError(422, "ContextURI refused", "context is fetched over HTTPS (plain HTTP only on loopback)")
-        status, body = await capped(clients.get(), "GET", uri, limit=CONTEXT_LIMIT, status=424)
-        if status != 200:
-            raise AciError(424, "ContextURI refused by its store", f"the store answered {status}")
-        return body.decode("utf-8", errors="replace")
+        try:
+            response = await clients.get().request("GET", uri)
+        except (ExchangeFailed, Unreachable) as error:
+            raise AciError(424, "ContextURI unreachable", str(error)) from None
+        if response.status != 200:
+            raise AciError(424, "ContextURI refused by its store", f"the store answered {response.status}")
+        return response.body.decode("utf-8", errors="replace")
 
     return fetch
 

@@ -21,19 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
-
+from conformance.bindings.http import ExchangeFailed, HttpClient, Unreachable
 from conformance.oracle.clock import format_time
 from conformance.target import is_loopback
 
-from .aci_agents import CAPABILITY, AciError, capped
+from .aci_agents import CAPABILITY, AciError
 
 __all__ = ["ContextStore", "Planner", "RulePlanner", "Subtask", "TaskPlan", "master_entry", "run_task"]
 
 MASTER_ID = "aci-master"
 OFFLOAD_AT = 512  # bytes of context above which it goes to the store, behind a ContextURI
 TTL = 600.0
-LIMIT = 1024 * 1024
 CONTRADICTS = re.compile(r"\b(not done|failed|unable|error|could not|cannot|unavailable)\b", re.I)
 
 
@@ -157,12 +155,15 @@ def _allowed(url: str, base: str) -> bool:
     return parts.netloc == urlsplit(base).netloc or is_loopback(url)
 
 
-async def _get_json(client: httpx.AsyncClient, method: str, url: str, body: Any = None) -> Any:
-    status, raw = await capped(client, method, url, body, LIMIT)
-    if status >= 400:
-        raise AciError(502, "Agent failed", f"{url} answered {status}")
+async def _get_json(client: HttpClient, method: str, url: str, body: Any = None) -> Any:
     try:
-        return json.loads(raw)
+        response = await client.request(method, url, json=body)
+    except (ExchangeFailed, Unreachable) as error:
+        raise AciError(502, "Agent unreachable", str(error)) from None
+    if response.status >= 400:
+        raise AciError(502, "Agent failed", f"{url} answered {response.status}")
+    try:
+        return json.loads(response.body)
     except ValueError:
         raise AciError(502, "Agent answered no JSON", url) from None
 
@@ -199,7 +200,7 @@ def _verified(states: dict[Any, Any], abstracts: dict[Any, str], item: str, faul
     return bool(abstract) and not CONTRADICTS.search(abstract)
 
 
-async def run_task(given: Any, base: str, store: ContextStore, client: httpx.AsyncClient, planner: Planner | None = None,
+async def run_task(given: Any, base: str, store: ContextStore, client: HttpClient, planner: Planner | None = None,
                    fault: str = "") -> dict[str, Any]:
     query, agents_url = given.get("UserQuery"), given.get("agents")
     if not isinstance(query, str) or not isinstance(agents_url, str):

@@ -89,7 +89,10 @@ class HttpClient:
 
     async def request(self, method: str, url: str, *, headers: dict[str, str] | None = None,
                       json: Any = None, content: bytes | None = None) -> HttpResponse:
-        request = self._client.build_request(method, url, headers=headers, json=json, content=content)
+        try:
+            request = self._client.build_request(method, url, headers=headers, json=json, content=content)
+        except httpx.InvalidURL as error:  # a URL a target handed over may hold anything
+            raise Unreachable(f"{url!r} is not a usable URL: {error}") from None
         sent_body, _ = truncate(_text(request.content if request.content else b""))
         evidence: dict[str, Any] = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
                     "request_body": sent_body}

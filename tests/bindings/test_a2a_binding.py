@@ -54,3 +54,15 @@ async def test_an_answer_without_a_data_part_is_a_reason() -> None:
     message = {"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hello"}]}}
     reply = await _send(_app(_card(f"{BASE}/rpc"), message))
     assert reply.body is None and "no data part" in (reply.problem or "")
+
+
+async def test_a_url_with_control_characters_is_unreachable_not_an_exception() -> None:
+    from conformance.bindings.http import Unreachable
+
+    async with HttpClient(timeout=5) as client:
+        try:
+            await client.request("GET", "http://localhost/\x13\x80")
+        except Unreachable as error:
+            assert "not a usable URL" in str(error)
+        else:
+            raise AssertionError("the request was sent")
