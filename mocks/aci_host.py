@@ -19,7 +19,7 @@ from conformance.bindings.http import ExchangeFailed, HttpClient, Unreachable
 from conformance.target import is_loopback
 
 from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
-from .problems import problem
+from .problems import nonconforming, problem
 
 __all__ = ["CONTEXT_LIMIT", "Clients", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
 
@@ -97,9 +97,8 @@ _VALIDATORS = {agent_id: Draft202012Validator(agent_context_inputs(agent_id)) fo
 async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str) -> Response:
     if operation != "execute_subtask":
         return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
-    errors = [e.message for e in _VALIDATORS[agent_id].iter_errors(given)]
-    if errors:
-        return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+    if (refused := nonconforming(_VALIDATORS[agent_id], given)) is not None:
+        return refused
     try:
         return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault))
     except AciError as error:

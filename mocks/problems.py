@@ -1,16 +1,19 @@
-"""RFC 9457 problem details responses, the mocks' only way of saying no."""
+"""RFC 9457 problem details responses, the mocks' only way of saying no (the suite's servers say
+it the same way: `conformance.harness.problem`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from jsonschema import Draft202012Validator
 from starlette.responses import JSONResponse
 
-__all__ = ["PROBLEM_JSON", "problem"]
+from conformance.harness import PROBLEM_JSON, problem
 
-PROBLEM_JSON = "application/problem+json"
+__all__ = ["PROBLEM_JSON", "nonconforming", "problem"]
 
 
-def problem(status: int, title: str, detail: str, **extensions: Any) -> JSONResponse:
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **extensions}
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
+def nonconforming(validator: Draft202012Validator, given: Any) -> JSONResponse | None:
+    """422 problem details naming what `given` breaks of the validator's schema; None if it conforms."""
+    errors = [e.message for e in validator.iter_errors(given)]
+    return problem(422, "Input does not conform", "; ".join(errors)[:2000]) if errors else None

@@ -38,7 +38,7 @@ from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
 from .faults import FAULTS, Fault
-from .problems import problem
+from .problems import nonconforming, problem
 from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
@@ -204,9 +204,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
     async def master(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "run_task":
             return problem(400, "Unknown operation", f"agent {aci_master.MASTER_ID!r} has no operation {operation!r}")
-        errors = [e.message for e in master_inputs.iter_errors(given)]
-        if errors:
-            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        if (refused := nonconforming(master_inputs, given)) is not None:
+            return refused
         try:
             return JSONResponse(await aci_master.run_task(given, base, context_store, clients.get(), fault=breaks))
         except AciError as error:
@@ -226,9 +225,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
     def sdsi(operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request) -> Response:
         if operation not in sdsi_inputs:
             return problem(400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}")
-        errors = [e.message for e in sdsi_inputs[operation].iter_errors(given)]
-        if errors and breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD":
-            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        if breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD" and (refused := nonconforming(sdsi_inputs[operation], given)) is not None:
+            return refused
         client_id = envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
         try:
             moment = _moment(request)
@@ -269,9 +267,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
     async def assistant(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "handle_user_request":
             return problem(400, "Unknown operation", f"agent {sdsi_client.CLIENT_AGENT_ID!r} has no operation {operation!r}")
-        errors = [e.message for e in assistant_inputs.iter_errors(given)]
-        if errors:
-            return problem(422, "Input does not conform", "; ".join(errors)[:2000])
+        if (refused := nonconforming(assistant_inputs, given)) is not None:
+            return refused
         try:
             return JSONResponse(await sdsi_client.handle_user_request(given["utterance"], given["server"], fault=breaks))
         except RuntimeError as error:

@@ -1,9 +1,21 @@
-"""Servers the suite itself runs on loopback, to certify clients: spies that play the server side
-and record every request they get."""
+"""Servers the suite itself runs on loopback: spies that play the other side and record every
+request they get (an SDSI server for SDSI clients, ACI invoked agents for ACI masters), and a
+context store for ACI invoked agents. They read bodies capped and say no with problem details."""
+
+from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 
-__all__ = ["TooLarge", "read_capped"]
+__all__ = ["PROBLEM_JSON", "TooLarge", "problem", "read_capped"]
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem(status: int, title: str, detail: str = "", **extensions: Any) -> JSONResponse:
+    """RFC 9457 problem details: how the suite's servers, and the mocks, say no."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **extensions}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
 
 
 class TooLarge(Exception):

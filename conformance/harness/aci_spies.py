@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
 from ..bindings.jsonparse import NotJson, parse_json
-from . import TooLarge, read_capped
+from . import TooLarge, problem, read_capped
 
 __all__ = ["SPIES", "Received", "Spies", "SpyRun", "spies_app"]
 
@@ -121,19 +121,19 @@ def spies_app(spies: Spies) -> Starlette:
     async def document(request: Request) -> Response:
         run = request.path_params["run"]
         if run not in spies.runs:
-            return JSONResponse({"title": "no such run"}, status_code=404, media_type="application/problem+json")
+            return problem(404, "No such run")
         return JSONResponse(spies.document(run), media_type="application/woa+json")
 
     async def invoke(request: Request) -> Response:
         run, spy = spies.runs.get(request.path_params["run"]), request.path_params["agent_id"]
         if run is None or spy not in SPIES:
-            return JSONResponse({"title": "no such agent"}, status_code=404, media_type="application/problem+json")
+            return problem(404, "No such agent")
         record = Received(spy, None, time.monotonic())
         run.received.append(record)
         try:
             record.envelope = parse_json(await read_capped(request, 4 * 1024 * 1024))
         except (TooLarge, NotJson) as error:
-            return JSONResponse({"title": "bad request", "detail": str(error)}, status_code=400, media_type="application/problem+json")
+            return problem(400, "Bad request", str(error))
         context = record.context
         given = context or {}
         uri = next((given[k] for k in ("ContextURI", "Context/ContextURI") if isinstance(given.get(k), str)), None)
@@ -141,7 +141,7 @@ def spies_app(spies: Spies) -> Starlette:
         await asyncio.sleep(spies.delay)
         record.answered = time.monotonic()
         if context is None:
-            return JSONResponse({"title": "no AgentContext"}, status_code=422, media_type="application/problem+json")
+            return problem(422, "No AgentContext", 'the input must be {"AgentContext": {...}}')
         return JSONResponse(spies.answer(run, spy, context))
 
     return Starlette(routes=[Route("/runs/{run}/.well-known/woa.json", document),

@@ -22,8 +22,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
+
+from . import problem
 
 __all__ = ["ContextStore", "Fetched", "tampered"]
 
@@ -77,8 +79,7 @@ class ContextStore:
             self.log.append(Fetched(ident, 200))
             return PlainTextResponse(entry.text, headers={"cache-control": "no-store"})
         self.log.append(Fetched(ident, status))
-        return JSONResponse({"type": "about:blank", "title": body, "status": status}, status_code=status,
-                            media_type="application/problem+json")
+        return problem(status, "Context refused", body)
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/contexts/{ident}", self.serve)])

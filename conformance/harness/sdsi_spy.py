@@ -18,7 +18,7 @@ from starlette.routing import Route
 from ..bindings.jsonparse import NotJson, parse_json
 from ..bindings.sdsi import CAPABILITY
 from ..vectors.figures import sdsi_figure
-from . import TooLarge, read_capped
+from . import TooLarge, problem, read_capped
 
 __all__ = ["Recorded", "Spy", "spy_app"]
 
@@ -65,9 +65,9 @@ def spy_app(base: str, spy: Spy) -> Starlette:
         try:
             envelope = parse_json(await read_capped(request))
         except TooLarge as error:
-            return JSONResponse({"title": "Too large", "detail": str(error)}, status_code=413, media_type="application/problem+json")
+            return problem(413, "Too large", str(error))
         except NotJson as error:
-            return JSONResponse({"title": "Malformed JSON", "detail": str(error)}, status_code=400, media_type="application/problem+json")
+            return problem(400, "Malformed JSON", str(error))
         envelope = envelope if isinstance(envelope, dict) else {}
         spy.records.append(Recorded(envelope.get("operation"), envelope.get("input")))
         given: dict[str, Any] = envelope["input"] if isinstance(envelope.get("input"), dict) else {}
@@ -75,6 +75,6 @@ def spy_app(base: str, spy: Spy) -> Starlette:
             return JSONResponse(templates[given["scenario"]])
         if envelope.get("operation") == "execute":
             return JSONResponse({"status": "confirmed", "booking_id": "BK-SPY-001"})
-        return JSONResponse({"title": "Unknown request", "status": 400}, status_code=400, media_type="application/problem+json")
+        return problem(400, "Unknown request")
 
     return Starlette(routes=[Route("/.well-known/woa.json", well_known), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])

@@ -24,7 +24,7 @@ import numpy as np
 
 from .config import DAY, OracleConfig
 from .engine import Oracle
-from .pool import BatchPool, LoopPool
+from .pool import BatchPool, LoopPool, Pool
 
 __all__ = ["Figures", "encoding_rate", "measure", "write_fragments"]
 
@@ -57,12 +57,12 @@ def _feed(oracle: Oracle, source: Any, at: np.ndarray, client: np.ndarray, lo: i
         oracle.observe_vectors(at[start:start + m], client[start:start + m], "bench", buffer[:m])
 
 
-def replay_file(path: Path, n: int, pool: Callable[..., object], batch: int = BATCH, warm: int = 0) -> tuple[float, Oracle]:
+def replay_file(path: Path, n: int, pool: Callable[..., Pool], batch: int = BATCH, warm: int = 0) -> tuple[float, Oracle]:
     """Seconds to replay n fragments of `path` through a fresh oracle, after `warm` fragments
     replayed untimed (so that the clusters exist already)."""
     meta = np.load(str(path) + ".meta.npz")
     at, client = meta["at"][:warm + n], meta["client"][:warm + n]
-    oracle = Oracle(OracleConfig(), pool=pool)  # type: ignore[arg-type]
+    oracle = Oracle(OracleConfig(), pool=pool)
     with path.open("rb") as source:
         _feed(oracle, source, at, client, 0, warm, batch)
         started = time.perf_counter()

@@ -18,6 +18,7 @@ engine decides which of them fire, with the gate counts from `gate`.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -69,7 +70,7 @@ class Pool(Protocol):
 class _Leaders:
     """The leaders' vectors in a growable matrix, and cluster ids handed out by the engine."""
 
-    def __init__(self, dimension: int, allocate: object) -> None:
+    def __init__(self, dimension: int, allocate: Callable[[], int]) -> None:
         self.matrix = np.zeros((64, dimension), np.float32)
         self.ids: list[int] = []
         self.allocate = allocate
@@ -79,7 +80,7 @@ class _Leaders:
         if k == self.matrix.shape[0]:
             self.matrix = np.concatenate([self.matrix, np.zeros_like(self.matrix)])
         self.matrix[k] = vector
-        cluster = self.allocate()  # type: ignore[operator]
+        cluster = self.allocate()
         self.ids.append(cluster)
         return k
 
@@ -92,7 +93,7 @@ class BatchPool:
     """One DSP instance, batched. Cluster ids are global (handed out by `allocate`); inside the pool a
     cluster is its leader's row."""
 
-    def __init__(self, config: OracleConfig, allocate: object, dimension: int = 384) -> None:
+    def __init__(self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384) -> None:
         self.config = config
         self.leaders = _Leaders(dimension, allocate)
         self.row_of: dict[int, int] = {}
@@ -257,7 +258,7 @@ def _exceeding(config: OracleConfig, heat: F64) -> I64:
 class LoopPool:
     """The same pool, one fragment at a time, as the draft's prose reads."""
 
-    def __init__(self, config: OracleConfig, allocate: object, dimension: int = 384) -> None:
+    def __init__(self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384) -> None:
         self.config = config
         self.leaders = _Leaders(dimension, allocate)
         self._heat: list[float] = []

@@ -16,15 +16,15 @@ from .invoked_session import InvokedSession, Sent, invoked_session
 STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-SPELLING
 
 
-async def _session(target: Target) -> tuple[InvokedSession | None, Verdict | None]:
+async def _session(target: Target) -> InvokedSession | Verdict:
     if "invoked" not in target.options.roles:
-        return None, not_applicable("this run does not certify invoked agents")
+        return not_applicable("this run does not certify invoked agents")
     if not isinstance(target.document, dict) and target.options.binding != "a2a":
-        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+        return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await invoked_session(target)
     if found.reason:
-        return None, (not_applicable if "offers no ACI invoked agent" in found.reason else skipped)(found.reason)
-    return found, None
+        return (not_applicable if "offers no ACI invoked agent" in found.reason else skipped)(found.reason)
+    return found
 
 
 def _evidence(sent: list[Sent]) -> tuple[Exchange, ...]:
@@ -60,9 +60,9 @@ def _violations(requirement: str) -> Callable[[Sent], str | None]:
 async def returns_its_own_agent_context(target: Target) -> Verdict:
     """2.1: the reply holds exactly one AgentContext, the agent's own (same AgentID and SubTaskID),
     no TaskContext, and nothing sent to another agent (its canary)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     canaries = {s.agent: s.canary for s in found.sent}
 
     def problem(sent: Sent) -> str | None:
@@ -84,9 +84,9 @@ async def returns_its_own_agent_context(target: Target) -> Verdict:
 
 async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
     """A rule the AgentContext schema and rules judge, on every reply to a valid context."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     return _judge(_answered(found), _violations(requirement), success)
 
 
@@ -95,11 +95,11 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
     (the AgentContexts the suite's spies received), as the run certifies either."""
     from .master import master_sent
 
-    found, verdict = await _session(target)
+    found = await _session(target)
     sent = await master_sent(target)
-    if found is None and not sent:
-        return verdict  # type: ignore[return-value]
-    judged = _answered(found) if found is not None else []
+    if isinstance(found, Verdict) and not sent:
+        return found
+    judged = [] if isinstance(found, Verdict) else _answered(found)
     broken = [s for s in judged if s.reply.status is None]
     if broken:
         return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))
@@ -151,9 +151,9 @@ async def last_updated_is_a_timestamp(target: Target) -> Verdict:
 @check("ACI-5.2-DEPENDENCIES-PRESERVED")
 async def dependencies_are_preserved(target: Target) -> Verdict:
     """5.2: the Dependencies the master set come back unchanged."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
 
     def problem(sent: Sent) -> str | None:
         if sent.returned is None:
@@ -167,9 +167,9 @@ async def dependencies_are_preserved(target: Target) -> Verdict:
 @check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")
 async def returns_updated_state_and_key_information(target: Target) -> Verdict:
     """5.3: after executing, the agent returns ItemStateUpdates and KeyInformation updated, not as sent."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
 
     def problem(sent: Sent) -> str | None:
         returned = sent.returned
@@ -211,9 +211,9 @@ def _reference_verdict(found: InvokedSession, kind: str, story: str) -> Verdict:
 @check("ACI-5.2-CONTEXT-URI-RESOLVED")
 async def context_uri_is_resolved(target: Target) -> Verdict:
     """5.2: an agent handed a ContextURI fetches it (from the suite's store)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     assert found.store is not None
     store = found.store
 
@@ -228,18 +228,18 @@ async def context_uri_is_resolved(target: Target) -> Verdict:
 async def tampered_references_are_refused(target: Target) -> Verdict:
     """6: a ContextURI whose signature was changed is refused by the store; the agent must not go on
     as if it had the context (no item completed)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     return _reference_verdict(found, "tampered", "a tampered ContextURI")
 
 
 @check("ACI-6-CONTEXT-URI-LIFECYCLE")
 async def expired_references_are_refused(target: Target) -> Verdict:
     """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to serve it."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     return _reference_verdict(found, "expired", "an expired ContextURI")
 
 

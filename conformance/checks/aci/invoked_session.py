@@ -117,7 +117,7 @@ async def _gather(target: Target) -> InvokedSession:
     session = InvokedSession(store=ContextStore())
     store = session.store
     assert store is not None
-    with serve(lambda base: _store_app(store, base), tls=False) as served:
+    with serve(lambda _: store.app(), tls=False) as served:
         store.base = served.url
         for agent, binding in found:
             own = golden.get(agent["id"], golden["hotel-booking"])
@@ -136,11 +136,6 @@ async def _gather(target: Target) -> InvokedSession:
                 reply = await binding.execute(message)
                 session.sent.append(Sent(agent["id"], kind, message, reply, message["AgentContext"].get("ContextURI", ""), canary))
     return session
-
-
-def _store_app(store: ContextStore, base: str) -> Any:
-    store.base = base
-    return store.app()
 
 
 async def invoked_session(target: Target) -> InvokedSession:

@@ -22,20 +22,20 @@ FIGURE_4 = frozenset({"AgentID", "AgentName", "SubTaskID", "SubTaskName", "Depen
                       "todoItems", "ItemstateUpdates", "ItemStateUpdates", "KeyInformation", "LastUpdated", "Optional"})
 
 
-async def _session(target: Target) -> tuple[MasterSession | None, Verdict | None]:
+async def _session(target: Target) -> MasterSession | Verdict:
     if "master" not in target.options.roles:
-        return None, not_applicable("this run does not certify masters")
+        return not_applicable("this run does not certify masters")
     if not isinstance(target.document, dict):
-        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+        return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await master_session(target)
     if found.reason:
-        return None, (not_applicable if "offers no ACI master" in found.reason else skipped)(found.reason)
+        return (not_applicable if "offers no ACI master" in found.reason else skipped)(found.reason)
     broken = [r for r in found.runs.values() if r.reply is None or r.reply.status is None]
     if broken:
         reply = broken[0].reply
-        return None, errored(f"run_task for the {broken[0].name} run broke: {reply.problem if reply else ''}",
+        return errored(f"run_task for the {broken[0].name} run broke: {reply.problem if reply else ''}",
                              *[reply.exchange] if reply and reply.exchange else [])
-    return found, None
+    return found
 
 
 async def master_sent(target: Target) -> list[tuple[str, dict[str, Any]]]:
@@ -74,9 +74,9 @@ def _contains_key(value: Any, key: str) -> bool:
 @check("ACI-2.1-TASKCONTEXT-MASTER-ONLY")
 async def task_context_stays_with_the_master(target: Target) -> Verdict:
     """2.1: the TaskContext is the master's own: no invoked agent is sent it."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     runs = list(found.runs.values())
     leaks = [f"{r.name}: {rec.spy} was sent a TaskContext" for r in runs for rec in r.spies.received if _contains_key(rec.envelope, "TaskContext")]
     calls = sum(len(r.spies.received) for r in runs)
@@ -86,9 +86,9 @@ async def task_context_stays_with_the_master(target: Target) -> Verdict:
 @check("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED")
 async def only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
     """2.1: each invocation delivers one AgentContext, the one of the agent invoked."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -118,9 +118,9 @@ def _firsts(run: MasterRun) -> dict[str, Any]:
 async def independent_subtasks_are_distributed(target: Target) -> Verdict:
     """3: the tour plan's three independent subtasks each reach their agent. Whether they were sent
     concurrently (the asynchronous mode) is reported."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     run = found.runs["tour"]
     firsts = _firsts(run)
     missing = [spy for spy in SCENARIO_SPIES["tour"] if spy not in firsts]
@@ -144,9 +144,9 @@ def _collaborative(found: MasterSession) -> tuple[MasterRun, dict[str, Any], Ver
 @check("ACI-3-COLLABORATIVE-ORDER")
 async def collaborative_subtasks_go_in_order(target: Target) -> Verdict:
     """3: the doctor visit's subtasks are sent in order: diagnosis, prescription, medicine."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     run, firsts, problem = _collaborative(found)
     if problem:
         return problem
@@ -159,9 +159,9 @@ async def collaborative_subtasks_go_in_order(target: Target) -> Verdict:
 @check("ACI-2.1-SYNCHRONOUS-WAITS")
 async def dependent_subtasks_wait(target: Target) -> Verdict:
     """2.1: in the synchronous mode, a subtask is sent only after the one it depends on has returned."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     run, firsts, problem = _collaborative(found)
     if problem:
         return problem
@@ -175,9 +175,9 @@ async def dependent_subtasks_wait(target: Target) -> Verdict:
 @check("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS")
 async def dependent_input_carries_the_previous_result(target: Target) -> Verdict:
     """3: the input of a dependent subtask reflects the result of the one before (its canary)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     run, firsts, problem = _collaborative(found)
     if problem:
         return problem
@@ -193,9 +193,9 @@ async def dependent_input_carries_the_previous_result(target: Target) -> Verdict
 async def contexts_are_isolated(target: Target) -> Verdict:
     """4.2: no agent receives another's working context, nor another's result unless its subtask
     depends on that agent directly (E-ACI-4.2-ISOLATION-CANARIES)."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -214,9 +214,9 @@ async def contexts_are_isolated(target: Target) -> Verdict:
 async def delivery_is_minimal(target: Target) -> Verdict:
     """5.3: only the AgentContext (todoItems and the context or its reference) is delivered: no member
     beyond Figure 4's, nothing beside the AgentContext."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -228,41 +228,33 @@ async def delivery_is_minimal(target: Target) -> Verdict:
     return _verdict(runs, problems, "every delivery held only Figure 4's members")
 
 
-def _task_contexts(found: MasterSession) -> list[tuple[MasterRun, dict[str, Any] | None]]:
-    return [(run, run.task_context) for run in found.runs.values()]
-
-
-def _task_violations(requirement: str) -> Callable[[Target], Any]:
-    async def judge(target: Target) -> Verdict:
-        found, verdict = await _session(target)
-        if found is None:
-            return verdict  # type: ignore[return-value]
-        problems = []
-        for run, _ in _task_contexts(found):
-            body = run.reply.body if run.reply else None
-            for violation in validate_message("aci/task-context", body):
-                if violation.requirement == requirement:
-                    problems.append(f"{run.name}: {violation.path}: {violation.message}")
-        return _verdict(list(found.runs.values()), problems, f"the {len(found.runs)} TaskContexts returned keep this rule")
-    return judge
+async def _task_rule(target: Target, requirement: str) -> Verdict:
+    """A rule the TaskContext schema and rules judge, on the TaskContext of every run."""
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
+    problems = [f"{run.name}: {violation.path}: {violation.message}" for run in found.runs.values()
+                for violation in validate_message("aci/task-context", run.reply.body if run.reply else None)
+                if violation.requirement == requirement]
+    return _verdict(list(found.runs.values()), problems, f"the {len(found.runs)} TaskContexts returned keep this rule")
 
 
 @check("ACI-5.1-TASKCONTEXT-MEMBERS")
 async def task_context_has_its_members(target: Target) -> Verdict:
     """5.1: the returned TaskContext has TaskID, UserQuery, TaskName, TaskDescription and the rest of Figure 3."""
-    return await _task_violations("ACI-5.1-TASKCONTEXT-MEMBERS")(target)  # type: ignore[no-any-return]
+    return await _task_rule(target, "ACI-5.1-TASKCONTEXT-MEMBERS")
 
 
 @check("ACI-5.1-GOAL-STATUS")
 async def goal_status_records_each_goal(target: Target) -> Verdict:
     """5.1: GoalStatus is an array of {Goal, Status}."""
-    return await _task_violations("ACI-5.1-GOAL-STATUS")(target)  # type: ignore[no-any-return]
+    return await _task_rule(target, "ACI-5.1-GOAL-STATUS")
 
 
 @check("ACI-5.1-OVERALL-STATUS-DERIVED")
 async def overall_status_follows_the_goals(target: Target) -> Verdict:
     """5.1: OverallStatus is derived from the goals: done only when every goal is (E-ACI-5.1-STATUS-VOCABULARY)."""
-    return await _task_violations("ACI-5.1-OVERALL-STATUS-DERIVED")(target)  # type: ignore[no-any-return]
+    return await _task_rule(target, "ACI-5.1-OVERALL-STATUS-DERIVED")
 
 
 def _all_done(task: dict[str, Any] | None) -> bool:
@@ -274,9 +266,9 @@ def _all_done(task: dict[str, Any] | None) -> bool:
 @check("ACI-5.3-TASKCONTEXT-UPDATED")
 async def task_context_is_updated(target: Target) -> Verdict:
     """5.3: once every subtask came back completed, the TaskContext says so: every goal and the task done."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     runs = [found.runs["tour"], found.runs["doctor"]]
     for run in runs:
         unsent = [spy for spy in SCENARIO_SPIES[run.scenario] if not run.spies.of(spy)]
@@ -313,9 +305,9 @@ def _two_phase(found: MasterSession, name: str, spy: str, story: str) -> Verdict
 @check("ACI-5.2-TWO-PHASE-UNFINISHED")
 async def unfinished_items_are_not_done(target: Target) -> Verdict:
     """5.2: an item in state 0 is unfinished, whatever its abstract says."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     return _two_phase(found, "tour-unfinished", "weather-checking", "weather-checking answered state 0 with a plausible abstract")
 
 
@@ -323,9 +315,9 @@ async def unfinished_items_are_not_done(target: Target) -> Verdict:
 async def completed_items_are_verified(target: Target) -> Verdict:
     """5.2: an item in state 1 is accepted only when its KeyInformation bears it out: not when the
     abstract is empty, nor when it says the work failed."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     verdicts = [_two_phase(found, "tour-unverified", "hotel-booking", "hotel-booking answered state 1 with an empty outputabstract"),
                 _two_phase(found, "tour-contradicting", "hotel-booking", "hotel-booking answered state 1 with an abstract saying it failed")]
     return next((v for v in verdicts if v.status is not Status.PASS), passed("; ".join(v.message for v in verdicts),
@@ -345,9 +337,9 @@ async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange 
 
 
 async def _store_check(target: Target, change: Callable[[str], str | None], story: str) -> Verdict:
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     references = _references(found)
     if not references:
         return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
@@ -392,9 +384,9 @@ async def context_references_are_signed(target: Target) -> Verdict:
 @check("ACI-6-STORAGE-TTL")
 async def context_references_expire(target: Target) -> Verdict:
     """6: an offloaded context has an explicit expiry: the reference names one (exp) within a day."""
-    found, verdict = await _session(target)
-    if found is None:
-        return verdict  # type: ignore[return-value]
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
     references = _references(found)
     if not references:
         return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")

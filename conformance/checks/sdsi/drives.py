@@ -311,15 +311,15 @@ def plan_queue(scenario: str, config: OracleConfig, template: dict[str, Any]) ->
         return plan
     clients, start = _clients(config), T0
     copies = max(1, math.ceil((config.heat_threshold / config.heat_increment + 1) / (2 * len(clients))))
-    first_fired = None
+    fired_at: list[float] = []
     for n in range(cap + 1):
         fired = _burst(plan, start, INTENTS[n], clients, copies=copies)
         if fired is None:
             return plan
-        first_fired = first_fired if first_fired is not None else fired
+        fired_at.append(fired)
         start = fired + 3600
     plan.checkpoint("saturated", start, clients[0])
-    plan.checkpoint("drained", first_fired + config.trial_days * DAY + 60, clients[0])  # type: ignore[operator]
+    plan.checkpoint("drained", fired_at[0] + config.trial_days * DAY + 60, clients[0])
     return plan
 
 

@@ -16,22 +16,22 @@ from .common import unavailable
 from .drives import Checkpoint, Drive, drives
 
 
-async def _drive(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+async def _drive(target: Target, name: str) -> Drive | Verdict:
     session, verdict = await unavailable(target)
     if verdict is not None or session is None:
-        return None, verdict or skipped("")
+        return verdict or skipped("")  # unavailable gives one or the other
     if session.binding is not None and not session.binding.supports_updates:
-        return None, not_applicable("the server offers no get_schema_updates, so it serves no patches to observe")
+        return not_applicable("the server offers no get_schema_updates, so it serves no patches to observe")
     found = await drives(target, session)
     if found.problem:
-        return None, skipped(found.problem)
+        return skipped(found.problem)
     drive = found.by_name.get(name)
     if drive is None:
-        return None, not_applicable("no scenario of the server declares a per-client DSP (cohort \"client\")")
+        return not_applicable("no scenario of the server declares a per-client DSP (cohort \"client\")")
     if drive.problem:
         evidence = [r.exchange for *_, r in drive.sent[-1:] if r is not None and r.exchange]
-        return None, (errored if drive.broken else skipped)(f"the {name} drive: {drive.problem}", *evidence)
-    return drive, None
+        return (errored if drive.broken else skipped)(f"the {name} drive: {drive.problem}", *evidence)
+    return drive
 
 
 def _evidence(*points: Checkpoint | None) -> list[Exchange]:
@@ -46,35 +46,35 @@ def _compare(drive: Drive, name: str, story: str) -> Verdict:
                   f"configuration the server declares, serves {point.expected or 'none'}", *_evidence(point))
 
 
-async def _started(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+async def _started(target: Target, name: str) -> Drive | Verdict:
     """The drive, if its new key was served as experimental until the trial's end
     (SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL); else the skip that says so."""
-    drive, verdict = await _drive(target, name)
-    if drive is None:
-        return None, verdict
+    drive = await _drive(target, name)
+    if isinstance(drive, Verdict):
+        return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if after.states != ["experimental"] or ending.states != ["experimental"]:
-        return None, skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
-    return drive, None
+        return skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
+    return drive
 
 
-async def _evaluated(target: Target, name: str) -> tuple[Drive | None, Verdict | None]:
+async def _evaluated(target: Target, name: str) -> Drive | Verdict:
     """The drive, if its key also left the experimental state when the trial ended
     (SDSI-6.2.3-LONG-TERM-EVALUATION); else the skip that says so."""
-    drive, verdict = await _started(target, name)
-    if drive is None:
-        return None, verdict
+    drive = await _started(target, name)
+    if isinstance(drive, Verdict):
+        return drive
     if "experimental" in drive.checkpoints["trial-ended"].states:
-        return None, skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
-    return drive, None
+        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+    return drive
 
 
 @check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
 async def trigger_needs_both_gates(target: Target) -> Verdict:
     """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many times."""
-    drive, verdict = await _drive(target, "single-client")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "single-client")
+    if isinstance(drive, Verdict):
+        return drive
     notes = drive.notes
     return _compare(drive, "end", f"one client sent {notes['requests']} requests of {notes['copies']} identical fragments")
 
@@ -82,27 +82,27 @@ async def trigger_needs_both_gates(target: Target) -> Verdict:
 @check("SDSI-6.2.1-HEAT-DECAY")
 async def heat_decays(target: Target) -> Verdict:
     """6.2.1: a wish that trickles in slower than decay takes the heat away never fires."""
-    drive, verdict = await _drive(target, "trickle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "trickle")
+    if isinstance(drive, Verdict):
+        return drive
     return _compare(drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart")
 
 
 @check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
 async def fragments_cluster_by_similarity(target: Target) -> Verdict:
     """6.2.1: two unrelated wishes are two clusters, each below the threshold."""
-    drive, verdict = await _drive(target, "two-intents")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "two-intents")
+    if isinstance(drive, Verdict):
+        return drive
     return _compare(drive, "end", "two unrelated wishes, alternating, each below the threshold alone")
 
 
 @check("SDSI-6.2.1-HEAT-INCREMENT")
 async def heat_rises_by_the_increment(target: Target) -> Verdict:
     """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the threshold."""
-    drive, verdict = await _drive(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     before, after = drive.checkpoints["before"], drive.checkpoints["after"]
     if before.states != before.expected:
         return failed(f"a new key was served before the request at which the heat exceeds the threshold: {before.states}", *_evidence(before))
@@ -115,9 +115,9 @@ async def heat_rises_by_the_increment(target: Target) -> Verdict:
 @check("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS")
 async def description_quotes_real_fragments(target: Target) -> Verdict:
     """6.2.2: the new key's semantic_description includes a mapping example from a fragment the suite sent."""
-    drive, verdict = await _drive(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     after = drive.checkpoints["after"]
     new = [s for s in after.served if not s.modified]
     if not new:
@@ -133,9 +133,9 @@ async def description_quotes_real_fragments(target: Target) -> Verdict:
 @check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
 async def new_keys_start_experimental(target: Target) -> Verdict:
     """6.2.3: a new key is experimental from the trigger until its trial ends."""
-    drive, verdict = await _drive(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if not after.served:
         return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
@@ -149,9 +149,9 @@ async def new_keys_start_experimental(target: Target) -> Verdict:
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
 async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
     """6.2.3: when the trial ends the key is evaluated: promoted or deprecated, no longer experimental."""
-    drive, verdict = await _started(target, "used")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _started(target, "used")
+    if isinstance(drive, Verdict):
+        return drive
     ended = drive.checkpoints["trial-ended"]
     if "experimental" in ended.states:
         return failed("a minute after the trial ended the key is still experimental: it was not evaluated", *_evidence(ended))
@@ -161,27 +161,27 @@ async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
 @check("SDSI-6.2.3-PROMOTION")
 async def used_keys_are_promoted(target: Target) -> Verdict:
     """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable."""
-    drive, verdict = await _evaluated(target, "used")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _evaluated(target, "used")
+    if isinstance(drive, Verdict):
+        return drive
     return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
 
 
 @check("SDSI-6.2.3-DEPRECATION")
 async def unused_keys_are_deprecated(target: Target) -> Verdict:
     """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends."""
-    drive, verdict = await _evaluated(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _evaluated(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     return _compare(drive, "trial-ended", "no payload carried the key during its trial")
 
 
 @check("SDSI-6.2.3-WITHDRAWN-REMOVED")
 async def withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
     """6.2.3: after the grace period the deprecated key is withdrawn: gone from the active patches."""
-    drive, verdict = await _drive(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     if drive.checkpoints["trial-ended"].states != ["deprecated"]:
         return skipped("the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)")
     return _compare(drive, "grace-ended", "a minute after the grace period")
@@ -190,9 +190,9 @@ async def withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
 @check("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED")
 async def withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
     """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is executed."""
-    drive, verdict = await _drive(target, "lifecycle")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return drive
     grace = drive.checkpoints["grace-ended"]
     if drive.checkpoints["trial-ended"].states != ["deprecated"] or grace.states:
         return skipped("the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)")
@@ -208,9 +208,9 @@ async def withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
 @check("SDSI-6.2.3-TRIGGERS-QUEUED")
 async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
     """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the trial."""
-    drive, verdict = await _drive(target, "queue")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "queue")
+    if isinstance(drive, Verdict):
+        return drive
     saturated, drained = drive.checkpoints["saturated"], drive.checkpoints["drained"]
     cap = saturated.expected.count("experimental")
     if len(saturated.states) < cap:
@@ -230,9 +230,9 @@ async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
 @check("SDSI-6.2.2-COLLISION-MERGED")
 async def colliding_candidates_are_merged(target: Target) -> Verdict:
     """6.2.2: a wish that names a base key refines that key's description, never adds a duplicate."""
-    drive, verdict = await _drive(target, "collision")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "collision")
+    if isinstance(drive, Verdict):
+        return drive
     base, after = drive.notes["base_key"], drive.checkpoints["after"]
     if any(s.modified and s.name == base for s in after.served):
         return passed(f"the wish {base.replace('_', ' ')!r} refined {base!r} in modified_keys", *_evidence(after))
@@ -247,9 +247,9 @@ async def colliding_candidates_are_merged(target: Target) -> Verdict:
 @check("SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT")
 async def personal_patches_stay_personal(target: Target) -> Verdict:
     """6.2.2: a key induced from one client's own wishes is served to that client only."""
-    drive, verdict = await _drive(target, "personal")
-    if drive is None:
-        return verdict  # type: ignore[return-value]
+    drive = await _drive(target, "personal")
+    if isinstance(drive, Verdict):
+        return drive
     owner, stranger = drive.checkpoints["after"], drive.checkpoints["stranger"]
     if not owner.served:
         return skipped("the server made no patch for the client whose wish recurred", *_evidence(owner))
