@@ -5,8 +5,11 @@
                        its checks' verdicts, or not-applicable (role), or skip / error (untested)
                ──> RunStarted, ResultRecorded..., RunFinished to every handler
 
-A check that raises or overruns its deadline gives an `error` result; nothing a target does ends
-the run early.
+A check that raises anything (BaseException included, KeyboardInterrupt excepted) or overruns its
+deadline gives an `error` result; nothing a target does ends the run early. The whole run has a
+budget (`RunOptions.budget`); when it runs out, or the run's task is cancelled (SIGINT, SIGTERM),
+the requirements not yet judged are skips that say so, and RunFinished still reaches every handler
+with the run marked `out-of-budget` or `interrupted`.
 """
 
 from __future__ import annotations
@@ -32,9 +35,13 @@ from .report import (
 )
 from .report.model import utc_now
 from .requirements import Requirement, catalogue
-from .target import DEFAULT_ROLES, RunOptions, Target, may_call
+from .target import CHECK_SCOPE, DEFAULT_ROLES, RunOptions, Target, may_call
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
+
+#: Why a document fetch leaves nothing to certify over WoA REST (a body that is not JSON is the
+#: target's failure to judge, not a blocker).
+_BLOCKING_CAUSES = frozenset({"exchange", "redirect", "status"})
 
 
 class TargetUnreachable(Exception):
@@ -52,16 +59,32 @@ def _untested(requirement: Requirement, discovery: DocumentFetch) -> tuple[Statu
     return Status.SKIP, "no check for this requirement yet"
 
 
+def _cancelled_from_outside() -> bool:
+    """Whether this task is being cancelled (budget, signal), rather than a future it awaited."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
     started = time.perf_counter()
-    deadline = target.options.timeout * 6
+    deadline = target.options.check_deadline
     try:
-        async with asyncio.timeout(deadline):
-            verdict = await check.function(target)
+        async with asyncio.timeout(deadline) as scope:
+            token = CHECK_SCOPE.set(scope)
+            try:
+                verdict = await check.function(target)
+            finally:
+                CHECK_SCOPE.reset(token)
         status, message, evidence = verdict.status, verdict.message, verdict.evidence
     except TimeoutError:
         status, message, evidence = Status.ERROR, f"the check did not finish within {deadline:g} s", ()
-    except Exception as error:  # a check must never end the run; say what happened instead
+    except asyncio.CancelledError:
+        if _cancelled_from_outside():
+            raise
+        status, message, evidence = Status.ERROR, "the check was cancelled: work it waited for was cancelled", ()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # a check must never end the run; say what happened instead
         status, message, evidence = Status.ERROR, f"the check raised {type(error).__name__}: {error}", ()
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed)
@@ -85,28 +108,63 @@ async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFet
     return DocumentFetch(options.target, response)
 
 
+def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
+    """Why nothing can be certified: over WoA REST, a document that never arrived."""
+    if options.binding == WoaRestBinding.name and discovery.problem and discovery.cause in _BLOCKING_CAUSES:
+        return f"the WoA document could not be obtained: {discovery.problem}"
+    return None
+
+
 async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
-    """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`."""
+    """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`.
+
+    Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
+    summary says `interrupted`, and the handlers get every result decided so far and the footer."""
     started, clock = utc_now(), time.perf_counter()
+    deadline = asyncio.get_running_loop().time() + options.budget
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert,
                           transport=options.transport) as client:
         binding = WoaRestBinding(options.target, client)
         try:
-            if options.binding == "jsonrpc":
-                discovery = await _probe_jsonrpc(options, client)
-            else:
-                discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
+            async with asyncio.timeout_at(deadline):
+                if options.binding == "jsonrpc":
+                    discovery = await _probe_jsonrpc(options, client)
+                else:
+                    discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
         except Unreachable as error:
             raise TargetUnreachable(str(error)) from None
+        except TimeoutError:
+            raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
         target = Target(options, client, binding, discovery)
         header = RunHeader(__version__, options.target, options.suites, options.binding, started, options.recorded())
         broadcast(RunStarted(header), handlers)
+        selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
-        for requirement in catalogue():
-            if requirement.draft in options.suites:
-                for result in await _judge(requirement, target):
+        completion = "complete"
+        try:
+            async with asyncio.timeout_at(deadline):
+                for requirement in selected:
+                    for result in await _judge(requirement, target):
+                        results.append(result)
+                        broadcast(ResultRecorded(result), handlers)
+        except TimeoutError:
+            completion = "out-of-budget"
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            completion = "interrupted"
+        finally:
+            await target.aclose()
+        if completion != "complete":
+            why = "the run was interrupted" if completion == "interrupted" else f"the run's {options.budget:g} s budget ran out"
+            judged = {r.requirement for r in results}
+            for requirement in selected:
+                if requirement.id not in judged:
+                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}")
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
-    summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1))
+    summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+                        completion=completion, blocker=_blocker(options, discovery))
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,11 +21,21 @@ import httpx
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
 
-__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "is_loopback", "may_call", "rest_config"]
+__all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
+           "may_call", "rest_config"]
 
 T = TypeVar("T")
 #: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
 DEFAULT_ROLES = ("host", "server", "master", "invoked", "any")
+#: Seconds a whole run may take unless --budget says otherwise: the largest reference run (all drafts,
+#: every role, about 7 s) forty times over, so that a slow but honest target over a real network fits.
+DEFAULT_BUDGET = 300.0
+#: The deadline of the check running in this task, which waiting on shared work must not use up.
+CHECK_SCOPE: ContextVar[asyncio.Timeout | None] = ContextVar("CHECK_SCOPE", default=None)
+
+
+class SharedWorkFailed(Exception):
+    """Work several checks share (a session of exchanges) did not finish within its own deadline."""
 
 
 def is_loopback(url: str) -> bool:
@@ -61,14 +72,26 @@ class RunOptions:
     allowed_origins: tuple[str, ...] = ()
     scenarios: tuple[str, ...] = ()  # for the SDSI jsonrpc binding, which has no document to name them
     max_experimental_keys: int = 10  # the SDSI convergence cap the suite holds servers to (6.2.3)
+    check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
+    budget: float = DEFAULT_BUDGET  # seconds the whole run may take
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
+
+    @property
+    def check_deadline(self) -> float:
+        return self.check_timeout if self.check_timeout is not None else self.timeout * 6
+
+    @property
+    def shared_deadline(self) -> float:
+        """Seconds for work several checks share (a plan of probes, a session): four check deadlines."""
+        return self.check_deadline * 4
 
     def recorded(self) -> dict[str, object]:
         """The options as they go into a report's header."""
         return {"roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
-                "max_experimental_keys": self.max_experimental_keys, "in_process": self.transport is not None}
+                "max_experimental_keys": self.max_experimental_keys, "check_timeout": self.check_deadline,
+                "budget": self.budget, "in_process": self.transport is not None}
 
 
 @dataclass
@@ -78,7 +101,8 @@ class Target:
     binding: WoaRestBinding
     discovery: DocumentFetch
     cache: dict[str, Any] = field(default_factory=dict)
-    _memo: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    _memo: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
+    _ends: dict[str, float] = field(default_factory=dict)
 
     @property
     def document(self) -> Any:
@@ -110,8 +134,31 @@ class Target:
         return self.options.allow_http_loopback and url.startswith("http://") and is_loopback(url)
 
     async def memo(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
-        """Do `work` once per run, however many checks ask for it."""
+        """Do `work` once per run, however many checks ask for it.
+
+        The work runs in a task of its own with its own deadline (`shared_deadline`), shielded from
+        the checks that wait for it: a check that overruns never cancels what the next check needs,
+        and the time a check spends waiting here does not count against its own deadline."""
+        loop = asyncio.get_running_loop()
         if key not in self._memo:
-            self._memo[key] = asyncio.ensure_future(work())
-        result: T = await self._memo[key]
+            self._memo[key] = asyncio.ensure_future(self._bounded(key, work))
+            self._ends[key] = loop.time() + self.options.shared_deadline
+        scope = CHECK_SCOPE.get()
+        if scope is not None and scope.when() is not None:
+            scope.reschedule(max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline))
+        result: T = await asyncio.shield(self._memo[key])
         return result
+
+    async def _bounded(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
+        try:
+            async with asyncio.timeout(self.options.shared_deadline):
+                return await work()
+        except TimeoutError:
+            raise SharedWorkFailed(f"{key} did not finish within its {self.options.shared_deadline:g} s deadline") from None
+
+    async def aclose(self) -> None:
+        """Cancel shared work still running (a check gave up on it) once the run is over."""
+        pending = [task for task in self._memo.values() if not task.done()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)

@@ -1,7 +1,8 @@
 """The command line: `agent-conformance COMMAND`. One module per command group.
 
-Exit codes: 0 no MUST-level requirement failed; 1 at least one did (or, for `vectors validate`,
-a vector disagreed); 2 a usage error or an unreachable target; 3 a defect of the suite itself.
+Exit codes (conformance/gate.py has the contract of `run` and `fuzz`): 0 passed; 1 a MUST-level
+requirement failed (or, for `vectors validate`, a vector disagreed); 2 a usage error or nothing
+could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrupted outside a run.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import typer
 
 from .. import __version__
 from . import aci, errata, fuzz, mock, oracle, requirements, run, vectors
+from ._lifecycle import settings, sigterm_interrupts, write_defect
 
 __all__ = ["app", "main"]
 
@@ -43,11 +45,16 @@ def version() -> None:
 def main() -> None:
     # Libraries that configure logging themselves (the MCP SDK does) find it configured already.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    sigterm_interrupts()
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        typer.echo("agent-conformance: interrupted", err=True)
         sys.exit(130)
-    except Exception as error:  # a defect of the suite: one line, no traceback, a distinct exit code
-        typer.echo(f"agent-conformance: internal error: {type(error).__name__}: {error}", err=True)
+    except Exception as error:  # a defect of the suite: one line, the traceback in a log, a distinct exit code
+        log, text = write_defect(error)
+        if settings.debug:
+            typer.echo(text, err=True)
+        where = f"; the traceback is in {log}" if log else ""
+        typer.echo(f"agent-conformance: internal error (a defect of the suite): {type(error).__name__}: {error}{where}", err=True)
         sys.exit(3)

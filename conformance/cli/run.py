@@ -16,14 +16,17 @@ from rich.table import Table
 from mocks.serve import serve_host
 
 from ..bindings import BINDINGS
+from ..gate import decide
 from ..report import Status, Summary
-from ..report.writers import FORMATS, writers_for
+from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
 from ..runner import run as run_suite
+from ..target import DEFAULT_BUDGET
 from ._console import console, fail_usage
+from ._lifecycle import interruptible, settings
 from .mock import check_fault
 
-__all__ = ["normalized_target", "run"]
+__all__ = ["finish", "normalized_target", "prepared_writers", "run"]
 
 
 class Suite(StrEnum):
@@ -42,18 +45,37 @@ def normalized_target(url: str) -> str:
     return url.rstrip("/")
 
 
+def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = False) -> list[Writer]:
+    """The writers of `formats`, the folder made ready first; a folder that cannot be written is a usage error."""
+    settings.report_dir, settings.debug = report_dir, debug
+    try:
+        return writers_for(report_dir, tuple(formats))
+    except ReportDirUnusable as error:
+        fail_usage(str(error))
+
+
 def _print_summary(summary: Summary, report_dir: Path, formats: list[str]) -> None:
     waived = f" ({summary.waived} waived)" if summary.waived else ""
-    table = Table(title=f"Compliance: {summary.level}{waived}", title_justify="left")
+    unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
+    table = Table(title=f"Compliance: {summary.level}{waived}{unfinished}", title_justify="left")
     table.add_column("level")
     for status in Status:
         table.add_column(status.value, justify="right")
     for level in ("MUST", "SHOULD", "MAY"):
         table.add_row(level, *(str(summary.count(level, s)) for s in Status))
     console.print(table)
+    console.print("Per draft: " + ", ".join(f"{draft.upper()} {level}" for draft, level in summary.levels.items()))
     console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
     files = ", ".join(str(report_dir / FORMATS[f].filename) for f in formats)
     console.print(f"Reports: {files}")
+
+
+def finish(summary: Summary) -> None:
+    """Leave with the exit code of the contract (conformance/gate.py), saying why in one line."""
+    outcome = decide(summary)
+    if outcome.code:
+        typer.echo(f"agent-conformance: {outcome.reason} (exit {int(outcome.code)})", err=True)
+    raise typer.Exit(int(outcome.code))
 
 
 def run(
@@ -71,12 +93,16 @@ def run(
     binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite sdsi) or a2a (ACI invoked agents, --suite aci).")] = "woa-rest",
     scenario: Annotated[list[str] | None, typer.Option(help="With --binding jsonrpc: an SDSI scenario to certify (repeatable).")] = None,
     max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
+    check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
+    budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
+    debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
     report.json, events.jsonl, junit.xml and summary.md into --report-dir.
 
-    Exit code 0 when no MUST-level requirement failed, 1 when at least one did, 2 for a usage error
-    or a target that cannot be reached.
+    Exit codes: 0 at least one MUST tested and none failed or errored; 1 a MUST failed; 2 a usage error
+    or nothing could be certified; 3 a defect of the suite; 4 inconclusive (a MUST check errored, or the
+    run was interrupted or ran out of budget).
     """
     formats = report_format or list(FORMATS)
     unknown = [f for f in formats if f not in FORMATS]
@@ -98,6 +124,7 @@ def run(
         fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
     check_fault(fault)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
+    writers = prepared_writers(report_dir, formats, debug=debug)
     with ExitStack() as stack:
         if mock:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
@@ -109,10 +136,11 @@ def run(
         options = RunOptions(target=normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
-                             binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys)
+                             binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
+                             check_timeout=check_timeout, budget=budget)
         try:
-            summary = asyncio.run(run_suite(options, writers_for(report_dir, tuple(formats))))
+            summary = asyncio.run(interruptible(run_suite(options, writers)))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
     _print_summary(summary, report_dir, formats)
-    raise typer.Exit(1 if summary.must_failed else 0)
+    finish(summary)

@@ -6,21 +6,66 @@ maximum, lengths, items, formats), and reads `examples` and `default` where a sc
 Every candidate is checked against the schema with a real validator, so a keyword the generator
 does not understand can only lose examples, never produce a wrong one. When no candidate is
 valid, `Ungeneratable` says so and the checks that needed an example report a skip.
+
+What the suite builds from a target's schema is bounded (`CAPS`): a string's length, an array's
+items, nesting, numbers' magnitude. A schema that demands more (`minLength: 100000000`) is
+`Ungeneratable` with the bound named; an invalid example that would exceed a cap is not made.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..validation.target_schemas import Unjudgeable, target_validator
 
-__all__ = ["Ungeneratable", "invalid_examples", "valid_examples"]
+__all__ = ["CAPS", "Caps", "Ungeneratable", "invalid_examples", "valid_examples"]
 
 
 class Ungeneratable(Exception):
     """No valid instance of the schema could be made."""
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The most the suite builds from a target's schema."""
+
+    string_length: int = 65_536
+    items: int = 1_024
+    depth: int = 8
+    magnitude: float = 2.0**53  # I-JSON's interoperable range (RFC 7493, 2.2)
+    schema_nodes: int = 20_000  # subschemas looked at when searching for a demand beyond the caps
+
+
+CAPS = Caps()
+_LENGTHS = {"minLength": ("string_length", "characters"), "minItems": ("items", "items"),
+            "minProperties": ("items", "properties"), "minContains": ("items", "items")}
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _beyond_caps(schema: Any) -> str | None:
+    """The first demand of `schema` that the caps do not allow, said in words; None if there is none."""
+    stack, seen = [schema], 0
+    while stack and seen < CAPS.schema_nodes:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        for keyword, (cap, unit) in _LENGTHS.items():
+            value = node.get(keyword)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value > getattr(CAPS, cap):
+                return f"{keyword} {value:g} is beyond the suite's cap of {getattr(CAPS, cap):,} {unit}"
+        for keyword in _BOUNDS:
+            value = node.get(keyword)
+            if isinstance(value, int | float) and not isinstance(value, bool) and not abs(value) <= CAPS.magnitude:
+                return f"{keyword} {value:g} is beyond the suite's cap of ±{CAPS.magnitude:,.0f} on numbers"
+        stack.extend(v for v in node.values() if isinstance(v, dict | list))
+    return None
 
 
 _FORMATS = {"date-time": "2026-05-04T09:00:00Z", "date": "2026-05-04", "time": "09:00:00Z", "email": "user@example.com",
@@ -47,6 +92,13 @@ def _type(schema: dict[str, Any]) -> str | None:
 
 
 def _numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
+    try:  # the bounds are a target's: whatever arithmetic they defeat only loses candidates
+        yield from _bounded_numbers(schema, integer)
+    except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+        return
+
+
+def _bounded_numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
     low, high = schema.get("minimum"), schema.get("maximum")
     if isinstance(schema.get("exclusiveMinimum"), int | float):
         low = schema["exclusiveMinimum"] + (1 if integer else 0.5)
@@ -67,13 +119,15 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
         yield _FORMATS[fmt]
         return
     low, high = schema.get("minLength", 0), schema.get("maxLength")
+    low = low if isinstance(low, int) and 0 <= low <= CAPS.string_length else 0
+    high = min(high, CAPS.string_length) if isinstance(high, int) and high >= 0 else None
     typical = "The IETF is an open community of designers."
-    if isinstance(high, int):
+    if high is not None:
         typical = typical[:high]
     yield typical if len(typical) >= low else typical + "x" * (low - len(typical))
-    if isinstance(low, int) and low > 0:
+    if low > 0:
         yield "a" * low
-    if isinstance(high, int):
+    if high is not None:
         yield "a" * high
 
 
@@ -81,7 +135,7 @@ def _candidates(schema: Any, depth: int = 0) -> Iterator[Any]:
     if schema is True or schema == {}:
         yield "example"
         return
-    if not isinstance(schema, dict) or depth > 8:
+    if not isinstance(schema, dict) or depth > CAPS.depth:
         return
     for key in ("examples",):
         if isinstance(schema.get(key), list):
@@ -103,7 +157,8 @@ def _candidates(schema: Any, depth: int = 0) -> Iterator[Any]:
         yield from _objects(schema, depth)
     elif kind == "array":
         item = next(_candidates(schema.get("items", {}), depth + 1), "example")
-        yield [item] * max(1, schema.get("minItems", 1) if isinstance(schema.get("minItems"), int) else 1)
+        least = schema.get("minItems", 1)
+        yield [item] * (least if isinstance(least, int) and 1 <= least <= CAPS.items else 1)
         if not schema.get("minItems"):
             yield []
     elif kind in ("integer", "number"):
@@ -138,6 +193,9 @@ def _key(value: Any) -> str:
 
 def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises `Ungeneratable`."""
+    beyond = _beyond_caps(schema)
+    if beyond:
+        raise Ungeneratable(beyond)
     try:
         validator = target_validator(schema if isinstance(schema, dict) else {})
         list(validator.iter_errors({}))  # surfaces a schema that cannot be applied before any guessing
@@ -166,11 +224,11 @@ def _near_misses(schema: dict[str, Any], base: dict[str, Any]) -> Iterator[tuple
         if kind in _WRONG:
             yield f"{name!r} of the wrong type", {**base, name: _WRONG[kind]}
         for bound, delta, words in (("minimum", -1, "below its minimum"), ("maximum", 1, "above its maximum")):
-            if isinstance(sub.get(bound), int | float) and not isinstance(sub.get(bound), bool):
+            if isinstance(sub.get(bound), int | float) and not isinstance(sub.get(bound), bool) and abs(sub[bound]) < CAPS.magnitude:
                 yield f"{name!r} {words}", {**base, name: sub[bound] + delta}
         if isinstance(sub.get("minLength"), int) and sub["minLength"] > 0:
             yield f"{name!r} shorter than its minLength", {**base, name: "a" * (sub["minLength"] - 1)}
-        if isinstance(sub.get("maxLength"), int):
+        if isinstance(sub.get("maxLength"), int) and sub["maxLength"] < CAPS.string_length:
             yield f"{name!r} longer than its maxLength", {**base, name: "a" * (sub["maxLength"] + 1)}
         if isinstance(sub.get("enum"), list):
             yield f"{name!r} outside its enum", {**base, name: "not-one-of-the-listed-values"}

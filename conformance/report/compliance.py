@@ -1,4 +1,4 @@
-"""The compliance level a set of results earns, and the counts behind it.
+"""The compliance level a set of results earns, overall and per draft, and the counts behind it.
 
 Levels, from worst to best (the README explains them to users):
 
@@ -9,7 +9,10 @@ Levels, from worst to best (the README explains them to users):
     SHOULD-compliant  every tested MUST and SHOULD passed (or was waived)
 
 Skipped requirements are never counted as passed: `untested_must` says how many MUSTs no check
-judged, and a level is always "of what was tested". Waived results are counted apart.
+judged, and a level is always "of what was tested". Waived results are counted apart. A summary
+also says whether the run finished (`completion`) and, when nothing could be certified at all,
+why (`blocker`, e.g. the WoA document could not be obtained); conformance/gate.py turns all of
+that into the exit code.
 """
 
 from __future__ import annotations
@@ -21,25 +24,67 @@ from typing import Any
 
 from .model import Result, Status
 
-__all__ = ["LEVEL_ORDER", "Summary", "summarize"]
+__all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "summarize"]
 
 LEVEL_ORDER = ("non-compliant", "inconclusive", "untested", "MUST-compliant", "SHOULD-compliant")
+#: How a run ended: every selected requirement judged, stopped by a signal, or stopped by its --budget.
+COMPLETIONS = ("complete", "interrupted", "out-of-budget")
+Counts = dict[str, dict[str, int]]  # requirement level -> status -> count
+
+
+def level_of(counts: Counts) -> str:
+    """The compliance level that counts by requirement level and status earn."""
+    must, should = counts.get("MUST", {}), counts.get("SHOULD", {})
+    if must.get(Status.FAIL, 0):
+        return "non-compliant"
+    if must.get(Status.ERROR, 0):
+        return "inconclusive"
+    if not (must.get(Status.PASS, 0) or must.get(Status.WAIVED, 0)):
+        return "untested"
+    if should.get(Status.FAIL, 0) or should.get(Status.ERROR, 0):
+        return "MUST-compliant"
+    return "SHOULD-compliant"
+
+
+def _count(counts: Counts, level: str, statuses: Iterable[Status]) -> int:
+    return sum(counts.get(level, {}).get(s.value, 0) for s in statuses)
 
 
 @dataclass(frozen=True)
 class Summary:
     level: str
-    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # requirement level -> status -> count
+    counts: Counts = field(default_factory=dict)
     total: int = 0
     finished: str = ""
     duration_ms: float = 0.0
+    drafts: dict[str, Counts] = field(default_factory=dict)  # draft -> its own counts
+    completion: str = "complete"
+    #: why nothing could be certified (the document was never obtained); None when something could be
+    blocker: str | None = None
 
     def count(self, level: str, *statuses: Status) -> int:
-        return sum(self.counts.get(level, {}).get(s.value, 0) for s in statuses)
+        return _count(self.counts, level, statuses)
+
+    @property
+    def levels(self) -> dict[str, str]:
+        """Each draft's own compliance level: an SDSI failure does not make the WoA suite non-compliant."""
+        return {draft: level_of(counts) for draft, counts in self.drafts.items()}
+
+    @property
+    def complete(self) -> bool:
+        return self.completion == "complete"
 
     @property
     def must_failed(self) -> int:
         return self.count("MUST", Status.FAIL)
+
+    @property
+    def must_errored(self) -> int:
+        return self.count("MUST", Status.ERROR)
+
+    @property
+    def must_tested(self) -> int:
+        return self.count("MUST", Status.PASS, Status.FAIL, Status.WAIVED)
 
     @property
     def untested_must(self) -> int:
@@ -56,31 +101,30 @@ class Summary:
         return {s.value: totals.get(s.value, 0) for s in Status}
 
     def as_dict(self) -> dict[str, Any]:
-        return {"level": self.level, "counts": self.counts, "by_status": self.by_status(), "total": self.total,
+        from ..gate import decide  # the gate reads summaries; a summary carries the gate's outcome
+
+        return {"level": self.level, "levels": self.levels, "completion": self.completion, "blocker": self.blocker,
+                "gate": decide(self).as_dict(),
+                "counts": self.counts, "drafts": self.drafts, "by_status": self.by_status(), "total": self.total,
                 "untested_must": self.untested_must, "waived": self.waived, "finished": self.finished,
                 "duration_ms": self.duration_ms}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
-        return cls(data["level"], data["counts"], data["total"], data.get("finished", ""), data.get("duration_ms", 0.0))
+        return cls(data["level"], data["counts"], data["total"], data.get("finished", ""), data.get("duration_ms", 0.0),
+                   data.get("drafts", {}), data.get("completion", "complete"), data.get("blocker"))
 
 
-def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0) -> Summary:
-    """Count `results` by requirement level and status, and give the compliance level they earn."""
+def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
+              completion: str = "complete", blocker: str | None = None) -> Summary:
+    """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
+    drafts: dict[str, dict[str, Counter[str]]] = {}
     total = 0
     for result in results:
         counts.setdefault(result.level, Counter())[result.status.value] += 1
+        drafts.setdefault(result.draft, {}).setdefault(result.level, Counter())[result.status.value] += 1
         total += 1
-    must, should = counts["MUST"], counts["SHOULD"]
-    if must[Status.FAIL]:
-        level = "non-compliant"
-    elif must[Status.ERROR]:
-        level = "inconclusive"
-    elif not (must[Status.PASS] or must[Status.WAIVED]):
-        level = "untested"
-    elif should[Status.FAIL] or should[Status.ERROR]:
-        level = "MUST-compliant"
-    else:
-        level = "SHOULD-compliant"
-    return Summary(level, {k: dict(v) for k, v in counts.items()}, total, finished, duration_ms)
+    plain = {k: dict(v) for k, v in counts.items()}
+    per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
+    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker)

@@ -20,7 +20,7 @@ from ..requirements import Requirement
 __all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate", "utc_now"]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
-REPORT_FORMAT = "1.0"
+REPORT_FORMAT = "1.1"
 #: Bodies kept as evidence are cut to this many characters.
 BODY_LIMIT = 4096
 

@@ -3,12 +3,17 @@
 Such a schema is untrusted: its references resolve only to the JSON Schema meta-schemas, never to
 the network; formats are annotations (WoA 4.2 lets clients ignore what they do not understand);
 and `pattern` runs under a time limit, so that a regular expression built to backtrack forever
-cannot hang the suite. A schema that cannot be applied is `Unjudgeable`, never a pass.
+cannot hang the suite; and one validation has a budget of keyword evaluations and of time, so that
+a schema built to explode (nested anyOf, references that fan out) cannot either: validation runs
+on the event loop, where no deadline can interrupt it. A schema that cannot be applied is
+`Unjudgeable`, never a pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import regex
@@ -57,8 +62,32 @@ def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any,
                 yield from validator.descend(value, subschema, path=name, schema_path=pattern)
 
 
+#: Keyword evaluations and seconds one validation may take.
+MAX_STEPS = 2_000_000
+VALIDATION_SECONDS = 1.0
+_work = threading.local()
+
+
+def _tick() -> None:
+    _work.steps = getattr(_work, "steps", 0) + 1
+    if _work.steps % 1024 == 0 and time.monotonic() > getattr(_work, "deadline", float("inf")):
+        raise Unjudgeable(f"validating against the schema takes longer than {VALIDATION_SECONDS:g} s")
+    if _work.steps > MAX_STEPS:
+        raise Unjudgeable(f"validating against the schema takes more than {MAX_STEPS:,} steps")
+
+
+def _counted(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationError]]:
+    def counted(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        _tick()
+        errors = keyword(validator, value, instance, schema)
+        if errors is not None:
+            yield from errors
+    return counted
+
+
+_KEYWORDS = {**Draft202012Validator.VALIDATORS, "pattern": _pattern, "patternProperties": _pattern_properties}
 _Guarded202012 = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"pattern": _pattern, "patternProperties": _pattern_properties})
+    Draft202012Validator, {name: _counted(function) for name, function in _KEYWORDS.items()})
 
 
 class _Guarded:
@@ -66,6 +95,7 @@ class _Guarded:
         self._validator = validator
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        _work.steps, _work.deadline = 0, time.monotonic() + VALIDATION_SECONDS
         try:
             yield from self._validator.iter_errors(instance)
         except Unresolvable as error:

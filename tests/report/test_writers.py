@@ -75,7 +75,7 @@ def test_report_json_matches_its_schema_and_reads_back(written: Path) -> None:
 
 def test_events_jsonl_has_header_results_and_footer(written: Path) -> None:
     header, results, footer = read_events(written / "events.jsonl")
-    assert header["target"] == "https://host.test" and header["report_format"] == "1.0"
+    assert header["target"] == "https://host.test" and header["report_format"] == "1.1"
     assert len(results) == 6 and footer is not None and footer["level"] == "non-compliant"
 
 
@@ -92,3 +92,65 @@ def test_markdown_summary_leads_with_the_verdict_and_lists_failures(written: Pat
     assert text.startswith("## ❌ agent-conformance: **non-compliant**")
     assert "`WOA-5.2-AGENT-MISMATCH-400` | MUST | WOA 5.2 | fail |" in text
     assert "### Waived" in text and "\\|" in text  # pipes in messages are escaped, tables stay whole
+
+
+def _write(directory: Path, results: list[Result], **summary: object) -> None:
+    header = RunHeader("0.1.0", "https://host.test/`<img src=x onerror=alert(1)>`", ("woa",), "woa-rest",
+                       "2026-05-04T09:00:00Z")
+    handlers = writers_for(directory)
+    broadcast(RunStarted(header), handlers)
+    for result in results:
+        broadcast(ResultRecorded(result), handlers)
+    broadcast(RunFinished(summarize(results, **summary)), handlers)  # type: ignore[arg-type]
+
+
+HOSTILE_TEXT = "agent \x00\x07\x1b[31m\ud800\ufffe <script>alert(1)</script> [x](javascript:alert(1)) | `tick`"
+
+
+def test_what_a_target_sends_cannot_break_junit_or_render_in_markdown(tmp_path: Path) -> None:
+    exchange = Exchange("GET", "https://host.test/", response_body=HOSTILE_TEXT)
+    results = [Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, HOSTILE_TEXT, evidence=(exchange,))]
+    _write(tmp_path, results)
+    import xml.etree.ElementTree as ET
+    tree = ET.parse(tmp_path / "junit.xml")  # well-formed XML 1.0
+    failure = tree.find(".//failure")
+    assert failure is not None and "\\x07" in failure.get("message", "") and "\\ud800" in failure.get("message", "")
+    markdown = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "<script>" not in markdown and "&lt;script&gt;" in markdown
+    assert "<img" not in markdown and "](javascript" not in markdown
+
+
+def test_an_interrupted_run_is_marked_in_every_report(tmp_path: Path) -> None:
+    _write(tmp_path, _results(), completion="interrupted")
+    log = read_events(tmp_path / "events.jsonl")
+    assert not log.truncated and log.footer is not None and log.footer["completion"] == "interrupted"
+    assert log.state() == "incomplete: the run ended early (interrupted)"
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["summary"]["completion"] == "interrupted" and report["summary"]["gate"]["exit_code"] == 1
+    assert "incomplete: interrupted" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    suites = JUnitXml.fromfile(str(tmp_path / "junit.xml"))
+    assert {p.name: p.value for suite in suites for p in suite.properties()}["completion"] == "interrupted"
+
+
+def test_a_truncated_log_says_so(tmp_path: Path) -> None:
+    _write(tmp_path, _results())
+    path = tmp_path / "events.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20], encoding="utf-8")  # died mid-line
+    log = read_events(path)
+    assert log.truncated and len(log.results) == 2
+    assert log.state().startswith("truncated: no footer after 2 results")
+
+
+def test_a_new_run_removes_an_earlier_runs_reports(tmp_path: Path) -> None:
+    _write(tmp_path, _results())
+    writers_for(tmp_path, ("jsonl",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_report_folder_is_the_users_path(tmp_path: Path) -> None:
+    from conformance.report.writers import ReportDirUnusable
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(ReportDirUnusable, match="cannot write reports to"):
+        writers_for(blocker / "reports")

@@ -17,7 +17,15 @@ from .jsonl import JsonlWriter
 from .junit import JunitWriter
 from .markdown import MarkdownWriter
 
-__all__ = ["FORMATS", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "Writer", "writers_for"]
+__all__ = ["DEBUG_LOG", "FORMATS", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "ReportDirUnusable", "Writer",
+           "prepare_report_dir", "writers_for"]
+
+#: Where a defect's traceback goes in the report folder (cli/_lifecycle.py writes it).
+DEBUG_LOG = "agent-conformance-debug.log"
+
+
+class ReportDirUnusable(Exception):
+    """The report folder cannot be created or written: the user's path, not a defect of the suite."""
 
 class Writer(Protocol):
     """A handler of run events that writes one file, `filename`, into the folder it is given."""
@@ -32,7 +40,21 @@ class Writer(Protocol):
 FORMATS: dict[str, type[Writer]] = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter}
 
 
+def prepare_report_dir(directory: Path) -> None:
+    """Create `directory`, prove it writable, and remove an earlier run's reports from it, so that a
+    reader never takes an old verdict for this run's. Raises `ReportDirUnusable`."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / ".agent-conformance-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+        for name in (*(f.filename for f in FORMATS.values()), DEBUG_LOG):
+            (directory / name).unlink(missing_ok=True)
+    except OSError as error:
+        raise ReportDirUnusable(f"cannot write reports to {directory}: {error.strerror or error}") from None
+
+
 def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Writer]:
-    """One writer per format, each writing into `directory` (created if needed)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """One writer per format, each writing into `directory` (prepared first: see `prepare_report_dir`)."""
+    prepare_report_dir(directory)
     return [FORMATS[name](directory) for name in formats]

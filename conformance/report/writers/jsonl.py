@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..events import Event, ResultRecorded, RunFinished, RunStarted
 
-__all__ = ["JsonlWriter", "read_events"]
+__all__ = ["EventLog", "JsonlWriter", "read_events"]
 
 
 class JsonlWriter:
@@ -20,7 +20,7 @@ class JsonlWriter:
         self.path = directory / self.filename
 
     def _line(self, record: dict[str, Any], mode: str = "a") -> None:
-        with self.path.open(mode, encoding="utf-8") as file:
+        with self.path.open(mode, encoding="utf-8", errors="backslashreplace") as file:  # lone surrogates stay escapes
             file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def handle(self, event: Event) -> None:
@@ -32,11 +32,39 @@ class JsonlWriter:
             self._line({"event": "run-finished", **event.summary.as_dict()})
 
 
-def read_events(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
-    """Header, results and footer of an events.jsonl; the footer is None when the run was cut short."""
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+class EventLog(NamedTuple):
+    """An events.jsonl read back. `footer` is None when the file is truncated (the process died
+    mid-run); a footer whose `completion` is not "complete" is a run that stopped early but in order."""
+
+    header: dict[str, Any]
+    results: list[dict[str, Any]]
+    footer: dict[str, Any] | None
+
+    @property
+    def truncated(self) -> bool:
+        return self.footer is None
+
+    def state(self) -> str:
+        """One line on how the run ended, for a reader."""
+        if self.footer is None:
+            return f"truncated: no footer after {len(self.results)} results; the run did not finish and this log is partial"
+        completion = self.footer.get("completion", "complete")
+        return "complete" if completion == "complete" else f"incomplete: the run ended early ({completion})"
+
+
+def read_events(path: Path) -> EventLog:
+    """Header, results and footer of an events.jsonl. A torn last line (the writer died mid-line) is
+    dropped, and the log reads as truncated. Raises ValueError when there is no header."""
+    lines: list[dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if not line.strip():
+            continue
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            break  # only the last line can be torn; anything after it is not the writer's
     if not lines or lines[0].get("event") != "run-started":
         raise ValueError(f"{path} does not start with a run-started header")
     footer = lines[-1] if lines[-1].get("event") == "run-finished" else None
     results = [line for line in lines[1:] if line.get("event") == "result"]
-    return lines[0], results, footer
+    return EventLog(lines[0], results, footer)

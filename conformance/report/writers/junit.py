@@ -1,11 +1,14 @@
 """junit.xml: one <testcase> per result, grouped in one <testsuite> per draft.
 
 fail -> <failure>, error -> <error>, skip / not-applicable / waived -> <skipped> with the reason;
-the requirement's level and section travel in the testcase's classname and properties.
+the requirement's level and section travel in the testcase's classname and properties, and each
+testsuite carries its own draft's compliance level. Whatever a target sent, the file is well-formed
+XML 1.0: characters XML cannot hold are written as visible escapes (\x07).
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from itertools import groupby
 from typing import ClassVar
@@ -14,9 +17,23 @@ from ..compliance import Summary
 from ..model import Result, RunHeader, Status
 from ._collect import Collected
 
-__all__ = ["JunitWriter"]
+__all__ = ["JunitWriter", "xml_safe"]
 
 _SKIPPED = {Status.SKIP, Status.NOT_APPLICABLE, Status.WAIVED}
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    """`text` with every character XML 1.0 forbids (control bytes, lone surrogates, U+FFFE) escaped visibly."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def _safe_tree(element: ET.Element) -> None:
+    for node in element.iter():
+        if node.text:
+            node.text = xml_safe(node.text)
+        for name, value in node.attrib.items():
+            node.attrib[name] = xml_safe(value)
 
 
 def _seconds(ms: float) -> str:
@@ -63,11 +80,13 @@ class JunitWriter(Collected):
                                   time=_seconds(sum(r.duration_ms for r in members)))
             properties = ET.SubElement(suite, "properties")
             for name, value in (("target", header.target), ("tool_version", header.tool_version),
-                                ("compliance", summary.level)):
+                                ("compliance", summary.levels.get(draft, summary.level)),
+                                ("completion", summary.completion)):
                 ET.SubElement(properties, "property", name=name, value=value)
             suite.extend(_testcase(r) for r in members)
         for attribute in ("tests", "failures", "errors", "skipped"):
             root.set(attribute, str(sum(int(s.get(attribute, "0")) for s in root)))
         root.set("time", _seconds(summary.duration_ms))
+        _safe_tree(root)
         ET.indent(root)
         return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,25 +1,37 @@
 """summary.md: the verdict, counts and failures in Markdown, for a pull-request comment or a CI step summary.
 
 GitHub caps a comment at 65,536 characters; the lists are cut well below that, saying how much was cut.
+Everything a target could have put in a string (messages, ids, the target's URL) is escaped, so that
+neither HTML nor Markdown from a target renders.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from typing import ClassVar
 
 from ..compliance import Summary
 from ..model import Result, RunHeader, Status
 from ._collect import Collected
 
-__all__ = ["MarkdownWriter"]
+__all__ = ["MarkdownWriter", "escaped"]
 
 _LIST_LIMIT = 100
 _ICON = {"non-compliant": "❌", "inconclusive": "⚠️", "untested": "⚪", "MUST-compliant": "✅", "SHOULD-compliant": "✅"}
 
 
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+
+
+def escaped(text: str) -> str:
+    """`text` as inert Markdown: HTML escaped, Markdown's punctuation backslashed, on one line."""
+    return _MARKDOWN.sub(r"\\\1", html.escape(" ".join(text.split()), quote=False))
+
+
 def _cell(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split()).replace("|", "\\|")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = " ".join(text.split())
+    return escaped(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _table(results: list[Result]) -> list[str]:
@@ -41,11 +53,15 @@ class MarkdownWriter(Collected):
         waived = [r for r in ranked if r.status is Status.WAIVED]
         lines = [
             f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.level}**"
-            + (f" ({summary.waived} waived)" if summary.waived else ""),
+            + (f" ({summary.waived} waived)" if summary.waived else "")
+            + ("" if summary.complete else f" — **incomplete: {summary.completion}**"),
             "",
-            f"Target `{header.target}` · suites {', '.join(header.suites)} · binding {header.binding} · "
+            f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding {escaped(header.binding)} · "
             f"agent-conformance {header.tool_version} · {header.started}",
             "",
+            "Per draft: " + " · ".join(f"{draft.upper()} **{level}**" for draft, level in summary.levels.items()),
+            "",
+            *([f"**Nothing could be certified:** {escaped(summary.blocker)}", ""] if summary.blocker else []),
             "| Level | " + " | ".join(s.value for s in Status) + " |",
             "|---|" + "---|" * len(Status),
         ]
