@@ -154,7 +154,7 @@ _ALL = [
     Fault("SDSI-6.2.3-CONVERGENCE-CAP", "keeps 11 experimental keys active for flight_booking"),
     Fault("SDSI-7-UPDATES-AUTHENTICATED", "serves its payment_method patch to an unauthenticated client"),
     # -- schema self-evolution over time (SDSI 6.2), seen through the test clock; the server keeps
-    #    declaring the reference configuration while it runs another (mocks/sdsi_evolution.py) --
+    #    declaring the reference configuration while it runs another (mocks/reference/sdsi_evolution.py) --
     Fault("SDSI-6.2.1-TRIGGER-DUAL-GATE", "fires on heat alone: one client and one occurrence pass the gate"),
     Fault("SDSI-6.2.1-HEAT-DECAY", "never lets heat decay (a half-life of a billion hours)"),
     Fault("SDSI-6.2.1-HEAT-INCREMENT", "adds 1.2 heat units a fragment where it declares 1"),

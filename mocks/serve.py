@@ -82,7 +82,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
 def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True) -> Iterator[ServedMock]:
     """The reference WoA host, with the named fault if any (a fault may change how it is served)."""
     from .faults import FAULTS
-    from .woa_host import create_app
+    from .reference.woa_host import create_app
 
     broken = FAULTS[fault] if fault else None
     with serve(lambda base: create_app(base, fault), port=port, tls=tls and not (broken and broken.plain_http),

@@ -50,7 +50,7 @@ def planted_500(base: str) -> object:
     """The reference host with one planted bug: a 500 when max_words is at its maximum (500)."""
     import json
 
-    from mocks.woa_host import create_app
+    from mocks.reference.woa_host import create_app
 
     inner = create_app(base)
 

@@ -22,7 +22,7 @@ def test_the_wheel_carries_data_and_vectors(tmp_path: Path) -> None:
         "conformance/report/report.schema.json",
         "conformance/vectors/vector-file.schema.json",
         "conformance/_data/vectors/sdsi/figure-02-flight-booking-template.json",
-        "mocks/woa_host.py",
+        "mocks/reference/woa_host.py",
     }
     assert expected <= names
     vectors = {n for n in names if n.startswith("conformance/_data/vectors/")}

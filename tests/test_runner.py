@@ -17,7 +17,7 @@ from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
 from conformance.runner import RunOptions, run
 from conformance.target import Target
-from mocks.woa_host import create_app
+from mocks.reference.woa_host import create_app
 
 TARGET = "https://host.test"
 

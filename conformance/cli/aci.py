@@ -13,7 +13,7 @@ app = typer.Typer(help="Figures of the reference ACI agents.", no_args_is_help=T
 def isolation() -> None:
     """Bytes (and tokens, with the embeddings extra) the reference master sends its invoked agents in
     the draft's two scenarios, with context isolation against a naive broadcast of the whole context."""
-    from mocks.aci_figures import isolation_figures
+    from mocks.reference.aci_figures import isolation_figures
 
     typer.echo(f"{'scenario':14} {'dispatches':>10} {'isolated B':>11} {'broadcast B':>12} {'ratio':>6}  tokens (isolated / broadcast)")
     for f in isolation_figures():

@@ -14,7 +14,7 @@ import httpx
 
 from conformance.report import Result, ResultRecorded, Status
 from conformance.runner import RunOptions, run
-from mocks.woa_host import woa_document as reference_document
+from mocks.reference.woa_host import woa_document as reference_document
 
 TARGET = "https://host.test"
 

@@ -11,7 +11,7 @@ from conformance.checks import CHECKS
 from conformance.report import Result, Status
 from conformance.requirements import catalogue
 from mocks.faults import FAULTS
-from mocks.sdsi_client import CLIENT_FAULTS
+from mocks.reference.sdsi_client import CLIENT_FAULTS
 from tests.checks.mutants import certify as certify_suite
 from tests.checks.mutants import print_table
 
@@ -60,8 +60,8 @@ def test_every_black_box_sdsi_must_has_a_check() -> None:
 
 def test_the_reference_client_reproduces_figures_4_and_5() -> None:
     from conformance.vectors.figures import sdsi_figure
-    from mocks.sdsi_client import RuleMapper
-    from mocks.sdsi_server import TEMPLATES
+    from mocks.reference.sdsi_client import RuleMapper
+    from mocks.reference.sdsi_server import TEMPLATES
 
     mapper = RuleMapper()
     flight = mapper.map("Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window seat.",

@@ -12,7 +12,7 @@ from conformance.cli import app
 from conformance.fuzzing.engine import fuzz
 from conformance.fuzzing.openapi import openapi_from_woa
 from mocks.serve import serve, serve_host
-from mocks.woa_host import woa_document
+from mocks.reference.woa_host import woa_document
 from tests import hostile
 
 runner = CliRunner()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conformance.oracle.clock import SimulatedClock, parse_time
 from conformance.oracle.config import DAY
-from mocks.sdsi_evolution import Evolution
-from mocks.sdsi_server import TEMPLATES
+from mocks.reference.sdsi_evolution import Evolution
+from mocks.reference.sdsi_server import TEMPLATES
 
 REQUIRED = {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"}
 

@@ -8,8 +8,8 @@ import httpx
 import pytest
 import respx
 
-from mocks.woa_client import ClientPolicy, InvalidMessage, Refused, WoaClient
-from mocks.woa_host import woa_document
+from mocks.reference.woa_client import ClientPolicy, InvalidMessage, Refused, WoaClient
+from mocks.reference.woa_host import woa_document
 
 ORIGIN = "https://api.example.com"
 DNS = {"api.example.com": ["93.184.216.34"], "internal.example.com": ["10.0.0.5"], "evil.example": ["203.0.113.9"]}

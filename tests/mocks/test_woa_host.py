@@ -10,7 +10,7 @@ import pytest
 
 from conformance.validation import validate_message
 from mocks.serve import ServedMock, serve
-from mocks.woa_host import MAX_BODY, create_app
+from mocks.reference.woa_host import MAX_BODY, create_app
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ from conformance.oracle.clock import parse_time
 from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
-from .faults import FAULTS, Fault
+from ..faults import FAULTS, Fault
 from .problems import nonconforming, problem
 from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
 

@@ -21,7 +21,7 @@ import httpx
 from conformance.checks.aci.master_session import QUERIES
 from conformance.harness.aci_spies import Spies, SpyRun, spies_app
 
-from .serve import serve, serve_host
+from ..serve import serve, serve_host
 
 __all__ = ["Figure", "isolation_figures"]
 
