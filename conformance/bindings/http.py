@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
@@ -52,9 +51,21 @@ class HttpResponse:
         return str(self.headers.get("content-type", "")).split(";")[0].strip().lower()
 
 
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) as httpx reads `url`: the parser that would make the connection, so that
+    no URL can mean one host to the address policy and another to the client."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        return None
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return None
+    return parsed.scheme, parsed.host.rstrip(".").lower(), parsed.port or (443 if parsed.scheme == "https" else 80)
+
+
 def same_origin(a: str, b: str) -> bool:
-    x, y = urlsplit(a), urlsplit(b)
-    return (x.scheme, x.hostname, x.port) == (y.scheme, y.hostname, y.port)
+    x = _origin(a)
+    return x is not None and x == _origin(b)
 
 
 def _text(body: bytes) -> str:

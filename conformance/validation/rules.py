@@ -6,6 +6,8 @@ has already let through in the right shape, so that one defect is reported once.
 
 from __future__ import annotations
 
+import json
+
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -100,12 +102,22 @@ def WOA_4_1_AGENT_TRANSPORTS_DEFINED(document: Any, _: Context) -> Iterator[Viol
                                 f"transport {name!r} is not a key of the top-level transports object")
 
 
+_CHECKED_SCHEMAS: dict[str, str | None] = {}
+
+
 def _schema_error(schema: dict[str, Any]) -> str | None:
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as error:
-        return error.message
-    return None
+    """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a document
+    may repeat one schema for thousands of agents, and each rule asks again."""
+    key = json.dumps(schema, sort_keys=True, default=str)
+    if key not in _CHECKED_SCHEMAS:
+        if len(_CHECKED_SCHEMAS) > 10_000:
+            _CHECKED_SCHEMAS.clear()
+        try:
+            Draft202012Validator.check_schema(schema)
+            _CHECKED_SCHEMAS[key] = None
+        except SchemaError as error:
+            _CHECKED_SCHEMAS[key] = error.message
+    return _CHECKED_SCHEMAS[key]
 
 
 @rule("woa/document")

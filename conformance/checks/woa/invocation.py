@@ -139,9 +139,12 @@ async def _run_plan(target: Target) -> Plan:
     if not isinstance(document, dict) or not isinstance(document.get("agents"), list):
         return plan
     for agent in document["agents"]:
-        if isinstance(agent, dict) and "rest" in (agent.get("transports") or []):
+        if isinstance(agent, dict) and isinstance(agent.get("transports"), list) and "rest" in agent["transports"]:
             plan.rest_agents += 1
-            plan.probes.extend(_probes_for(target, document, agent, plan))
+            if len(plan.probes) < MAX_PROBES:  # examples are made only for the agents the cap lets through
+                plan.probes.extend(_probes_for(target, document, agent, plan))
+            else:
+                plan.unreachable.append(f"agent {agent.get('id')!r}: not invoked, the run's {MAX_PROBES} probes were spent")
     plan.probes = plan.probes[:MAX_PROBES]
     gate = asyncio.Semaphore(CONCURRENCY)
     await asyncio.gather(*(_send(target, p, gate) for p in plan.probes))

@@ -1,0 +1,45 @@
+"""The suite against every hostile target (mocks/hostile/): the exit code of the contract, a report
+whenever the target answered, the run within its budget, peak memory under 500 MB, and not one
+connection to an address the user did not allow. Each run is a separate process, as a user's is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conformance.report.writers.jsonl import read_events
+from mocks.hostile import HOSTILE, Hostile
+
+ROOT = Path(__file__).resolve().parents[2]
+BUDGET = 20  # seconds for the whole run (--budget); the process may take a few more to start and stop
+MEMORY_MB = 500
+
+
+@pytest.mark.parametrize("hostile", HOSTILE.values(), ids=HOSTILE.keys())
+def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None:
+    record, reports = tmp_path / "record.json", tmp_path / "reports"
+    with hostile.serve() as url:
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, str(ROOT / "tests" / "outbound.py"), str(record), "run", "--target", url,
+                               "--allow-http-loopback", "--timeout", "1", "--budget", str(BUDGET),
+                               "--report-dir", str(reports), *hostile.args],
+                              capture_output=True, text=True, timeout=BUDGET + 30, cwd=tmp_path)
+        seconds = time.monotonic() - started
+    seen = json.loads(record.read_text())
+    print(f"\n{hostile.name}: exit {done.returncode}, {seconds:.1f} s, {seen['peak_mb']:.0f} MB")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == hostile.exit_code, done.stderr[-2000:]
+    assert seconds < BUDGET + 10
+    assert seen["peak_mb"] < MEMORY_MB
+    allowed = urlsplit(url)
+    assert all(host == allowed.hostname and port == allowed.port for host, port in seen["connect"]), seen["connect"]
+    assert set(seen["getaddrinfo"]) <= {allowed.hostname}, seen["getaddrinfo"]
+    if hostile.answers:
+        log = read_events(reports / "events.jsonl")
+        assert not log.truncated and json.loads((reports / "report.json").read_text())["summary"]["gate"]["exit_code"] == hostile.exit_code
