@@ -10,6 +10,7 @@ The port is chosen by the OS unless given; the server runs in a thread and stops
 from __future__ import annotations
 
 import gc
+import json
 import socket
 import ssl
 import tempfile
@@ -20,11 +21,28 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import h11
 import trustme
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["ServedMock", "make_certificates", "serve", "serve_host"]
+__all__ = ["ProblemH11Protocol", "ServedMock", "make_certificates", "serve", "serve_host"]
+
+
+class ProblemH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1, saying no to a request it cannot parse (malformed, or a header section
+    over h11's limit) in problem details rather than text/plain. The connection still closes: after
+    a request that is not HTTP there is no telling where the next one starts."""
+
+    def send_400_response(self, msg: str) -> None:
+        body = json.dumps({"type": "about:blank", "title": "Bad Request", "status": 400,
+                           "detail": "the request is not valid HTTP/1.1 (malformed, or its header section too large)"}).encode()
+        headers = [(b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode()),
+                   (b"connection", b"close")]
+        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
 
 @dataclass(frozen=True)
@@ -57,7 +75,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
     with tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
         config = uvicorn.Config(build(url), log_level="error", ssl_certfile=certfile, ssl_keyfile=keyfile,
-                                lifespan="on", timeout_graceful_shutdown=1)
+                                lifespan="on", timeout_graceful_shutdown=1, http=ProblemH11Protocol)
         config.load()
         if tls_maximum is not None and config.ssl is not None:
             config.ssl.maximum_version = tls_maximum

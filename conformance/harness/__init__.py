@@ -1,13 +1,21 @@
 """Servers the suite itself runs on loopback: spies that play the other side and record every
 request they get (an SDSI server for SDSI clients, ACI invoked agents for ACI masters), and a
-context store for ACI invoked agents. They read bodies capped and say no with problem details."""
+context store for ACI invoked agents. They read bodies capped and say no with problem details;
+`ProblemDetailsOnly` makes sure of it for what their frameworks answer themselves (the mocks use
+it too)."""
 
+import logging
+from http import HTTPStatus
 from typing import Any
 
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["PROBLEM_JSON", "TooLarge", "problem", "read_capped"]
+__all__ = ["PROBLEM_JSON", "ProblemDetailsOnly", "TooLarge", "problem", "read_capped"]
+
+_log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -33,3 +41,61 @@ async def read_capped(request: Request, limit: int = 1024 * 1024) -> bytes:
         if len(body) > limit:
             raise TooLarge(f"the body exceeds {limit} bytes")
     return bytes(body)
+
+
+_JSON_TYPES = (PROBLEM_JSON, "application/json")
+_DETAIL_LIMIT = 1000
+
+
+class ProblemDetailsOnly:
+    """ASGI middleware: every error the wrapped app answers is RFC 9457 problem details.
+
+    An error a framework writes as text or HTML (a router's 404 and 405, an SDK's own refusals) is
+    rewritten as problem+json with the same status; errors already in JSON are left as they are
+    (a named fault may answer one on purpose). An exception that escapes the app becomes a 500 in
+    problem details instead of a traceback and a dead connection, and a client that went away is
+    let go quietly. The 500 is still a 5xx: the mocks' fuzz tests count it as the defect it is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+        held: dict[str, Any] | None = None  # an error answer being rewritten: its status and first bytes
+
+        async def guarded(message: Message) -> None:
+            nonlocal started, held
+            if message["type"] == "http.response.start":
+                media = Headers(raw=message.get("headers", [])).get("content-type", "").split(";")[0].strip().lower()
+                if message["status"] >= 400 and media not in _JSON_TYPES:
+                    held = {"status": message["status"], "body": b""}
+                    return
+                started = True
+                await send(message)
+            elif message["type"] == "http.response.body" and held is not None:
+                held["body"] = (held["body"] + message.get("body", b""))[:_DETAIL_LIMIT]
+                if not message.get("more_body", False):
+                    started = True
+                    detail = held["body"].decode("utf-8", errors="replace").strip()
+                    await problem(held["status"], _title(held["status"]), detail)(scope, receive, send)
+            else:
+                await send(message)
+
+        try:
+            await self.app(scope, receive, guarded)
+        except ClientDisconnect:
+            return
+        except Exception as error:
+            _log.exception("a defect answered as 500 problem details")
+            if not started:
+                await problem(500, "Internal Server Error", f"{type(error).__name__}")(scope, receive, send)
+
+
+def _title(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"

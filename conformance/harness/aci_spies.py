@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
 from ..bindings.jsonparse import NotJson, parse_json
-from . import TooLarge, problem, read_capped
+from . import ProblemDetailsOnly, TooLarge, problem, read_capped
 
 __all__ = ["SPIES", "Received", "Spies", "SpyRun", "spies_app"]
 
@@ -145,4 +146,5 @@ def spies_app(spies: Spies) -> Starlette:
         return JSONResponse(spies.answer(run, spy, context))
 
     return Starlette(routes=[Route("/runs/{run}/.well-known/woa.json", document),
-                             Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"])])
+                             Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"])],
+                     middleware=[Middleware(ProblemDetailsOnly)])

@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from . import problem
+from . import ProblemDetailsOnly, problem
 
 __all__ = ["ContextStore", "Fetched", "tampered"]
 
@@ -82,7 +83,7 @@ class ContextStore:
         return problem(status, "Context refused", body)
 
     def app(self) -> Starlette:
-        return Starlette(routes=[Route("/contexts/{ident}", self.serve)])
+        return Starlette(routes=[Route("/contexts/{ident}", self.serve)], middleware=[Middleware(ProblemDetailsOnly)])
 
 
 def tampered(uri: str) -> str:

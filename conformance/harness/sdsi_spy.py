@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -18,7 +19,7 @@ from starlette.routing import Route
 from ..bindings.jsonparse import NotJson, parse_json
 from ..bindings.sdsi import CAPABILITY
 from ..vectors.figures import sdsi_figure
-from . import TooLarge, problem, read_capped
+from . import ProblemDetailsOnly, TooLarge, problem, read_capped
 
 __all__ = ["Recorded", "Spy", "spy_app"]
 
@@ -77,4 +78,5 @@ def spy_app(base: str, spy: Spy) -> Starlette:
             return JSONResponse({"status": "confirmed", "booking_id": "BK-SPY-001"})
         return problem(400, "Unknown request")
 
-    return Starlette(routes=[Route("/.well-known/woa.json", well_known), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])
+    return Starlette(routes=[Route("/.well-known/woa.json", well_known), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])],
+                     middleware=[Middleware(ProblemDetailsOnly)])

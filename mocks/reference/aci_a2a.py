@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from conformance.bindings.a2a import restore_integers
-from conformance.harness import TooLarge, read_capped
+from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
 
 from .aci_agents import AciError, Fetch, InvokedAgent, execute_subtask
 from .problems import problem
@@ -86,4 +86,5 @@ def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "", limit
                            tags=["aci", "agent-context"], input_modes=["application/json"], output_modes=["application/json"])],
     )
     handler = DefaultRequestHandler(agent_executor=_Executor(agent, fetch, fault), task_store=InMemoryTaskStore(), agent_card=card)
-    return _CappedBody(Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")]), limit)
+    routes = [*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")]
+    return ProblemDetailsOnly(_CappedBody(Starlette(routes=routes), limit))

@@ -117,6 +117,8 @@ class SdsiServer:
     def template(self, scenario: str, preferred_language: str | None = None) -> Any:
         if scenario not in self.templates:
             raise SdsiError(404, "Unknown scenario", f"no template for scenario {scenario!r}")
+        if preferred_language is not None and not isinstance(preferred_language, str):
+            raise SdsiError(400, "Invalid preferred_language", "preferred_language must be a language tag (a string)")
         if preferred_language and self.fault == "SDSI-4.1-DESCRIPTION-LANGUAGE":
             raise SdsiError(400, "Unsupported language", f"no template in {preferred_language}")
         template = copy.deepcopy(self.templates[scenario])

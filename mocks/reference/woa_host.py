@@ -28,10 +28,11 @@ from pydantic import BaseModel, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
-from conformance.harness import TooLarge, read_capped
+from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
 from conformance.oracle.clock import parse_time
 
 from . import aci_host, aci_master, sdsi_client, sdsi_server
@@ -44,6 +45,7 @@ from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
 
 MAX_BODY = 1024 * 1024
+_LATEST_TEST_CLOCK = parse_time("9000-01-01T00:00:00Z")
 SDSI_AGENT = "travel-and-photo"
 WOA_JSON = "application/woa+json"
 
@@ -246,9 +248,12 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         if session is None or clock is None or not 0 < len(session) <= 128:
             raise sdsi_server.SdsiError(400, "Invalid test headers", f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}")
         try:
-            return sdsi_server.Moment(parse_time(clock), session)
+            moment = parse_time(clock)
         except ValueError as error:
             raise sdsi_server.SdsiError(400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}") from error
+        if not 0 <= moment < _LATEST_TEST_CLOCK:  # the lifecycle's deadlines, years ahead, must stay datable
+            raise sdsi_server.SdsiError(400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000")
+        return sdsi_server.Moment(moment, session)
 
     signing_key = ECKey.generate_key("P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"})
 
@@ -327,5 +332,6 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
                 Mount("/mcp", app=mcp_app),
                 *aci_host.invoked_mounts(base, fetch_context, breaks)],
         exception_handlers={404: not_found, 405: not_allowed},
+        middleware=[Middleware(ProblemDetailsOnly)],
         lifespan=lifespan,
     )
