@@ -10,10 +10,9 @@ from typing import Annotated
 import typer
 
 from ..fuzzing.session import FuzzUnavailable, fuzz_target
-from ..report.writers import writers_for
 from ..target import RunOptions
 from ._console import console, fail_usage
-from .run import normalized_target
+from .run import finish, normalized_target, prepared_writers
 
 __all__ = ["fuzz"]
 
@@ -27,19 +26,26 @@ def fuzz(
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports/fuzz"),
     allow_http_loopback: Annotated[bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")] = False,
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")] = False,
 ) -> None:
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
-    answers that keep to the declared schemas and media types. Each failure comes with a curl command."""
+    answers that keep to the declared schemas and media types. Each failure comes with a curl command.
+    Exit codes as for `run`."""
     options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=cacert,
                          allow_http_loopback=allow_http_loopback,
                          allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
+    writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:
-        summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers_for(report_dir)))
+        summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers))
     except FuzzUnavailable as error:
         fail_usage(str(error))
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    header = report["header"]["options"]
+    console.print(f"Fuzzed: {', '.join(header['fuzzed_agents']) or 'no agent'}", markup=False)
+    for reason in header["left_out"]:
+        console.print(f"Left out: {reason}", markup=False)
     for result in report["results"]:
         if result["status"] in ("fail", "error"):
-            console.print(f"[red]{result['status']}[/red] {result['requirement']}: {result['message']}", markup=True)
+            console.print(f"{result['status']} {result['requirement']}: {result['message']}", markup=False)
     console.print(f"Fuzzing: {summary.level}; {summary.total} results; reports in {report_dir}")
-    raise typer.Exit(1 if summary.must_failed else 0)
+    finish(summary)

@@ -3,7 +3,7 @@ and each failed check becomes a result naming the requirement it breaks (or ROBU
 draft sentence covers it), with the curl command that reproduces it.
 
     checks run             requirement it judges
-    not_a_server_error     ROBUSTNESS (a 5xx)
+    not_a_server_error     ROBUSTNESS (a 5xx); to a valid input also WOA-5.2-SUCCESS-2XX, as `run` judges it
     status_code_conformance ROBUSTNESS (a status the document does not declare)
     positive_data_acceptance WOA-5.2-SUCCESS-2XX
     response_schema_conformance WOA-5.2-SUCCESS-CONFORMS-OUTPUTS (2xx) / WOA-5.2-ERROR-PROBLEM-DETAILS (4xx)
@@ -11,12 +11,13 @@ draft sentence covers it), with the curl command that reproduces it.
     negative_data_rejection WOA-5.2-ERROR-PROBLEM-DETAILS
 
 Runs are reproducible: a fixed seed, no example database, no cache, Hypothesis' files kept in a
-temporary folder.
+temporary folder. Each curl command carries what it needs to work as printed (`--cacert`).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,18 @@ def _config(base: str, *, max_examples: int, seed: int, timeout: float, cacert: 
     })
 
 
+def _valid_input(recorder: Any, case_id: str) -> bool:
+    """Whether schemathesis made the case's input to conform to the schema (its positive mode)."""
+    node = recorder.cases.get(case_id)
+    meta = getattr(getattr(node, "value", None), "meta", None)
+    mode = getattr(getattr(meta, "generation", None), "mode", None)
+    return getattr(mode, "value", None) == "positive"
+
+
+def _curl(sample: str, cacert: Path | None) -> str:
+    return sample.replace("curl ", f"curl --cacert {shlex.quote(str(cacert))} ", 1) if cacert else sample
+
+
 def _requirement(check: str, status: int | None) -> str:
     if check == "response_schema_conformance" and status is not None and status >= 400:
         return "WOA-5.2-ERROR-PROBLEM-DETAILS"
@@ -94,12 +107,16 @@ def fuzz(openapi: dict[str, Any], base: str, *, max_examples: int = 100, seed: i
                         failure = node.failure_info.failure
                         response = event.recorder.find_response(case_id=failure.case_id or case_id)
                         status = response.status_code if response is not None else None
-                        key = (node.name, failure.title, event.recorder.label, status)
-                        if key not in seen:
-                            seen.add(key)
-                            outcome.failures.append(FuzzFailure(_requirement(node.name, status), node.name, failure.title,
-                                                                failure.message, failure.operation or event.recorder.label,
-                                                                node.failure_info.code_sample, status))
+                        requirements = [_requirement(node.name, status)]
+                        if node.name == "not_a_server_error" and _valid_input(event.recorder, failure.case_id or case_id):
+                            requirements.append("WOA-5.2-SUCCESS-2XX")  # a valid input answered 5xx, as run judges it
+                        for requirement in requirements:
+                            key = (requirement, node.name, failure.title, event.recorder.label, status)
+                            if key not in seen:
+                                seen.add(key)
+                                outcome.failures.append(FuzzFailure(requirement, node.name, failure.title, failure.message,
+                                                                    failure.operation or event.recorder.label,
+                                                                    _curl(node.failure_info.code_sample, cacert), status))
             elif isinstance(event, events.NonFatalError):
                 outcome.errors.append(f"{event.label}: {event.info.title}: {event.info.message}")
             elif isinstance(event, events.FatalError):

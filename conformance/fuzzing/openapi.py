@@ -28,6 +28,7 @@ class FuzzPlan:
     openapi: dict[str, Any]
     base: str | None
     left_out: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)  # the agents fuzzed, one path each
 
     @property
     def operations(self) -> int:
@@ -75,6 +76,7 @@ def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
                                      "operation": {"const": op or "default"}}}
                      for op, schema in zip(operations, inputs, strict=True)]
         path = urlsplit(base + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))).path
+        plan.agents.append(agent_id)
         paths[path[len(urlsplit(base).path):] or "/"] = {"post": {
             "operationId": f"invoke_{agent_id}",
             "requestBody": {"required": True, "content": {"application/json": {

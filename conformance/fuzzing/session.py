@@ -76,7 +76,8 @@ async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int
     if plan.base.startswith("http://") and not (options.allow_http_loopback and may_call(options, plan.base)):
         raise FuzzUnavailable(f"the rest base {plan.base} is plain HTTP; the suite fuzzes it only with --allow-http-loopback")
     header = RunHeader(__version__, options.target, ("woa",), "fuzz", started,
-                       {**options.recorded(), "max_examples": max_examples, "seed": seed})
+                       {**options.recorded(), "max_examples": max_examples, "seed": seed,
+                        "fuzzed_agents": plan.agents, "left_out": plan.left_out})
     broadcast(RunStarted(header), handlers)
     outcome = await asyncio.to_thread(fuzz, plan.openapi, plan.base, max_examples=max_examples, seed=seed,
                                       timeout=options.timeout, cacert=options.cacert)

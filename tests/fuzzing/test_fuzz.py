@@ -4,6 +4,7 @@ reference host is clean; the same seed sends the same requests."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -18,14 +19,30 @@ from tests import hostile
 runner = CliRunner()
 
 
-def test_fuzz_finds_a_planted_500_with_its_default_budget(tmp_path: Path) -> None:
+def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(tmp_path: Path) -> None:
     with serve(hostile.planted_500) as host:
         result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output  # a 5xx is a robustness failure, not a MUST
-    report = json.loads((tmp_path / "report.json").read_text())
-    found = [r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "ROBUSTNESS"]
-    assert found and "curl -X POST" in found[0]["message"] and '"max_words": 500' in found[0]["message"]
+        assert result.exit_code == 1, result.output  # a 5xx to a valid input fails WOA-5.2-SUCCESS-2XX, as run judges it
+        report = json.loads((tmp_path / "report.json").read_text())
+        failed = {r["requirement"] for r in report["results"] if r["status"] == "fail"}
+        assert {"ROBUSTNESS", "WOA-5.2-SUCCESS-2XX"} <= failed
+        found = next(r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "WOA-5.2-SUCCESS-2XX")
+        assert '"max_words": 500' in found["message"]
+        curl = found["message"].split("reproduce: ", 1)[1]
+        assert curl.startswith(f"curl --cacert {host.cacert} -X POST")
+        replayed = subprocess.run(curl + " -s -o /dev/null -w '%{http_code}'", shell=True, capture_output=True, text=True, timeout=30)
+        assert replayed.stdout == "500", replayed.stderr  # works as printed
     assert report["header"]["binding"] == "fuzz"
+    assert report["header"]["options"]["fuzzed_agents"] and "Fuzzed: summarizer" in result.output
+
+
+def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
+    with serve_host("woa-5.2-success-2xx") as host:
+        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--max-examples", "30"])
+    assert result.exit_code == 1, result.output
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert "WOA-5.2-SUCCESS-2XX" in {r["requirement"] for r in report["results"] if r["status"] == "fail"}
 
 
 def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
