@@ -12,7 +12,7 @@ import typer
 from ..fuzzing.session import FuzzUnavailable, fuzz_target
 from ..target import RunOptions
 from ._console import console, fail_usage
-from .run import finish, normalized_target, prepared_writers
+from .run import finish, normalized_target, prepared_writers, usable_cacert
 
 __all__ = ["fuzz"]
 
@@ -31,7 +31,7 @@ def fuzz(
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
     answers that keep to the declared schemas and media types. Each failure comes with a curl command.
     Exit codes as for `run`."""
-    options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=cacert,
+    options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=usable_cacert(cacert),
                          allow_http_loopback=allow_http_loopback,
                          allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)

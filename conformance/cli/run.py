@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
@@ -34,6 +35,16 @@ class Suite(StrEnum):
     sdsi = "sdsi"
     aci = "aci"
     all = "all"
+
+
+def usable_cacert(cacert: Path | None) -> Path | None:
+    """`cacert` if it holds a certificate TLS can load; a usage error otherwise (the user's file, not a defect)."""
+    if cacert is not None:
+        try:
+            ssl.create_default_context(cafile=str(cacert))
+        except (ssl.SSLError, OSError, ValueError) as error:
+            fail_usage(f"--cacert {cacert} is not a PEM CA certificate TLS can load: {error}")
+    return cacert
 
 
 def normalized_target(url: str) -> str:
@@ -123,6 +134,7 @@ def run(
     if binding == "a2a" and suite is not Suite.aci:
         fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
     check_fault(fault)
+    usable_cacert(cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, formats, debug=debug)
     with ExitStack() as stack:

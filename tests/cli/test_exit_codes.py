@@ -88,6 +88,13 @@ def test_a_defect_of_the_suite_exits_3_with_one_line_and_the_traceback_in_the_lo
     assert debug.returncode == 3 and "Traceback" in debug.stderr
 
 
+def test_a_cacert_that_is_not_a_certificate_is_a_usage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "ca.pem"
+    bad.write_text("not a certificate")
+    done = _cli("run", "--target", "https://127.0.0.1:9", "--cacert", str(bad), "--report-dir", str(tmp_path / "r"))
+    assert done.returncode == 2 and done.stderr.startswith(f"agent-conformance: --cacert {bad} is not a PEM CA certificate")
+
+
 def test_an_unwritable_report_folder_is_a_usage_error_before_anything_starts(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 from urllib.parse import urlsplit
 
 import pytest
@@ -41,5 +42,16 @@ def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None
     assert all(host == allowed.hostname and port == allowed.port for host, port in seen["connect"]), seen["connect"]
     assert set(seen["getaddrinfo"]) <= {allowed.hostname}, seen["getaddrinfo"]
     if hostile.answers:
+        ElementTree.parse(reports / "junit.xml")  # well-formed, whatever the target sent
+        assert "<script" not in (reports / "summary.md").read_text(encoding="utf-8")
         log = read_events(reports / "events.jsonl")
         assert not log.truncated and json.loads((reports / "report.json").read_text())["summary"]["gate"]["exit_code"] == hostile.exit_code
+
+
+def test_the_reference_run_stays_under_500_mb_and_on_loopback(tmp_path: Path) -> None:
+    record = tmp_path / "record.json"
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "outbound.py"), str(record), "run", "--mock",
+                           "--report-dir", str(tmp_path / "reports")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    seen = json.loads(record.read_text())
+    assert done.returncode == 0, done.stderr
+    assert seen["peak_mb"] < MEMORY_MB and {host for host, _ in seen["connect"]} == {"127.0.0.1"}
