@@ -98,7 +98,8 @@ class Spies:
         }
 
     def answer(self, run: SpyRun, spy: str, context: dict[str, Any]) -> dict[str, Any]:
-        items = [i for i in context.get("todoItems", []) if isinstance(i, dict) and isinstance(i.get("itemId"), str)]
+        listed = context.get("todoItems")
+        items = [i for i in listed if isinstance(i, dict) and isinstance(i.get("itemId"), str)] if isinstance(listed, list) else []
         result = SPIES[spy][1]
         states, abstracts = [], []
         for n, item in enumerate(items):

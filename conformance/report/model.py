@@ -82,12 +82,14 @@ class Result:
     check: str | None = None
     evidence: tuple[Exchange, ...] = ()
     duration_ms: float = 0.0
+    quote: str = ""  # the sentence the requirement quotes from its section
+    basis: str = ""  # keyword, figure or inferred: where the requirement comes from
 
     @classmethod
     def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
            evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0) -> Result:
         return cls(requirement.id, requirement.draft, requirement.section, requirement.level, status, message,
-                   check, evidence, duration_ms)
+                   check, evidence, duration_ms, requirement.quote, requirement.basis)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -7,7 +7,6 @@ has already let through in the right shape, so that one defect is reported once.
 from __future__ import annotations
 
 import json
-
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass

@@ -17,7 +17,7 @@ from typing import Any
 from mocks.serve import serve
 
 from . import hosts, transport
-from .raw import serve_raw
+from .raw import Handler, serve_raw
 
 __all__ = ["HOSTILE", "Hostile"]
 
@@ -40,11 +40,11 @@ def _app(build: hosts.Build) -> Callable[[], AbstractContextManager[str]]:
     return served
 
 
-def _raw(handler: transport.Handler) -> Callable[[], AbstractContextManager[str]]:
+def _raw(handler: Handler) -> Callable[[], AbstractContextManager[str]]:
     return lambda: serve_raw(handler)
 
 
-_LINK_LOCAL = {  # 169.254.169.254, the cloud metadata address, in the spellings URL parsers disagree on
+_LINK_LOCAL: dict[str, Callable[[str], str]] = {  # 169.254.169.254, the cloud metadata address, in the spellings URL parsers disagree on
     "redirect-link-local": lambda base: "http://169.254.169.254/latest/meta-data/",
     "redirect-link-local-decimal": lambda base: "http://2852039166/latest/meta-data/",
     "redirect-link-local-hex": lambda base: "http://0xa9fea9fe/latest/meta-data/",

@@ -26,19 +26,19 @@ from jsonschema import Draft202012Validator
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 
 from conformance.bindings.jsonparse import NotJson, parse_json
 from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
 from conformance.oracle.clock import parse_time
 
+from ..faults import FAULTS, Fault
 from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
-from ..faults import FAULTS, Fault
 from .problems import nonconforming, problem
 from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from conformance.cli import app
 from conformance.fuzzing.engine import fuzz
 from conformance.fuzzing.openapi import openapi_from_woa
-from mocks.serve import serve, serve_host
 from mocks.reference.woa_host import woa_document
+from mocks.serve import serve, serve_host
 from tests import hostile
 
 runner = CliRunner()

@@ -16,8 +16,8 @@ from conformance.bindings.a2a import restore_integers, send_data
 from conformance.bindings.http import HttpClient
 from conformance.harness.context_store import ContextStore, tampered
 from mocks.reference.aci_master import ContextStore as MasterStore
-from mocks.serve import ServedMock, serve
 from mocks.reference.woa_host import create_app
+from mocks.serve import ServedMock, serve
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from xml.etree import ElementTree
 from urllib.parse import urlsplit
+from xml.etree import ElementTree
 
 import pytest
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from conformance.validation import validate_message
-from mocks.serve import ServedMock, serve
 from mocks.reference.woa_host import MAX_BODY, create_app
+from mocks.serve import ServedMock, serve
 
 
 @pytest.fixture(scope="module")

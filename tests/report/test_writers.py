@@ -90,7 +90,8 @@ def test_a_run_cut_short_leaves_events_without_a_footer(tmp_path: Path) -> None:
 def test_markdown_summary_leads_with_the_verdict_and_lists_failures(written: Path) -> None:
     text = (written / "summary.md").read_text()
     assert text.startswith("## ❌ agent-conformance: **non-compliant**")
-    assert "`WOA-5.2-AGENT-MISMATCH-400` | MUST | WOA 5.2 | fail |" in text
+    assert "`WOA-5.2-AGENT-MISMATCH-400` | MUST | WOA 5.2 | If the host derives an agent identifier" in text
+    assert "| fail | fail: message" in text
     assert "### Waived" in text and "\\|" in text  # pipes in messages are escaped, tables stay whole
 
 
@@ -154,3 +155,16 @@ def test_an_unwritable_report_folder_is_the_users_path(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(ReportDirUnusable, match="cannot write reports to"):
         writers_for(blocker / "reports")
+
+
+def test_every_result_carries_its_sentence_in_every_report(written: Path) -> None:
+    quote = catalogue()["WOA-5.2-AGENT-MISMATCH-400"].quote
+    report = json.loads((written / "report.json").read_text())
+    result = next(r for r in report["results"] if r["requirement"] == "WOA-5.2-AGENT-MISMATCH-400")
+    assert result["quote"] == quote and result["basis"] == "keyword" and result["section"] == "5.2"
+    import xml.etree.ElementTree as ET
+    case = ET.parse(written / "junit.xml").find(".//testcase[@name='WOA-5.2-AGENT-MISMATCH-400']")
+    assert case is not None
+    properties = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert properties["quote"] == quote and properties["level"] == "MUST" and properties["section"] == "5.2"
+    assert quote[:60] in (written / "summary.md").read_text(encoding="utf-8")

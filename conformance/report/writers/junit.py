@@ -59,9 +59,11 @@ def _testcase(result: Result) -> ET.Element:
         ET.SubElement(case, "error", message=text, type="error").text = _evidence(result)
     elif result.status in _SKIPPED:
         ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
-    if result.check:
-        properties = ET.SubElement(case, "properties")
-        ET.SubElement(properties, "property", name="check", value=result.check)
+    properties = ET.SubElement(case, "properties")
+    for name, value in (("section", result.section), ("level", result.level), ("basis", result.basis),
+                        ("quote", result.quote), ("check", result.check or "")):
+        if value:
+            ET.SubElement(properties, "property", name=name, value=value)
     return case
 
 

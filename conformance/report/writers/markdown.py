@@ -35,8 +35,9 @@ def _cell(text: str, limit: int = 300) -> str:
 
 
 def _table(results: list[Result]) -> list[str]:
-    lines = ["| Requirement | Level | Section | Status | Message |", "|---|---|---|---|---|"]
-    lines += [f"| `{r.requirement}` | {r.level} | {r.draft.upper()} {r.section} | {r.status.value} | {_cell(r.message)} |"
+    lines = ["| Requirement | Level | Section | Sentence | Status | Message |", "|---|---|---|---|---|---|"]
+    lines += [f"| `{r.requirement}` | {r.level}{'' if r.basis in ('keyword', '') else f' ({r.basis})'} | "
+              f"{r.draft.upper()} {r.section} | {_cell(r.quote, 160)} | {r.status.value} | {_cell(r.message)} |"
               for r in results[:_LIST_LIMIT]]
     if len(results) > _LIST_LIMIT:
         lines.append(f"\n… and {len(results) - _LIST_LIMIT} more: see report.json.")
