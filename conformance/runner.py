@@ -87,17 +87,18 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
     except BaseException as error:  # a check must never end the run; say what happened instead
         status, message, evidence = Status.ERROR, f"the check raised {type(error).__name__}: {error}", ()
     elapsed = round((time.perf_counter() - started) * 1000, 1)
-    return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed)
+    return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed,
+                     strict=target.options.strict)
 
 
 async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     roles = target.options.roles
     if requirement.role not in roles:
         message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
-        return [Result.of(requirement, Status.NOT_APPLICABLE, message)]
+        return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
     checks = checks_for(requirement.id)
     if not checks:
-        return [Result.of(requirement, *_untested(requirement, target.discovery))]
+        return [Result.of(requirement, *_untested(requirement, target.discovery), strict=target.options.strict)]
     return [await _execute(c, requirement, target) for c in checks]
 
 
@@ -161,7 +162,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
             judged = {r.requirement for r in results}
             for requirement in selected:
                 if requirement.id not in judged:
-                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}")
+                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict)
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
     summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),

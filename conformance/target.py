@@ -72,6 +72,7 @@ class RunOptions:
     allowed_origins: tuple[str, ...] = ()
     scenarios: tuple[str, ...] = ()  # for the SDSI jsonrpc binding, which has no document to name them
     max_experimental_keys: int = 10  # the SDSI convergence cap the suite holds servers to (6.2.3)
+    strict: bool = False  # judge inferred requirements at their strict level (their errata's stronger reading)
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
@@ -90,7 +91,7 @@ class RunOptions:
         return {"roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
-                "max_experimental_keys": self.max_experimental_keys, "check_timeout": self.check_deadline,
+                "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
                 "budget": self.budget, "in_process": self.transport is not None}
 
 

@@ -27,10 +27,16 @@ class Fault:
     document: Edit | None = None
     plain_http: bool = False
     tls_maximum: ssl.TLSVersion | None = None
+    variant: str = ""  # a second way of breaking the same rule: its name and key carry it
 
     @property
     def name(self) -> str:
-        return self.requirement.lower()
+        return self.requirement.lower() + (f"-{self.variant}" if self.variant else "")
+
+    @property
+    def key(self) -> str:
+        """What the host looks a behaviour up by: the requirement, and the variant after a slash."""
+        return self.requirement + (f"/{self.variant}" if self.variant else "")
 
     def apply(self, document: dict[str, Any]) -> Any:
         """The document as this fault serves it: edited in place, or replaced by the list an edit returns."""
@@ -197,6 +203,12 @@ _ALL = [
     # -- the ACI master (ACI 2.1, 3, 4.2, 5, 6), run against the suite's spy agents --
     Fault("ACI-2.1-TASKCONTEXT-MASTER-ONLY", "sends the TaskContext inside each AgentContext"),
     Fault("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED", "swaps the hotel and flight subtasks' AgentContexts"),
+    Fault("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED", "pastes the other tour subtasks' AgentContexts into Context as JSON text",
+          variant="as-text"),
+    Fault("ACI-2.1-TASKCONTEXT-MASTER-ONLY", "pastes the TaskContext into each AgentContext's Context as JSON text",
+          variant="as-text"),
+    Fault("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS", "carries on down the doctor-visit chain after the diagnosis failed",
+          variant="carries-on"),
     Fault("ACI-2.1-SYNCHRONOUS-WAITS", "sends the doctor visit's subtasks 20 ms apart without waiting for answers"),
     Fault("ACI-3-COLLABORATIVE-ORDER", "runs the doctor visit backwards: medicine, prescription, diagnosis"),
     Fault("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS", "never passes a subtask's result to the subtask that needs it"),

@@ -106,6 +106,7 @@ def run(
     max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
     check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
+    strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
@@ -149,7 +150,7 @@ def run(
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
-                             check_timeout=check_timeout, budget=budget)
+                             check_timeout=check_timeout, budget=budget, strict=strict)
         try:
             summary = asyncio.run(interruptible(run_suite(options, writers)))
         except TargetUnreachable as error:

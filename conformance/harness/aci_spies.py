@@ -63,7 +63,8 @@ class Received:
 @dataclass
 class SpyRun:
     name: str
-    behaviour: str = "normal"  # normal, unfinished (weather-checking), unverified or contradicting (hotel-booking)
+    #: normal, unfinished (weather-checking), unverified or contradicting (hotel-booking), upstream-fails (diagnosis)
+    behaviour: str = "normal"
     received: list[Received] = field(default_factory=list)
     result_canaries: dict[str, str] = field(default_factory=dict)
     context_canaries: dict[str, str] = field(default_factory=dict)
@@ -106,6 +107,8 @@ class Spies:
             state, abstract = 1, f"{item.get('description', '')}: {result} [{run.result_canaries[spy]}]"
             if run.behaviour == "unfinished" and spy == "weather-checking":
                 state, abstract = 0, f"Forecast for {item.get('description', '')}: sunny [{run.result_canaries[spy]}]"
+            if run.behaviour == "upstream-fails" and spy == "diagnosis":
+                state, abstract = 0, f"Diagnosis failed: no doctor could be reached [{run.result_canaries[spy]}]"
             if run.behaviour == "unverified" and spy == "hotel-booking" and n == len(items) - 1:
                 abstract = ""
             if run.behaviour == "contradicting" and spy == "hotel-booking" and n == len(items) - 1:

@@ -87,8 +87,13 @@ class Result:
 
     @classmethod
     def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
-           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0) -> Result:
-        return cls(requirement.id, requirement.draft, requirement.section, requirement.level, status, message,
+           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0, strict: bool = False) -> Result:
+        """The result on `requirement`, at the level the run judges it (`strict`: an inferred rule's stronger
+        reading). A MAY never fails: what its check found wrong is a warning in the message of a pass."""
+        level = requirement.level_in(strict)
+        if level == "MAY" and status is Status.FAIL:
+            status, message = Status.PASS, f"warning (a MAY never fails): {message}"
+        return cls(requirement.id, requirement.draft, requirement.section, level, status, message,
                    check, evidence, duration_ms, requirement.quote, requirement.basis)
 
     def as_dict(self) -> dict[str, Any]:

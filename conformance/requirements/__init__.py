@@ -56,9 +56,17 @@ class Requirement:
     quote: str
     testability: Testability
     testability_note: str = ""
-    basis: Literal["keyword", "structure"] = "keyword"
+    #: keyword: a BCP 14 keyword in the quote; figure: a message format a figure or a member list
+    #: defines; inferred: a behaviour read out of prose with no keyword (never MUST unless --strict)
+    basis: Literal["keyword", "figure", "inferred"] = "keyword"
     condition: str | None = None
     also: tuple[Quote, ...] = field(default_factory=tuple)
+    #: for an inferred rule, the level of the suite's stronger reading, judged so only with --strict
+    strict_level: Level | None = None
+
+    def level_in(self, strict: bool) -> Level:
+        """The level this run judges the requirement at: its own, or its strict reading with --strict."""
+        return self.strict_level if strict and self.strict_level else self.level
 
     @property
     def draft_name(self) -> str:
@@ -81,6 +89,7 @@ class Requirement:
             "level": self.level,
             "keyword": self.keyword,
             "basis": self.basis,
+            "strict_level": self.strict_level,
             "role": self.role,
             "quote": self.quote,
             "also": [{"section": q.section, "quote": q.text} for q in self.also],

@@ -255,6 +255,10 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
             built["Context"] = context
         if fault == "ACI-5.3-MINIMAL-DELIVERY":
             built["UserQuery"] = query
+        if fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED/as-text" and plan.name == "tour-plan":
+            others = [{"AgentID": s.agent, "SubTaskID": f"{task_id}/{s.key}", "SubTaskName": s.name, "Context": s.context}
+                      for s in plan.subtasks if s.agent != agent]
+            built["Context"] = built.get("Context", "") + " Other subtasks: " + json.dumps(others)
         return built
 
     async def dispatch(subtask: Subtask, wait: float = 0.0) -> None:
@@ -262,6 +266,9 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
         message: dict[str, Any] = {"AgentContext": agent_context(subtask)}
         if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY":
             message["AgentContext"]["TaskContext"] = task
+        if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY/as-text":
+            pasted = {k: task.get(k) for k in ("TaskID", "TaskName", "GoalStatus", "OverallStatus")}
+            message["AgentContext"]["Context"] = message["AgentContext"].get("Context", "") + " Task state: " + json.dumps(pasted)
         envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
         try:
             reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
@@ -286,11 +293,14 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
         for subtask in reversed(remaining):
             await dispatch(subtask)
     else:
-        finished: set[str] = set()
+        finished: set[str] = set()  # the subtasks whose result a dependent may use: completed ones
+        carry_on = fault == "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS/carries-on"
         while remaining:
             ready = [s for s in remaining if set(s.after) <= finished]
+            if not ready:  # what is left depends on a subtask that did not complete: it waits, undone
+                break
             await asyncio.gather(*(dispatch(s) for s in ready))
-            finished |= {s.key for s in ready}
+            finished |= {s.key for s in ready if goals.get(s.key) == "completed" or carry_on}
             remaining = [s for s in remaining if s not in ready]
     task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]
     if fault == "ACI-5.1-GOAL-STATUS":

@@ -117,7 +117,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
     """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
     `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock."""
     broken: Fault | None = FAULTS[fault] if fault else None
-    breaks = broken.requirement if broken else ""
+    breaks = broken.key if broken else ""
     if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
     document = broken.apply(woa_document(base, test_mode)) if broken else woa_document(base, test_mode)

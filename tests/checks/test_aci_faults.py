@@ -45,10 +45,17 @@ def test_the_reference_agents_have_no_failure(roles: tuple[str, ...], binding: s
 
 @pytest.mark.parametrize("name", ACI_FAULTS)
 def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
+    """A MAY never fails: its fault is caught as the warning in its pass, and nothing fails."""
+    requirement = FAULTS[name].requirement
     results = certify(name, "aci", roles_of(name))
     failed = {r.requirement for r in results if r.status is Status.FAIL}
-    CAUGHT[name] = "caught" if FAULTS[name].requirement in failed else "MISSED"
-    assert failed == {FAULTS[name].requirement}
+    if catalogue()[requirement].level == "MAY":
+        warned = [r for r in results if r.requirement == requirement and r.status is Status.PASS and r.message.startswith("warning")]
+        CAUGHT[name] = "caught (warning)" if warned else "MISSED"
+        assert warned and failed == set()
+    else:
+        CAUGHT[name] = "caught" if requirement in failed else "MISSED"
+        assert failed == {requirement}
 
 
 @pytest.mark.parametrize("name", ["aci-6-context-uri-integrity", "aci-5.2-item-state-binary"])

@@ -27,7 +27,7 @@ def test_requirements_json_lists_every_requirement_with_all_fields() -> None:
     result = runner.invoke(app, ["requirements", "--format", "json"])
     rows = json.loads(result.output)
     assert result.exit_code == 0 and len(rows) == len(catalogue())
-    fields = {"id", "draft", "section", "level", "keyword", "basis", "role", "quote", "also", "condition",
+    fields = {"id", "draft", "section", "level", "keyword", "basis", "strict_level", "role", "quote", "also", "condition",
               "testability", "testability_note", "url", "checks", "schemas"}
     assert all(set(row) == fields for row in rows)
     by_id = {row["id"]: row for row in rows}

@@ -251,6 +251,7 @@ async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
     roles = {r for r in ("invoked", "master") if r in target.options.roles}
     if not roles:
         return not_applicable("this run certifies no ACI agent")
+    masters = False
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
         endpoints = {"a2a-agent": target.options.target}
     else:
@@ -261,11 +262,15 @@ async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
         base = rest.get("base") if isinstance(rest, dict) else None
         endpoints = {a["id"]: str(a.get("x-a2a", "")) if target.options.binding == "a2a" and role_of(a) == "invoked" else str(base or "")
                      for a in agents}
+        masters = any(role_of(a) == "master" for a in agents)
     unknown = sorted(agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://")))
     if unknown:
         return skipped(f"no endpoint URL for {unknown}")
     plain = sorted({url for url in endpoints.values() if url.startswith("http://")})
     evidence = (target.discovery.response.exchange,) if target.discovery.response is not None else ()
+    if not plain and masters:  # what a master sends goes to the suite's spies, which the suite serves without TLS
+        return waived(f"AgentContexts reach the {len(endpoints)} agents certified over HTTPS; those a master sends went to "
+                      "the suite's spies over plain HTTP on loopback, a channel the suite weakened itself: not judged", *evidence)
     if not plain:
         return passed(f"AgentContexts go to {len(endpoints)} agents over HTTPS", *evidence)
     if all(target.waives_plain_http(url) for url in plain):

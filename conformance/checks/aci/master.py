@@ -15,6 +15,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from .fingerprints import agent_contexts, named_agent_ids, task_context_marks
 from .master_session import SCENARIO_SPIES, UPSTREAM, MasterRun, MasterSession, master_session
 
 #: Figure 4's members (both spellings, E-ACI-5.2-ITEMSTATE-SPELLING; E-ACI-5.2-CONTEXT-MEMBER).
@@ -78,9 +79,10 @@ async def task_context_stays_with_the_master(target: Target) -> Verdict:
     if isinstance(found, Verdict):
         return found
     runs = list(found.runs.values())
-    leaks = [f"{r.name}: {rec.spy} was sent a TaskContext" for r in runs for rec in r.spies.received if _contains_key(rec.envelope, "TaskContext")]
+    leaks = [f"{r.name}: {rec.spy} was sent {', '.join(marks)}" for r in runs for rec in r.spies.received
+             if (marks := task_context_marks(_delivered(rec)))]
     calls = sum(len(r.spies.received) for r in runs)
-    return _verdict(runs, leaks, f"no TaskContext in the {calls} messages the spies received")
+    return _verdict(runs, leaks, f"no TaskContext, as members or as text, in the {calls} messages the spies received")
 
 
 @check("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED")
@@ -92,22 +94,21 @@ async def only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
-            contexts = _contexts(rec.envelope)
+            delivered = _delivered(rec)
+            contexts = agent_contexts(delivered)
+            others = sorted(named_agent_ids(delivered) - {rec.spy})
             if len(contexts) != 1:
-                problems.append(f"{run.name}: {rec.spy} received {len(contexts)} AgentContexts")
+                problems.append(f"{run.name}: {rec.spy} received {len(contexts)} AgentContexts (JSON text included)")
             elif contexts[0].get("AgentID") != rec.spy:
                 problems.append(f"{run.name}: {rec.spy} received the AgentContext of {contexts[0].get('AgentID')!r}")
-    return _verdict(runs, problems, "every spy received exactly its own AgentContext")
+            elif others:
+                problems.append(f"{run.name}: {rec.spy} received text naming the AgentContexts of {others}")
+    return _verdict(runs, problems, "every spy received exactly its own AgentContext, and no other as text")
 
 
-def _contexts(value: Any) -> list[dict[str, Any]]:
-    """The objects that look like AgentContexts (they carry an AgentID), anywhere in `value`."""
-    if isinstance(value, dict):
-        own = [value] if "AgentID" in value else []
-        return own + [c for v in value.values() for c in _contexts(v)]
-    if isinstance(value, list):
-        return [c for v in value for c in _contexts(v)]
-    return []
+def _delivered(record: Any) -> Any:
+    """What one call delivered to a spy: the envelope, and the context fetched through its ContextURI."""
+    return [record.envelope, record.fetched[2] if record.fetched else ""]
 
 
 def _firsts(run: MasterRun) -> dict[str, Any]:
@@ -186,7 +187,11 @@ async def dependent_input_carries_the_previous_result(target: Target) -> Verdict
                        "(see ACI-2.1-SYNCHRONOUS-WAITS, ACI-3-COLLABORATIVE-ORDER)")
     missing = [f"{spy}'s input does not carry {up}'s result" for spy, up in UPSTREAM.items()
                if run.spies.result_canaries[up] not in _text(firsts[spy])]
-    return _verdict([run], missing, "prescription received the diagnosis, buy-medicine the prescription")
+    failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished (E-ACI-3-FAILED-UPSTREAM)
+    if failing is not None and failing.spies.of("prescription"):
+        missing.append("with the diagnosis unfinished, the master still sent prescription its subtask, which has no input to carry")
+    return _verdict([run, *([failing] if failing else [])], missing,
+                    "prescription received the diagnosis, buy-medicine the prescription; nothing went down the chain past a failure")
 
 
 @check("ACI-4.2-CONTEXT-ISOLATION")
@@ -274,7 +279,7 @@ async def task_context_is_updated(target: Target) -> Verdict:
         unsent = [spy for spy in SCENARIO_SPIES[run.scenario] if not run.spies.of(spy)]
         if unsent:
             return skipped(f"in the {run.name} run no subtask reached {unsent} (see ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED)")
-        misdelivered = [r.spy for r in run.spies.received if [c.get("AgentID") for c in _contexts(r.envelope)] != [r.spy]]
+        misdelivered = [r.spy for r in run.spies.received if (r.context or {}).get("AgentID") != r.spy]
         if misdelivered:
             return skipped(f"in the {run.name} run {misdelivered} were not sent their own AgentContext "
                            "(see ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED)")

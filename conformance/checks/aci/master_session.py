@@ -30,7 +30,8 @@ QUERIES = {
     "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
 }
 RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"), "tour-unfinished": ("tour", "unfinished"),
-        "tour-unverified": ("tour", "unverified"), "tour-contradicting": ("tour", "contradicting")}
+        "tour-unverified": ("tour", "unverified"), "tour-contradicting": ("tour", "contradicting"),
+        "doctor-upstream-fails": ("doctor", "upstream-fails")}
 SCENARIO_SPIES = {"tour": ("hotel-booking", "flight-booking", "weather-checking"),
                   "doctor": ("diagnosis", "prescription", "buy-medicine")}
 #: The subtask each collaborative subtask needs the result of (ACI section 3).

@@ -1,0 +1,123 @@
+"""What reached an invoked agent, read for content and not only for member names: every value of a
+message, and every value hidden in its strings (JSON text, base64, percent-encoding), so that a
+master that pastes a TaskContext or another agent's AgentContext into `Context` as text is seen.
+
+    views(message)          the message and each value decoded out of its strings (bounded depth)
+    task_context_marks(m)   why `m` carries a TaskContext: the member, or its members' names as text
+    agent_contexts(m)       the AgentContexts in `m`, JSON text included, and AgentIDs named as text
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote
+
+__all__ = ["agent_contexts", "named_agent_ids", "task_context_marks", "views"]
+
+#: Members only a TaskContext has (ACI Figure 3): any two of them together are its fingerprint.
+TASK_ONLY = ("TaskID", "TaskName", "TaskDescription", "GoalStatus", "OverallStatus", "StartTime", "EndTime")
+_BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
+_MEMBER = re.compile(r'["\']?\b(%s)\b["\']?\s*[:=]' % "|".join(TASK_ONLY))
+_AGENT_ID = re.compile(r'["\']?\bAgentID\b["\']?\s*[:=]\s*["\']?([A-Za-z0-9_.-]+)')
+_MAX_DEPTH = 3
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield str(key)
+            yield from _strings(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _strings(inner)
+
+
+def _decodings(text: str) -> Iterator[Any]:
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            yield json.loads(stripped)
+        except ValueError:
+            pass
+    if _BASE64.match(stripped):
+        try:
+            raw = base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_" if "-" in stripped or "_" in stripped else None)
+            yield raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            pass
+    if "%" in text and unquote(text) != text:
+        yield unquote(text)
+    for start in (m.start() for m in re.finditer(r"[{\[]", text) if m.start() > 0):  # JSON embedded in prose
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+            yield value
+            break
+        except ValueError:
+            continue
+
+
+def views(value: Any, depth: int = 0) -> Iterator[Any]:
+    """`value`, then every value its strings hold in an encoding the suite recognises."""
+    yield value
+    if depth >= _MAX_DEPTH:
+        return
+    for text in _strings(value):
+        for decoded in _decodings(text):
+            yield from views(decoded, depth + 1)
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        yield from value.keys()
+        for inner in value.values():
+            yield from _keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _keys(inner)
+
+
+def task_context_marks(message: Any) -> list[str]:
+    """Why `message` carries a TaskContext: a TaskContext member, or two of its own members' names."""
+    marks: set[str] = set()
+    for view in views(message):
+        keys = set(_keys(view))
+        if "TaskContext" in keys:
+            marks.add("a TaskContext member")
+        if len(keys & set(TASK_ONLY)) >= 2:
+            marks.add(f"the TaskContext's members {sorted(keys & set(TASK_ONLY))}")
+        for text in _strings(view):
+            named = {m.group(1) for m in _MEMBER.finditer(text)}
+            if len(named) >= 2:
+                marks.add(f"the TaskContext's members {sorted(named)} as text")
+    return sorted(marks)
+
+
+def agent_contexts(message: Any) -> list[dict[str, Any]]:
+    """The objects that look like AgentContexts (they carry an AgentID), JSON text included, each once."""
+    found: list[dict[str, Any]] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict):
+            if "AgentID" in value and not any(value is f or value == f for f in found):
+                found.append(value)
+            for inner in value.values():
+                collect(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                collect(inner)
+
+    for view in views(message):
+        collect(view)
+    return found
+
+
+def named_agent_ids(message: Any) -> set[str]:
+    """AgentIDs written as text anywhere in `message` ("AgentID": "x" in prose or broken JSON)."""
+    return {m.group(1) for view in views(message) for text in _strings(view) for m in _AGENT_ID.finditer(text)}
