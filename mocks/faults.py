@@ -223,7 +223,7 @@ _ALL = [
     Fault("ACI-5.2-TWO-PHASE-VERIFIED", "takes an item in state 1 as done without reading its abstract"),
     Fault("ACI-6-STORAGE-ACCESS-AUTHENTICATED", "serves offloaded context to a request without the reference's credential"),
     Fault("ACI-6-CONTEXT-URI-SIGNED", "accepts any signature on a context reference"),
-    Fault("ACI-6-STORAGE-TTL", "hands out context references that never expire"),
+    Fault("ACI-6-STORAGE-TTL", "hands out context references that expire in ten years"),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

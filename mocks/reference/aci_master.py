@@ -108,9 +108,7 @@ class ContextStore:
         if len(self.entries) >= 1024:  # a bounded store: the oldest entry goes
             self.entries.pop(next(iter(self.entries)))
         self.entries[ident] = text
-        exp = int(time.time() + TTL)
-        if self.fault == "ACI-6-STORAGE-TTL":
-            return f"{self.base}/aci/contexts/{ident}?sig={self._sign(ident, 0)}"
+        exp = int(time.time() + (TTL if self.fault != "ACI-6-STORAGE-TTL" else 10 * 365 * 86400))
         return f"{self.base}/aci/contexts/{ident}?exp={exp}&sig={self._sign(ident, exp)}"
 
     def get(self, ident: str, query: str) -> tuple[int, str]:

@@ -193,7 +193,9 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     binding = found.binding
     jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
     if not isinstance(jwks_uri, str):
-        return not_applicable("the server publishes no signing keys (no jwks_uri); TLS is judged under SDSI-7-DATA-PROTECTED-IN-TRANSIT")
+        return skipped("rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a detached JWS in "
+                       "JWS-Signature; E-SDSI-7-SIGNED-MESSAGES), which this server does not follow: integrity beyond TLS "
+                       "(SDSI-7-DATA-PROTECTED-IN-TRANSIT) was not tested")
     if not target.may_call(jwks_uri):
         return skipped(f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
     try:
