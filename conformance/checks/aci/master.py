@@ -31,11 +31,11 @@ async def _session(target: Target) -> MasterSession | Verdict:
     found = await master_session(target)
     if found.reason:
         return (not_applicable if "offers no ACI master" in found.reason else skipped)(found.reason)
-    broken = [r for r in found.runs.values() if r.reply is None or r.reply.status is None]
+    broken = [r for r in found.runs.values() if r.reply is None or r.reply.status is None or not 200 <= r.reply.status < 300]
     if broken:
         reply = broken[0].reply
-        return errored(f"run_task for the {broken[0].name} run broke: {reply.problem if reply else ''}",
-                             *[reply.exchange] if reply and reply.exchange else [])
+        why = reply.problem if reply and reply.status is None else f"answered {reply.status if reply else None}"
+        return errored(f"run_task for the {broken[0].name} run broke: {why}", *[reply.exchange] if reply and reply.exchange else [])
     return found
 
 

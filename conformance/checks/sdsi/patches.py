@@ -200,6 +200,8 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
         return skipped(f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
     try:
         response = await target.client.request("GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"})
+        if response.status != 200:
+            return errored(f"the signing keys at {jwks_uri} could not be read: it answered {response.status}", response.exchange)
         keys = KeySet.import_key_set(parse_json(response.body))
     except (ExchangeFailed, Unreachable, NotJson, JoseError, ValueError, TypeError, KeyError) as error:
         return errored(f"the signing keys at {jwks_uri} could not be read: {error}")

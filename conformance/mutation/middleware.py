@@ -1,0 +1,83 @@
+"""The ASGI middleware that puts a mutant in front of a real agent: every answer to the mutant's
+request (method and path) goes through its operator; every other answer passes unchanged. The
+same class, without a mutant, records the answers a run received, to plan mutants from."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .operators import OPERATORS, Answer
+
+__all__ = ["Mutating", "Recorded", "Site"]
+
+MAX_RECORDED = 256 * 1024  # bytes of a body kept for planning
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a mutant acts: every answer to this method and path."""
+
+    method: str
+    path: str
+
+
+@dataclass
+class Recorded:
+    site: Site
+    status: int
+    media_type: str
+    body: bytes
+
+
+@dataclass
+class Mutating:
+    """Wrap `app`; apply `operator` at `member` to every answer at `site` (or, with no site, record)."""
+
+    app: ASGIApp
+    site: Site | None = None
+    operator: str = ""
+    member: tuple[Any, ...] = ()
+    recorded: list[Recorded] = field(default_factory=list)
+    applied: int = 0
+    _previous: bytes | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        here = Site(scope["method"], scope["path"])
+        if self.site is not None and here != self.site:
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def hold(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    await self._answer(here, start, b"".join(chunks), send)
+            else:
+                await send(message)
+
+        await self.app(scope, receive, hold)
+
+    async def _answer(self, here: Site, start: dict[str, Any], body: bytes, send: Send) -> None:
+        answer = Answer(start["status"], [(n, v) for n, v in start.get("headers", []) if n.lower() != b"content-length"],
+                        body, previous=self._previous)
+        if self.site is None:
+            self.recorded.append(Recorded(here, answer.status, answer.media_type, body[:MAX_RECORDED]))
+        elif OPERATORS[self.operator](answer, self.member):
+            self.applied += 1
+        self._previous = body
+        if answer.delay:
+            await asyncio.sleep(answer.delay)
+        headers = [*answer.headers, (b"content-length", str(len(answer.body)).encode())]
+        await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+        await send({"type": "http.response.body", "body": answer.body, "more_body": False})
