@@ -12,7 +12,9 @@ from typing import Annotated
 
 import typer
 
+from .. import __version__
 from ..mutation import Outcome, equivalents, judge, plan, record
+from ..report.model import utc_now
 from ._console import console, fail_usage
 
 __all__ = ["mutate"]
@@ -25,6 +27,18 @@ async def _mutate(suites: set[str], per_site: int) -> list[Outcome]:
     for mutant in mutants:
         outcomes.append(await judge(mutant, baselines[mutant.config], reviewed))
     return outcomes
+
+
+def proof_record(kills: Counter[str]) -> dict[str, object]:
+    """Per requirement, the named faults that fail it (mocks/faults.py) and the mutants this run killed with it."""
+    from mocks.faults import FAULTS
+
+    requirements: dict[str, dict[str, object]] = {}
+    for fault in FAULTS.values():
+        requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})["faults"].append(fault.name)  # type: ignore[attr-defined]
+    for requirement, killed in kills.items():
+        requirements.setdefault(requirement, {"faults": [], "mutants_killed": 0})["mutants_killed"] = killed
+    return {"recorded": utc_now(), "tool_version": __version__, "requirements": requirements}
 
 
 def _score(outcomes: list[Outcome]) -> tuple[int, int, int, int, float]:
@@ -40,6 +54,7 @@ def mutate(
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write mutation.json and survivors.json.")] = Path("reports/mutation"),
     min_score: Annotated[float, typer.Option(min=0, max=1, help="Exit 1 when the score K/(N-E) is below this.")] = 0.95,
     per_site: Annotated[int, typer.Option(min=1, max=1000, help="Most mutants per answer site (request method and path).")] = 30,
+    proof: Annotated[Path | None, typer.Option(dir_okay=False, help="Also write the proof record every report cites: per requirement, the faults and mutants that fail it.")] = None,
 ) -> None:
     """Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or
     null a member, add one, swap ids, change the status or media type, truncate or corrupt the JSON, shift a
@@ -69,6 +84,8 @@ def mutate(
     (report_dir / "mutation.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     (report_dir / "survivors.json").write_text(json.dumps([r for r in records if r["verdict"] == "survived"], indent=2) + "\n",
                                                encoding="utf-8")
+    if proof is not None:
+        proof.write_text(json.dumps(proof_record(by_requirement), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for record_ in (r for r in records if r["verdict"] == "survived"):
         console.print(f"  survived: {record_['mutant']}", markup=False)
     console.print(f"Reports: {report_dir / 'mutation.json'}, {report_dir / 'survivors.json'}")

@@ -10,9 +10,12 @@ read back and re-judged offline.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from ..requirements import Requirement
@@ -32,6 +35,23 @@ class Status(StrEnum):
     ERROR = "error"  # the check could not reach a verdict (the target misbehaved, or the suite did)
     NOT_APPLICABLE = "not-applicable"  # the requirement's condition does not hold for this target
     WAIVED = "waived"  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
+
+
+@cache
+def _proofs() -> dict[str, Any]:
+    try:
+        text = (resources.files("conformance.mutation") / "proof.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+def proof_of(requirement: str) -> dict[str, Any]:
+    """What proves the check of `requirement` can fail, from the suite's own records (`mutate --proof`):
+    the named faults that fail it and how many machine-made mutants it killed; empty when none is recorded."""
+    entry = _proofs().get("requirements", {}).get(requirement)
+    return {**entry, "recorded": _proofs()["recorded"]} if entry else {}
 
 
 def utc_now() -> str:
@@ -84,6 +104,7 @@ class Result:
     duration_ms: float = 0.0
     quote: str = ""  # the sentence the requirement quotes from its section
     basis: str = ""  # keyword, figure or inferred: where the requirement comes from
+    proof: dict[str, Any] = field(default_factory=dict)  # the faults and mutants that prove its check can fail
 
     @classmethod
     def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
@@ -94,7 +115,7 @@ class Result:
         if level == "MAY" and status is Status.FAIL:
             status, message = Status.PASS, f"warning (a MAY never fails): {message}"
         return cls(requirement.id, requirement.draft, requirement.section, level, status, message,
-                   check, evidence, duration_ms, requirement.quote, requirement.basis)
+                   check, evidence, duration_ms, requirement.quote, requirement.basis, proof_of(requirement.id))
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from importlib import resources
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from conformance.cli import app
 from conformance.mutation import equivalents
-from conformance.mutation.operators import MEMBER_OPERATORS, Answer, members
+from conformance.mutation.operators import MEMBER_OPERATORS, OPERATORS, Answer, members
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=5),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
@@ -64,5 +65,22 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
     assert f"{summary['mutants']} mutants, {summary['killed']} killed" in result.output
     survivors = json.loads((tmp_path / "survivors.json").read_text())
     assert len(survivors) == summary["survived"]
-    operators = {o["operator"] for o in summary["outcomes"]}
-    assert len(operators) >= 14
+    applied = {o["operator"] for o in summary["outcomes"] if o["verdict"] != "not-applied"}
+    assert applied == set(OPERATORS)
+    recorded = json.loads((resources.files("conformance.mutation") / "proof.json").read_text())["requirements"]
+    still = {r for o in summary["outcomes"] for r in o["killed_by"]}
+    assert {r for r, p in recorded.items() if p["mutants_killed"]} <= still  # the record every report cites still holds
+
+
+def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> None:
+    from conformance.checks import CHECKS
+    from conformance.report import Result, Status
+    from conformance.requirements import catalogue
+    from mocks.faults import FAULTS
+
+    recorded = json.loads((resources.files("conformance.mutation") / "proof.json").read_text())["requirements"]
+    for fault in FAULTS.values():
+        assert fault.name in recorded[fault.requirement]["faults"]
+    for check in CHECKS.values():
+        proof = Result.of(catalogue()[check.requirement], Status.PASS, "").proof
+        assert proof["faults"] or proof["mutants_killed"], check.requirement

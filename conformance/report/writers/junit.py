@@ -60,8 +60,10 @@ def _testcase(result: Result) -> ET.Element:
     elif result.status in _SKIPPED:
         ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
     properties = ET.SubElement(case, "properties")
+    proof = result.proof
+    proven = f"faults {', '.join(proof.get('faults', [])) or 'none'}; {proof.get('mutants_killed', 0)} mutants killed" if proof else ""
     for name, value in (("section", result.section), ("level", result.level), ("basis", result.basis),
-                        ("quote", result.quote), ("check", result.check or "")):
+                        ("quote", result.quote), ("check", result.check or ""), ("proof", proven)):
         if value:
             ET.SubElement(properties, "property", name=name, value=value)
     return case
