@@ -25,7 +25,7 @@ import httpx
 from ..report import ResultRecorded, Status
 from ..runner import RunOptions, run
 from .middleware import Mutating, Recorded, Site
-from .operators import MEMBER_OPERATORS, OPERATORS, WHOLE_OPERATORS, Answer, members
+from .operators import MEMBER_OPERATORS, WHOLE_OPERATORS, Answer, members
 
 __all__ = ["CONFIGS", "Mutant", "Outcome", "equivalents", "judge", "plan", "record"]
 
@@ -131,9 +131,9 @@ def _member_paths(site: Site, body: Any) -> Iterator[tuple[Any, ...]]:
     if site.path == "/.well-known/woa.json" and isinstance(body, dict):  # the document: its top and its first agents
         yield from ((k,) for k in body)
         agents = body.get("agents")
-        for index in range(min(2, len(agents) if isinstance(agents, list) else 0)):
+        for index, agent in enumerate(agents[:2] if isinstance(agents, list) else []):
             yield ("agents", index)
-            yield from ((*path,) for path in members(agents[index], ("agents", index), depth=2))
+            yield from members(agent, ("agents", index), depth=2)
         yield from members(body.get("transports"), ("transports",), depth=2)
     else:
         yield from members(body, depth=4)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ __all__ = ["agent_contexts", "named_agent_ids", "task_context_marks", "views"]
 #: Members only a TaskContext has (ACI Figure 3): any two of them together are its fingerprint.
 TASK_ONLY = ("TaskID", "TaskName", "TaskDescription", "GoalStatus", "OverallStatus", "StartTime", "EndTime")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
-_MEMBER = re.compile(r'["\']?\b(%s)\b["\']?\s*[:=]' % "|".join(TASK_ONLY))
+_MEMBER = re.compile(r'["\']?\b(' + "|".join(TASK_ONLY) + r')\b["\']?\s*[:=]')
 _AGENT_ID = re.compile(r'["\']?\bAgentID\b["\']?\s*[:=]\s*["\']?([A-Za-z0-9_.-]+)')
 _MAX_DEPTH = 3
 
@@ -42,10 +43,8 @@ def _strings(value: Any) -> Iterator[str]:
 def _decodings(text: str) -> Iterator[Any]:
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
-        try:
+        with contextlib.suppress(ValueError):
             yield json.loads(stripped)
-        except ValueError:
-            pass
     if _BASE64.match(stripped):
         try:
             raw = base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_" if "-" in stripped or "_" in stripped else None)
