@@ -13,20 +13,23 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from ..mutation import Outcome, equivalents, judge, plan, record
+from ..mutation import Mutant, Outcome, equivalents, judge, plan, record
 from ..report.model import utc_now
 from ._console import console, fail_usage
 
 __all__ = ["mutate"]
 
-async def _mutate(suites: set[str], per_site: int) -> list[Outcome]:
+async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
     baselines, answers = await record()
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
     reviewed = equivalents()
-    outcomes = []
-    for mutant in mutants:
-        outcomes.append(await judge(mutant, baselines[mutant.config], reviewed))
-    return outcomes
+    gate = asyncio.Semaphore(jobs)
+
+    async def judged(mutant: Mutant) -> Outcome:
+        async with gate:  # each mutant has an app of its own: they can wait on their timers side by side
+            return await judge(mutant, baselines[mutant.config], reviewed)
+
+    return list(await asyncio.gather(*(judged(m) for m in mutants)))
 
 
 def proof_record(kills: Counter[str]) -> dict[str, object]:
@@ -54,6 +57,7 @@ def mutate(
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write mutation.json and survivors.json.")] = Path("reports/mutation"),
     min_score: Annotated[float, typer.Option(min=0, max=1, help="Exit 1 when the score K/(N-E) is below this.")] = 0.95,
     per_site: Annotated[int, typer.Option(min=1, max=1000, help="Most mutants per answer site (request method and path).")] = 30,
+    jobs: Annotated[int, typer.Option(min=1, max=16, help="Mutants judged at once, each in its own in-process app. Above 1 the runs compete for the CPU, and checks that time agents (ACI) may then also error: the kills stay, their attribution may grow.")] = 1,
     proof: Annotated[Path | None, typer.Option(dir_okay=False, help="Also write the proof record every report cites: per requirement, the faults and mutants that fail it.")] = None,
 ) -> None:
     """Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or
@@ -66,7 +70,7 @@ def mutate(
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
     logging.getLogger("mocks").setLevel(logging.CRITICAL)  # the mutants make the reference agents log what they refuse
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
-    outcomes = asyncio.run(_mutate(suites, per_site))
+    outcomes = asyncio.run(_mutate(suites, per_site, jobs))
     total, killed, equivalent, survived, score = _score(outcomes)
     console.print(f"{total} mutants, {killed} killed, {equivalent} equivalent, {survived} survived, score {score:.3f}")
     for draft in sorted(suites):

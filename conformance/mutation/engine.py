@@ -57,11 +57,11 @@ def config_of(site: Site) -> str | None:
         return "sdsi"
     if name == CLIENT_AGENT_ID:
         return None  # the SDSI client's answer to the suite's driver is no draft's message: what it sends the spy is
-    if name == MASTER_ID or site.path.startswith("/aci/contexts/"):
+    if name == MASTER_ID:
         return "aci-master"
     if name in ACI_AGENTS:
         return "aci-invoked"
-    return "woa" if name else None  # the summarizer; MCP and A2A need a network, not mutated here
+    return "woa" if name else None  # the summarizer; MCP and A2A need a network, and context URLs change every run
 
 
 @dataclass(frozen=True)

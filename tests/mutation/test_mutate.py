@@ -9,6 +9,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -58,6 +59,7 @@ def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
                                                     or entry.operator in ("replay-stale", "change-media-type"))
 
 
+@pytest.mark.timeout(900)
 def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["mutate", "--report-dir", str(tmp_path)])
     summary = json.loads((tmp_path / "mutation.json").read_text())
