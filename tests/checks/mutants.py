@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conformance.report import Result, ResultRecorded
+from conformance.report import Result, ResultRecorded, Status
 from conformance.runner import RunOptions, run
 from mocks.serve import serve_host
 
@@ -21,11 +21,12 @@ class Collect:
 
 
 def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
-            binding: str = "woa-rest") -> list[Result]:
+            binding: str = "woa-rest", strict: bool = False) -> list[Result]:
     """Run one suite against the reference host with `fault` (None: healthy); every result."""
     collect = Collect()
     with serve_host(fault) as host:
-        options = RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding)
+        options = RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding,
+                             strict=strict)
         asyncio.run(run(options, [collect]))
     return collect.results
 
@@ -37,3 +38,15 @@ def print_table(caught: dict[str, str], total: int, what: str) -> None:
         for name, verdict in sorted(caught.items()):
             print(f"{name.ljust(width)}  {verdict}")
         print(f"{sum(v == 'caught' for v in caught.values())} of {total} {what} faults caught")
+
+
+def caught_alone(results: list[Result], requirement: str) -> tuple[str, bool]:
+    """Whether a fault of `requirement` is caught on it alone: a failure of it and of nothing else,
+    or, for a MAY (which never fails), the warning in its pass and no failure at all."""
+    from conformance.requirements import catalogue
+
+    failed = {r.requirement for r in results if r.status is Status.FAIL}
+    if catalogue()[requirement].level == "MAY":
+        warned = any(r.requirement == requirement and r.status is Status.PASS and r.message.startswith("warning") for r in results)
+        return ("caught (warning)" if warned else "MISSED"), warned and not failed
+    return ("caught" if requirement in failed else "MISSED"), failed == {requirement}
