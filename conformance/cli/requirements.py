@@ -62,9 +62,10 @@ def requirements(
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     table = Table(title=f"{len(entries)} requirements", title_justify="left")
-    for column in ("ID", "level", "role", "testability", "checks", "schemas"):
+    for column in ("ID", "level", "basis", "role", "testability", "checks", "schemas"):
         table.add_column(column, overflow="fold")
     for r in entries:
-        table.add_row(r.id, r.level, r.role, r.testability, ", ".join(c.name for c in checks_for(r.id)) or "-",
+        level = r.level + (f" ({r.strict_level} strict)" if r.strict_level else "")
+        table.add_row(r.id, level, r.basis, r.role, r.testability, ", ".join(c.name for c in checks_for(r.id)) or "-",
                       ", ".join(schemas_by_requirement().get(r.id, [])) or "-")
     console.print(table)

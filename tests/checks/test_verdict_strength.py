@@ -46,3 +46,9 @@ def test_a_may_never_fails() -> None:
     result = Result.of(requirement, Status.FAIL, "LastUpdated '2026-05-04T09:00:00' has no offset")
     assert result.status is Status.PASS and result.message.startswith("warning (a MAY never fails)")
     assert summarize([result]).count("MAY", Status.FAIL) == 0
+
+
+def test_a_masters_channel_to_the_suites_plain_http_spies_is_waived_never_passed() -> None:
+    results = certify(None, "aci", ("master", "any"))
+    verdict = next(r for r in results if r.requirement == "ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
+    assert verdict.status is Status.WAIVED and "spies over plain HTTP" in verdict.message
