@@ -83,10 +83,6 @@ class Summary:
         return self.count("MUST", Status.ERROR)
 
     @property
-    def must_tested(self) -> int:
-        return self.count("MUST", Status.PASS, Status.FAIL, Status.WAIVED)
-
-    @property
     def untested_must(self) -> int:
         return self.count("MUST", Status.SKIP)
 

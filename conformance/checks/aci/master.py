@@ -64,14 +64,6 @@ def _verdict(runs: list[MasterRun], problems: list[str], success: str) -> Verdic
     return passed(success, *_evidence(runs))
 
 
-def _contains_key(value: Any, key: str) -> bool:
-    if isinstance(value, dict):
-        return key in value or any(_contains_key(v, key) for v in value.values())
-    if isinstance(value, list):
-        return any(_contains_key(v, key) for v in value)
-    return False
-
-
 @check("ACI-2.1-TASKCONTEXT-MASTER-ONLY")
 async def task_context_stays_with_the_master(target: Target) -> Verdict:
     """2.1: the TaskContext is the master's own: no invoked agent is sent it."""
