@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -26,6 +27,8 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
 _MEMBER = re.compile(r'["\']?\b(' + "|".join(TASK_ONLY) + r')\b["\']?\s*[:=]')
 _AGENT_ID = re.compile(r'["\']?\bAgentID\b["\']?\s*[:=]\s*["\']?([A-Za-z0-9_.-]+)')
 _MAX_DEPTH = 3
+_SCAN = 256 * 1024  # characters of one string searched for embedded JSON
+_TRIES = 16  # places in one string where embedded JSON is tried
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -43,7 +46,7 @@ def _strings(value: Any) -> Iterator[str]:
 def _decodings(text: str) -> Iterator[Any]:
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError):
             yield json.loads(stripped)
     if _BASE64.match(stripped):
         try:
@@ -53,12 +56,13 @@ def _decodings(text: str) -> Iterator[Any]:
             pass
     if "%" in text and unquote(text) != text:
         yield unquote(text)
-    for start in (m.start() for m in re.finditer(r"[{\[]", text) if m.start() > 0):  # JSON embedded in prose
+    starts = (m.start() for m in re.finditer(r"[{\[]", text[:_SCAN]) if m.start() > 0)
+    for start in itertools.islice(starts, _TRIES):  # JSON embedded in prose: a few tries, never a quadratic scan
         try:
-            value, _ = json.JSONDecoder().raw_decode(text[start:])
+            value, _ = json.JSONDecoder().raw_decode(text[start:_SCAN])
             yield value
             break
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
 
 
