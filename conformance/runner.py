@@ -1,6 +1,7 @@
 """A run: probe the target, judge every selected requirement, and send each result to the handlers.
 
-    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts)
+    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for a
+                   client driven by --client-command, nothing: the suite serves what the client reads
                ──> for each requirement of the selected drafts, in catalogue order:
                        its checks' verdicts, or not-applicable (role), or skip / error (untested)
                ──> RunStarted, ResultRecorded..., RunFinished to every handler
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
-from .checks import Check, checks_for
+from .checks import Check, checks_for, driven_by
 from .report import (
     Handler,
     Result,
@@ -48,8 +49,12 @@ class TargetUnreachable(Exception):
     """Nothing answered at the target: no report can be made."""
 
 
-def _untested(requirement: Requirement, discovery: DocumentFetch) -> tuple[Status, str]:
-    note = requirement.testability_note
+def _untested(requirement: Requirement, target: Target) -> tuple[Status, str]:
+    note, discovery = requirement.testability_note, target.discovery
+    if target.options.driver is None and "client-command" in driven_by(requirement.id):
+        return Status.SKIP, "tested when the suite drives a WoA client: run with --client-command (see the README)"
+    if target.options.driver is not None and checks_for(requirement.id):
+        return Status.SKIP, "its checks judge what a host serves; this run drives a client"
     if requirement.testability == "not-remotely-testable":
         return Status.SKIP, f"not remotely testable: {note}"
     if discovery.problem:
@@ -96,9 +101,9 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     if requirement.role not in roles:
         message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
         return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
-    checks = checks_for(requirement.id)
+    checks = checks_for(requirement.id, target.options.driver)
     if not checks:
-        return [Result.of(requirement, *_untested(requirement, target.discovery), strict=target.options.strict)]
+        return [Result.of(requirement, *_untested(requirement, target), strict=target.options.strict)]
     return [await _execute(c, requirement, target) for c in checks]
 
 
@@ -128,7 +133,9 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
         binding = WoaRestBinding(options.target, client)
         try:
             async with asyncio.timeout_at(deadline):
-                if options.binding == "jsonrpc":
+                if options.client_command:
+                    discovery = DocumentFetch(options.target, None)  # the suite serves the client's documents
+                elif options.binding == "jsonrpc":
                     discovery = await _probe_jsonrpc(options, client)
                 else:
                     discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))

@@ -75,7 +75,13 @@ class RunOptions:
     strict: bool = False  # judge inferred requirements at their strict level (their errata's stronger reading)
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
+    client_command: str | None = None  # a WoA client to certify, driven through this command (conformance/driver)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
+
+    @property
+    def driver(self) -> str | None:
+        """How the suite makes the target act: None (it calls the target) or "client-command"."""
+        return "client-command" if self.client_command else None
 
     @property
     def check_deadline(self) -> float:
@@ -92,7 +98,7 @@ class RunOptions:
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
                 "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
-                "budget": self.budget, "in_process": self.transport is not None}
+                "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command}
 
 
 @dataclass

@@ -11,6 +11,7 @@ from .registry import (
     Verdict,
     check,
     checks_for,
+    driven_by,
     errored,
     failed,
     not_applicable,
@@ -19,4 +20,4 @@ from .registry import (
     waived,
 )
 
-__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]

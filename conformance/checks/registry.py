@@ -20,7 +20,7 @@ from ..requirements import catalogue
 if TYPE_CHECKING:
     from ..target import Target
 
-__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
 
 
 @dataclass(frozen=True)
@@ -62,24 +62,32 @@ class Check:
     name: str
     requirement: str
     function: CheckFunction
+    driver: str | None = None  # how the suite makes the target act: None (it calls the target) or "client-command"
 
 
 CHECKS: dict[str, Check] = {}
 
 
-def check(requirement: str) -> Callable[[CheckFunction], CheckFunction]:
-    """Register the decorated function as the check of `requirement`."""
+def check(requirement: str, *, driver: str | None = None) -> Callable[[CheckFunction], CheckFunction]:
+    """Register the decorated function as the check of `requirement`; `driver` names what a check of a
+    client needs to make the client act ("client-command": the run's --client-command)."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if requirement not in catalogue():
             raise ValueError(f"check {function.__name__} names {requirement!r}, which is not in the catalogue")
         if function.__name__ in CHECKS:
             raise ValueError(f"two checks are named {function.__name__}")
-        CHECKS[function.__name__] = Check(function.__name__, requirement, function)
+        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver)
         return function
 
     return register
 
 
-def checks_for(requirement: str) -> list[Check]:
-    return [c for c in CHECKS.values() if c.requirement == requirement]
+def checks_for(requirement: str, driver: str | None = None) -> list[Check]:
+    """The checks of `requirement` that a run with this driver (None: the suite calls the target) can make."""
+    return [c for c in CHECKS.values() if c.requirement == requirement and c.driver == driver]
+
+
+def driven_by(requirement: str) -> set[str]:
+    """The drivers some check of `requirement` needs."""
+    return {c.driver for c in CHECKS.values() if c.requirement == requirement and c.driver is not None}

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errata import register
+from ..errata.review import review_markdown
 
 __all__ = ["errata"]
 
@@ -20,18 +21,11 @@ class Format(StrEnum):
 
 def errata(
     draft: Annotated[str | None, typer.Option(help="Only this draft's entries (sdsi, woa, aci).")] = None,
-    output: Annotated[Format, typer.Option("--format", help="markdown for reading, json for tools.")] = Format.markdown,
+    output: Annotated[Format, typer.Option("--format", help="markdown: a review the authors can apply; json: for tools.")] = Format.markdown,
 ) -> None:
-    """List every interpretation the suite makes where a draft is unclear, wrong or silent."""
+    """Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and the suite's reading."""
     entries = [e for e in register() if draft is None or e.draft == draft]
     if output is Format.json:
         typer.echo(json.dumps([e.as_dict() for e in entries], indent=2, ensure_ascii=False))
         return
-    for e in entries:
-        typer.echo(f"### {e.id} ({e.draft.upper()} {e.section}, {e.kind})\n")
-        typer.echo(f"> {e.text}\n")
-        typer.echo(f"{e.issue}\n\n**Reading:** {e.interpretation}\n")
-        for name, reading in e.readings.items():
-            typer.echo(f"- `{name}`: {reading}")
-        if e.requirements:
-            typer.echo(("\n" if e.readings else "") + "Requirements: " + ", ".join(f"`{r}`" for r in e.requirements) + "\n")
+    typer.echo(review_markdown(entries), nl=False)

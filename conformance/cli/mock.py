@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 import time
 from typing import Annotated
 
 import typer
 
 from mocks.faults import FAULTS
+from mocks.faults.woa_client import CLIENT_FAULTS, VARIABLE
 from mocks.serve import serve_host
 
 from ._console import console, fail_usage
@@ -17,10 +20,17 @@ __all__ = ["app"]
 app = typer.Typer(help="The reference agents the suite certifies, and their named faults.", no_args_is_help=True)
 
 
-def check_fault(fault: str | None) -> str | None:
-    if fault is not None and fault not in FAULTS:
-        fail_usage(f"unknown fault {fault!r}; `agent-conformance mock faults` lists them")
+def check_fault(fault: str | None, *, client: bool = False) -> str | None:
+    """`fault`, when it names a fault of the reference host (or, with `client`, of the reference WoA client)."""
+    if fault is not None and fault not in (CLIENT_FAULTS if client else FAULTS):
+        fail_usage(f"unknown {'client ' if client else ''}fault {fault!r}; `agent-conformance mock faults` lists them")
     return fault
+
+
+def reference_client_command(fault: str | None = None) -> str:
+    """The --client-command that runs the reference WoA client (mocks/reference/woa_client.py), with `fault` if any."""
+    prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else ""
+    return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
 
 
 @app.command("server")
@@ -45,6 +55,9 @@ def server(
 
 @app.command("faults")
 def faults() -> None:
-    """List the named faults: each makes the reference host break exactly one requirement."""
+    """List the named faults: each makes the reference host, or the reference WoA client, break exactly one requirement."""
     for name, fault in sorted(FAULTS.items()):
         console.print(f"{name}  {fault.description}")
+    console.print("\nFaults of the reference WoA client (run --mock --suite woa --role client --fault NAME):")
+    for name, client_fault in sorted(CLIENT_FAULTS.items()):
+        console.print(f"{name}  {client_fault.description}")

@@ -25,7 +25,7 @@ from ..runner import run as run_suite
 from ..target import DEFAULT_BUDGET
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
-from .mock import check_fault
+from .mock import check_fault, reference_client_command
 
 __all__ = ["finish", "normalized_target", "prepared_writers", "run"]
 
@@ -107,10 +107,12 @@ def run(
     check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
     strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,
+    client_command: Annotated[str | None, typer.Option(help="Certify a WoA client: the command that makes it invoke an agent, with {document} {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role client.")] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
-    report.json, events.jsonl, junit.xml and summary.md into --report-dir.
+    report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is certified with
+    --client-command (the suite plays the host); --mock --suite woa --role client certifies the reference client.
 
     Exit codes: 0 at least one MUST tested and none failed or errored; 1 a MUST failed; 2 a usage error
     or nothing could be certified; 3 a defect of the suite; 4 inconclusive (a MUST check errored, or the
@@ -124,8 +126,13 @@ def run(
     bad_roles = [r for r in roles if r not in (*DEFAULT_ROLES, "client")]
     if bad_roles:
         fail_usage(f"unknown --role {', '.join(bad_roles)}")
-    if (target is None) == (not mock):
-        fail_usage("give either --target URL or --mock")
+    certifies_client = client_command is not None or (mock and roles == ("client",) and suite is Suite.woa)
+    if client_command is not None and (target is not None or mock):
+        fail_usage("--client-command certifies a client: it takes neither --target nor --mock")
+    if client_command is not None and (suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)):
+        fail_usage("--client-command certifies a WoA client: --suite woa --role client")
+    if client_command is None and (target is None) == (not mock):
+        fail_usage("give either --target URL, --mock, or --client-command")
     if fault and not mock:
         fail_usage("--fault goes with --mock")
     if binding not in BINDINGS:
@@ -134,23 +141,28 @@ def run(
         fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
     if binding == "a2a" and suite is not Suite.aci:
         fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
-    check_fault(fault)
+    check_fault(fault, client=certifies_client)
     usable_cacert(cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, formats, debug=debug)
+    if certifies_client:
+        suites, roles = ("woa",), ("client",)
+        client_command = client_command or reference_client_command(fault)
+        target = client_command
+        console.print(f"Certifying the WoA client run as: {client_command}")
     with ExitStack() as stack:
-        if mock:
+        if mock and not certifies_client:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
             served = stack.enter_context(serve_host(fault))
             target, cacert = served.url, served.cacert
             console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = RunOptions(target=normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
+        options = RunOptions(target=target if certifies_client else normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
-                             check_timeout=check_timeout, budget=budget, strict=strict)
+                             check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command)
         try:
             summary = asyncio.run(interruptible(run_suite(options, writers)))
         except TargetUnreachable as error:

@@ -1,8 +1,10 @@
 """The errata register: every slip, gap and ambiguity of the drafts, and how the suite reads it.
 
-Entries are data (`register.json` beside this module). Each quotes the draft, says what is wrong
-or unclear, states the suite's interpretation and the requirements it touches, and, where a user
-might fairly read the draft another way, names the alternative readings.
+Entries are data (`register.json` beside this module). Each quotes the draft (the original text),
+says what is wrong or unclear, proposes the text that would fix it (the corrected text, which
+replaces the quote), states the suite's interpretation until the draft changes and the requirements
+it touches, and, where a user might fairly read the draft another way, names the alternative readings.
+`review.py` renders the register as a review the authors can apply, in the form of RFC errata.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Erratum:
     text: str
     issue: str
     interpretation: str
+    proposal: str = ""
     requirements: tuple[str, ...] = ()
     readings: dict[str, str] = field(default_factory=dict)
 

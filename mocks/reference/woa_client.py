@@ -12,20 +12,34 @@ It does what WoA asks of clients:
 
 Known limit: the address check resolves the host name, then connects; a host name whose DNS
 answer changes between the two (rebinding) is not pinned.
+
+It is also a command for the suite's client driver (`--client-command`, conformance/driver):
+
+    python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT
+
+prints the outputs as JSON and exits 0, or says why on stderr and exits 1. It honours HTTPS_PROXY,
+takes the administrator's allow-list from WOA_CLIENT_ALLOWED_HOSTS (then it calls no other host),
+keeps its document cache in WOA_CLIENT_CACHE_DIR, and breaks one rule when WOA_CLIENT_FAULT names
+one of mocks/faults/woa_client.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import ipaddress
+import json
+import os
+import re
 import socket
 import ssl
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote, urljoin, urlsplit
 
 import httpx
@@ -33,10 +47,17 @@ import httpx
 from conformance.bindings.jsonparse import parse_json
 from conformance.validation.target_schemas import target_validator
 
+from ..faults.woa_client import CLIENT_FAULTS, VARIABLE
+
 __all__ = ["ClientPolicy", "InvalidMessage", "Refused", "WoaClient"]
 
 Resolver = Callable[[str], Awaitable[list[str]]]
+Purpose = Literal["document", "transport", "redirect"]
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+#: The JSON Schema 2020-12 keywords this client knows; a faulty client refuses a schema with others.
+KNOWN_KEYWORDS = frozenset({"$schema", "$id", "$ref", "$defs", "type", "properties", "required", "items", "enum",
+                            "minimum", "maximum", "minLength", "maxLength", "pattern", "description", "title",
+                            "additionalProperties", "format", "default", "const"})
 
 
 class Refused(Exception):
@@ -72,7 +93,7 @@ class _Cached:
     document: Any
     etag: str | None
     last_modified: str | None
-    fresh_until: float
+    fresh_until: float  # wall-clock seconds (time.time()), so that a cache on disk outlives the process
 
 
 @dataclass
@@ -81,14 +102,40 @@ class WoaClient:
     resolver: Resolver = resolve
     cacert: Path | None = None
     transport: httpx.AsyncBaseTransport | None = None
+    cache_dir: Path | None = None  # where the document cache is kept between processes
+    faults: frozenset[str] = frozenset()  # requirement IDs this client breaks (mocks/faults/woa_client.py)
     _cache: dict[str, _Cached] = field(default_factory=dict)
+    _endpoints: dict[str, str] = field(default_factory=dict)  # agent id -> URL, kept only by the same-id fault
+
+    def __post_init__(self) -> None:
+        if self.cache_dir is not None and (self.cache_dir / "cache.json").is_file():
+            saved = json.loads((self.cache_dir / "cache.json").read_text(encoding="utf-8"))
+            self._cache = {url: _Cached(**entry) for url, entry in saved.get("documents", {}).items()}
+            self._endpoints = dict(saved.get("endpoints", {}))
+
+    def _save(self) -> None:
+        if self.cache_dir is not None:
+            saved = {"documents": {url: entry.__dict__ for url, entry in self._cache.items()}, "endpoints": self._endpoints}
+            (self.cache_dir / "cache.json").write_text(json.dumps(saved), encoding="utf-8")
 
     def _client(self) -> httpx.AsyncClient:
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(self.cacert)) if self.cacert else True
+        if "WOA-8.1-CLIENT-VALIDATES-CERTIFICATES" in self.faults:
+            verify = False
         return httpx.AsyncClient(timeout=self.policy.timeout, verify=verify, transport=self.transport, follow_redirects=False)
 
-    async def check_url(self, url: str) -> None:
-        """Raise `Refused` unless `url` may be called under the policy (WoA 8.1, 8.2)."""
+    def _skips(self, purpose: Purpose, check: Literal["range", "allow-list"]) -> bool:
+        """Whether a fault turns off this check for URLs of this purpose."""
+        broken = {("transport", "range"): "WOA-8.2-NO-PRIVATE-RANGES", ("transport", "allow-list"): "WOA-8.2-VALIDATE-TRANSPORT-URLS",
+                  ("redirect", "range"): "WOA-8.2-REDIRECT-VALIDATED", ("redirect", "allow-list"): "WOA-8.2-REDIRECT-CAUTION"}
+        return broken.get((purpose, check)) in self.faults
+
+    async def check_url(self, url: str, purpose: Purpose = "transport") -> None:
+        """Raise `Refused` unless `url` may be called under the policy (WoA 8.1, 8.2).
+
+        An IP address must be a global one (8.2's private and link-local ranges, and loopback, are
+        refused); a host name must be on the administrator's allow-list, or resolve only to global
+        addresses when the client is not limited to its allow-list."""
         parts = urlsplit(url)
         if parts.scheme not in ("https", "http") or not parts.hostname:
             raise Refused(f"{url!r} is not an http(s) URL")
@@ -96,21 +143,31 @@ class WoaClient:
             raise Refused(f"{url} is plain HTTP (WoA 8.1)")
         if parts.hostname in self.policy.allowed_hosts or self.policy.allow_private:
             return
+        try:
+            literal = ipaddress.ip_address(parts.hostname.strip("[]"))
+        except ValueError:
+            literal = None
+        if literal is not None:
+            if self._skips(purpose, "range"):
+                return
+            _refuse_special(parts.hostname, literal)
+        elif self._skips(purpose, "allow-list"):
+            return
         if self.policy.allowlist_only:
-            raise Refused(f"{parts.hostname} is not on the client's allow-list")
+            raise Refused(f"{parts.hostname} is not on the client's allow-list (WoA 8.2)")
         try:
             addresses = await self.resolver(parts.hostname)
         except OSError as error:
             raise Refused(f"{parts.hostname} does not resolve: {error}") from None
         for address in addresses:
-            ip = ipaddress.ip_address(address)
-            if not ip.is_global or ip.is_multicast:
-                raise Refused(f"{parts.hostname} resolves to {ip}, a private, loopback, link-local or reserved address (WoA 8.2)")
+            _refuse_special(parts.hostname, ipaddress.ip_address(address))
 
-    async def _send(self, client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> tuple[httpx.Response, bytes]:
+    async def _send(self, client: httpx.AsyncClient, method: str, url: str, purpose: Purpose = "transport",
+                    **kwargs: Any) -> tuple[httpx.Response, bytes]:
         """One request, its redirects checked like the first URL (WoA 8.2), its body capped."""
         for _ in range(self.policy.max_redirects + 1):
-            await self.check_url(url)
+            await self.check_url(url, purpose)
+            purpose = "redirect"
             async with asyncio.timeout(self.policy.timeout), client.stream(method, url, **kwargs) as response:
                 body = bytearray()
                 async for chunk in response.aiter_bytes():
@@ -125,9 +182,12 @@ class WoaClient:
 
     async def document(self, origin: str) -> Any:
         """The host's WoA document, from the cache while it is fresh, revalidated when it is not."""
-        url = origin.rstrip("/") + "/.well-known/woa.json"
-        cached = self._cache.get(url)
-        if cached and time.monotonic() < cached.fresh_until:
+        return await self.document_at(origin.rstrip("/") + "/.well-known/woa.json")
+
+    async def document_at(self, url: str) -> Any:
+        """The WoA document at `url`, from the cache while it is fresh, revalidated when it is not."""
+        cached = None if "WOA-7-CLIENT-HONORS-CACHING" in self.faults else self._cache.get(url)
+        if cached and time.time() < cached.fresh_until:
             return cached.document
         headers = {"accept": "application/woa+json, application/json"}
         if cached and cached.etag:
@@ -135,7 +195,7 @@ class WoaClient:
         elif cached and cached.last_modified:
             headers["if-modified-since"] = cached.last_modified
         async with self._client() as client:
-            response, body = await self._send(client, "GET", url, headers=headers)
+            response, body = await self._send(client, "GET", url, "document", headers=headers)
         if response.status_code == 304 and cached:
             document = cached.document
         elif response.status_code == 200:
@@ -143,33 +203,100 @@ class WoaClient:
         else:
             raise InvalidMessage(f"GET {url} answered {response.status_code}")
         self._cache[url] = _Cached(document, response.headers.get("etag") or (cached.etag if cached else None),
-                                   response.headers.get("last-modified"), time.monotonic() + _max_age(response.headers))
+                                   response.headers.get("last-modified"), time.time() + _max_age(response.headers))
+        self._save()
         return document
 
     async def invoke(self, origin: str, agent_id: str, value: Any, operation: str | None = None, *, validate: bool = True) -> Any:
         """Invoke `agent_id` over rest with `value` as input; the answer, validated against the outputs schema."""
-        document = await self.document(origin)
+        return await self.invoke_from(origin.rstrip("/") + "/.well-known/woa.json", agent_id, value, operation, validate=validate)
+
+    async def invoke_from(self, document_url: str, agent_id: str, value: Any, operation: str | None = None, *,
+                          validate: bool = True) -> Any:
+        """Invoke `agent_id` of the document at `document_url` over rest; the answer, validated against the outputs schema."""
+        document = await self.document_at(document_url)
         agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
         agent = next((a for a in agents if a.get("id") == agent_id), None)
         if agent is None or "rest" not in agent.get("transports", []):
-            raise InvalidMessage(f"{origin} offers no agent {agent_id!r} over rest")
+            raise InvalidMessage(f"{document_url} lists no agent {agent_id!r} over rest")
         rest = document.get("transports", {}).get("rest", {})
         if not isinstance(rest.get("base"), str) or not str(rest.get("invoke_path", "")).startswith("/"):
             raise InvalidMessage("the rest transport has no usable base and invoke_path")
-        url = rest["base"].rstrip("/") + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))
+        placeholder = "{agent_id}" if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults else quote(agent_id, safe="")
+        url = rest["base"].rstrip("/") + rest["invoke_path"].replace("{agent_id}", placeholder)
+        if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults:
+            url = url.replace("{", "%7B").replace("}", "%7D")
+        url = self._remembered(agent_id, url)
         chosen = next((o for o in agent.get("operations", []) if isinstance(o, dict) and o.get("name") == operation), {})
         inputs, outputs = chosen.get("inputs", agent.get("inputs")), chosen.get("outputs", agent.get("outputs"))
+        if "WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES" in self.faults:
+            _refuse_unknown_keywords(inputs)
+        if "WOA-4.1-DESCRIPTION-UNTRUSTED" in self.faults:
+            await self._follow_description(agent)
+        if "WOA-5.1-INPUT-CONFORMS" in self.faults:
+            value, validate = _without_first_required(inputs, value), False
         if validate:
             _validate(inputs, value, "input")
-        envelope = {"agent": agent_id, **({"operation": operation} if operation else {}), "input": value}
+        envelope = self._envelope(agent_id, operation, value)
+        method, content_type = "POST", "application/json"
+        if "WOA-4.3.1-CLIENT-USES-POST" in self.faults:
+            method = "GET"
+        if "WOA-4.3.1-CLIENT-SENDS-JSON" in self.faults:
+            content_type = "text/plain"
         async with self._client() as client:
-            response, body = await self._send(client, "POST", url, json=envelope, headers={"accept": "application/json"})
+            response, body = await self._send(client, method, url, content=json.dumps(envelope, separators=(",", ":")).encode(),
+                                              headers={"accept": "application/json", "content-type": content_type})
         answer = parse_json(body)
         if not 200 <= response.status_code < 300:
             raise InvalidMessage(f"{url} answered {response.status_code}: {answer}")
         if validate:
             _validate(outputs, answer, "output")
         return answer
+
+
+    def _envelope(self, agent_id: str, operation: str | None, value: Any) -> dict[str, Any]:
+        """The invocation envelope (WoA 5.1)."""
+        envelope: dict[str, Any] = {"agent": agent_id}
+        if "WOA-5.2-AGENT-FIELD-MATCHES" in self.faults:
+            envelope["agent"] = "spare"
+        if "WOA-5.1-ENVELOPE-AGENT-REQUIRED" in self.faults:
+            del envelope["agent"]
+        if operation:
+            envelope["operation"] = {"name": operation} if "WOA-5.1-ENVELOPE-OPERATION-STRING" in self.faults else operation
+        envelope["inputs" if "WOA-5.1-ENVELOPE-INPUT-REQUIRED" in self.faults else "input"] = value
+        return envelope
+
+    def _remembered(self, agent_id: str, url: str) -> str:
+        """The URL to invoke: `url`, or, with the same-id fault, the one first used for this agent id anywhere."""
+        if "WOA-4.1-SAME-ID-NOT-SAME-AGENT" not in self.faults:
+            return url
+        self._endpoints.setdefault(agent_id, url)
+        self._save()
+        return self._endpoints[agent_id]
+
+    async def _follow_description(self, agent: dict[str, Any]) -> None:
+        """The description-untrusted fault: act on the first URL the description holds."""
+        found = re.search(r"https://[^\s\"']+", str(agent.get("description", "")))
+        if found:
+            async with self._client() as client:
+                with contextlib.suppress(httpx.HTTPError):
+                    await client.get(found.group(0).rstrip(".,"))
+
+
+def _refuse_special(host: str, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
+    if not ip.is_global or ip.is_multicast:
+        raise Refused(f"{host} is {ip}, a private, loopback, link-local or reserved address (WoA 8.2)")
+
+
+def _refuse_unknown_keywords(schema: Any) -> None:
+    unknown = sorted(k for k in (schema if isinstance(schema, dict) else {}) if k not in KNOWN_KEYWORDS)
+    if unknown:
+        raise InvalidMessage(f"the inputs schema uses keywords this client does not know: {', '.join(unknown)}")
+
+
+def _without_first_required(schema: Any, value: Any) -> Any:
+    required = schema.get("required", []) if isinstance(schema, dict) else []
+    return {k: v for k, v in value.items() if k != required[0]} if required and isinstance(value, dict) else value
 
 
 def _validate(schema: Any, value: Any, what: str) -> None:
@@ -193,3 +320,36 @@ def _max_age(headers: httpx.Headers) -> float:
         except (TypeError, ValueError):
             return 0.0
     return 0.0
+
+
+def _policy_from_environment() -> ClientPolicy:
+    allowed = frozenset(h.strip().lower() for h in os.environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",") if h.strip())
+    return ClientPolicy(allowed_hosts=allowed, allowlist_only=bool(allowed))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command the suite's client driver runs: DOCUMENT AGENT OPERATION INPUT_FILE CACERT."""
+    arguments = sys.argv[1:] if argv is None else argv
+    if len(arguments) != 5:
+        print("usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT", file=sys.stderr)
+        return 2
+    document, agent, operation, input_file, cacert = arguments
+    fault = os.environ.get(VARIABLE, "")
+    if fault and fault not in CLIENT_FAULTS:
+        print(f"unknown {VARIABLE} {fault!r}", file=sys.stderr)
+        return 2
+    cache = os.environ.get("WOA_CLIENT_CACHE_DIR")
+    client = WoaClient(_policy_from_environment(), cacert=Path(cacert), cache_dir=Path(cache) if cache else None,
+                       faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()))
+    try:
+        value = json.loads(Path(input_file).read_text(encoding="utf-8"))
+        outputs = asyncio.run(client.invoke_from(document, agent, value, operation or None))
+    except (Refused, InvalidMessage, httpx.HTTPError, OSError, ValueError) as error:
+        print(f"woa-client: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(outputs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -48,7 +49,9 @@ def test_vectors_validate_counts_the_cases() -> None:
 
 def test_errata_as_markdown_and_json() -> None:
     markdown = runner.invoke(app, ["errata", "--draft", "aci"])
-    assert "### E-ACI-5.2-ITEMSTATE-SPELLING" in markdown.output
+    assert markdown.output.startswith("# Review of draft-chang-agent-context-interaction-02")
+    assert re.search(r"^### \d+\. E-ACI-5.2-ITEMSTATE-SPELLING \(editorial slip\)$", markdown.output, re.M)
+    assert "**Original text** (Section 5.2):" in markdown.output
     entries = json.loads(runner.invoke(app, ["errata", "--format", "json"]).output)
     assert {e["kind"] for e in entries} >= {"slip", "gap", "ambiguity", "figure-repair"}
 
