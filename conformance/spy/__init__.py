@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import tempfile
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trustme
-import uvicorn
-from starlette.types import ASGIApp
 
+from ..harness.loop_server import LoopServer, start_server
 from .host import Recorder, SpyRequest, spy_app
 from .proxy import ProxyAttempt, RecordingProxy
 from .scenarios import DOMAIN, SCENARIOS, Scenario
@@ -35,13 +33,6 @@ from .scenarios import DOMAIN, SCENARIOS, Scenario
 __all__ = ["SCENARIOS", "ProxyAttempt", "Recorder", "Scenario", "SpyRequest", "SpyWorld", "spy_world"]
 
 LISTENERS = ("trusted", "untrusted-ca", "wrong-name")
-
-
-class _Server(uvicorn.Server):
-    """uvicorn in the caller's loop, leaving the process's signal handlers to the run."""
-
-    def capture_signals(self) -> contextlib.AbstractContextManager[None]:  # type: ignore[override]
-        return contextlib.nullcontext()
 
 
 @dataclass
@@ -78,27 +69,13 @@ def _certificates(folder: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     return cacert, files
 
 
-async def _listen(app: ASGIApp, chain: Path, key: Path) -> tuple[_Server, asyncio.Task[None], int]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="critical", ssl_certfile=str(chain), ssl_keyfile=str(key), lifespan="off",
-                            timeout_graceful_shutdown=1, access_log=False)
-    server = _Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started and not task.done():
-        await asyncio.sleep(0.005)
-    if task.done():
-        task.result()  # raises why it could not start
-    return server, task, sock.getsockname()[1]
-
-
 @contextlib.asynccontextmanager
 async def spy_world(scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadline: float = 60.0) -> AsyncIterator[SpyWorld]:
     """Serve `scenarios` on loopback until the block ends."""
     scenarios = tuple(scenarios)
     by_host = {host: s for s in scenarios for host in s.documents}
     recorder = Recorder()
-    servers: list[tuple[_Server, asyncio.Task[None]]] = []
+    servers: list[tuple[LoopServer, asyncio.Task[None]]] = []
     with tempfile.TemporaryDirectory(prefix="agent-conformance-spy-") as folder:
         cacert, files = _certificates(Path(folder))
         world: SpyWorld | None = None
@@ -106,7 +83,9 @@ async def spy_world(scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadlin
             ports = {}
             for listener in LISTENERS:
                 served = {h: s for h, s in by_host.items() if s.listener == listener}
-                server, task, ports[listener] = await _listen(spy_app(served, recorder, listener), *files[listener])
+                chain, key = files[listener]
+                server, task, ports[listener] = await start_server(lambda _, served=served, listener=listener: spy_app(served, recorder, listener),  # type: ignore[misc]
+                                                                 certfile=chain, keyfile=key)
                 servers.append((server, task))
             world = SpyWorld(cacert, tuple(sorted(by_host)), recorder, {h: ports[s.listener] for h, s in by_host.items()},
                              tunnel_deadline)
@@ -114,6 +93,4 @@ async def spy_world(scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadlin
         finally:
             for proxy in world.proxies if world is not None else ():
                 await proxy.close()
-            for server, _ in servers:
-                server.should_exit = True
-            await asyncio.gather(*(task for _, task in servers), return_exceptions=True)
+            await asyncio.gather(*(server.stop(task) for server, task in servers))

@@ -1,0 +1,110 @@
+"""`agent-conformance proxy`: stand between a real client and a real host, and judge both from their traffic."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ssl
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import httpx
+import trustme
+import typer
+
+from .. import __version__
+from ..harness.loop_server import start_server
+from ..proxy import Traffic, forwarding_app, judge
+from ..report import ResultRecorded, RunFinished, RunHeader, RunStarted, Summary, broadcast, summarize
+from ..report.model import utc_now
+from ..report.writers import FORMATS, Writer
+from ._console import console, fail_usage
+from ._lifecycle import interruptible
+from .run import Suite, finish, normalized_target, prepared_writers, usable_cacert
+
+__all__ = ["proxy"]
+
+PROXY_CA = "proxy-ca.pem"
+
+
+def _listen_address(listen: str) -> tuple[str, int]:
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        fail_usage(f"--listen is HOST:PORT, such as 127.0.0.1:8443, not {listen!r}")
+    return host.strip("[]"), int(port)
+
+
+async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeout: float, plain: bool, rewrite: bool,
+                 duration: float | None, report_dir: Path, traffic: Traffic) -> None:
+    """Forward until cancelled (a signal) or `duration` seconds have passed."""
+    verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+    with tempfile.TemporaryDirectory(prefix="agent-conformance-proxy-") as folder:
+        certfile = keyfile = None
+        if not plain:
+            authority = trustme.CA()
+            leaf = authority.issue_cert(host, "localhost", "127.0.0.1", "::1")
+            authority.cert_pem.write_to_path(str(report_dir / PROXY_CA))
+            certfile, keyfile = Path(folder) / "cert.pem", Path(folder) / "key.pem"
+            for n, pem in enumerate(leaf.cert_chain_pems):
+                pem.write_to_path(str(certfile), append=n > 0)
+            leaf.private_key_pem.write_to_path(str(keyfile))
+        async with httpx.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, trust_env=False) as client:
+            def url(bound: int) -> str:
+                return f"{'http' if plain else 'https'}://{f'[{host}]' if ':' in host else host}:{bound}"
+
+            server, task, bound = await start_server(lambda bound: forwarding_app(upstream, client, traffic, url(bound), rewrite=rewrite),
+                                                     host=host, port=port, certfile=certfile, keyfile=keyfile)
+            console.print(f"Proxy for {upstream} listening at {url(bound)}"
+                          + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})"))
+            console.print("Ctrl-C (or SIGTERM) stops it and writes the reports.")
+            try:
+                if duration is None:
+                    await asyncio.Event().wait()
+                else:
+                    await asyncio.sleep(duration)
+            finally:
+                await server.stop(task)
+
+
+def _report(upstream: str, suites: tuple[str, ...], traffic: Traffic, writers: list[Writer], started: str, strict: bool,
+            listen: str, rewrite: bool) -> Summary:
+    options = {"listen": listen, "exchanges": len(traffic.exchanges), "documents_rewritten": traffic.rewrites,
+               "rewrite": rewrite, "strict": strict, "passive": True}
+    broadcast(RunStarted(RunHeader(__version__, upstream, suites, "proxy", started, options)), writers)
+    results = judge(traffic, suites, strict=strict)
+    for result in results:
+        broadcast(ResultRecorded(result), writers)
+    summary = summarize(results, finished=utc_now())
+    broadcast(RunFinished(summary), writers)
+    return summary
+
+
+def proxy(
+    upstream: Annotated[str, typer.Option(help="The host to forward to, e.g. https://agents.example.com; the proxy calls nothing else.")],
+    listen: Annotated[str, typer.Option(help="Where the proxy listens, HOST:PORT.")] = "127.0.0.1:8443",
+    suite: Annotated[Suite, typer.Option(help="Which draft's messages to judge in the traffic.")] = Suite.all,
+    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports (and the proxy's CA certificate).")] = Path("reports"),
+    cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA (PEM) for the upstream.")] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each forwarded request.")] = 30.0,
+    http: Annotated[bool, typer.Option("--http", help="Listen over plain HTTP (loopback tests); HTTPS with a CA of its own otherwise.")] = False,
+    rewrite: Annotated[bool, typer.Option(help="Point a WoA document's transport URLs on the upstream's origin at the proxy, so invocations pass through it.")] = True,
+    duration: Annotated[float | None, typer.Option(min=0.1, help="Stop after this many seconds (default: at SIGINT or SIGTERM).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Judge inferred requirements at their strict level.")] = False,
+) -> None:
+    """Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic.
+
+    At SIGINT or SIGTERM (or after --duration) it writes the reports: a requirement that some exchange
+    exercised is pass or fail (the host's documents and answers, the client's requests); one that no
+    exchange touched is skip, never pass. The exit code is run's."""
+    upstream = normalized_target(upstream)
+    host, port = _listen_address(listen)
+    usable_cacert(cacert)
+    suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
+    writers = prepared_writers(report_dir, list(FORMATS))
+    traffic, started = Traffic(), utc_now()
+    with contextlib.suppress(asyncio.CancelledError):
+        asyncio.run(interruptible(_serve(upstream, host, port, cacert, timeout, http, rewrite, duration, report_dir, traffic)))
+    summary = _report(upstream, suites, traffic, writers, started, strict, listen, rewrite)
+    console.print(f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in {report_dir}")
+    finish(summary)

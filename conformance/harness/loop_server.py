@@ -1,0 +1,47 @@
+"""A uvicorn server in the caller's event loop, on loopback, leaving the process's signals alone.
+
+The spy host and the passive proxy serve from inside a run: their servers are tasks of the run's
+loop, so that a signal still reaches the run (which finishes it and writes the reports)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+import uvicorn
+from starlette.types import ASGIApp
+
+__all__ = ["LoopServer", "start_server"]
+
+
+class LoopServer(uvicorn.Server):
+    """uvicorn, without the signal handlers it installs when it runs the main thread's loop."""
+
+    def capture_signals(self) -> contextlib.AbstractContextManager[None]:  # type: ignore[override]
+        return contextlib.nullcontext()
+
+    async def stop(self, task: asyncio.Task[None]) -> None:
+        self.should_exit = True
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def start_server(build: Callable[[int], ASGIApp], *, host: str = "127.0.0.1", port: int = 0,
+                       certfile: Path | None = None, keyfile: Path | None = None) -> tuple[LoopServer, asyncio.Task[None], int]:
+    """Serve the app `build(port)` (over TLS when given a certificate) once the socket is bound; the server,
+    its task and the port it listens on."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    config = uvicorn.Config(build(sock.getsockname()[1]), log_level="critical", ssl_certfile=str(certfile) if certfile else None,
+                            ssl_keyfile=str(keyfile) if keyfile else None, lifespan="off", timeout_graceful_shutdown=1,
+                            access_log=False)
+    server = LoopServer(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.005)
+    if task.done():
+        task.result()  # raises why it could not start
+    return server, task, sock.getsockname()[1]

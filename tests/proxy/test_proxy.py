@@ -1,0 +1,110 @@
+"""The passive proxy between the reference WoA client and host: clean traffic passes, a fault on
+either side is caught on its requirement and attributed to that side, untouched requirements are
+skips, and the command writes its reports at SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+import pytest
+import trustme
+
+from conformance.harness.loop_server import start_server
+from conformance.proxy import Traffic, forwarding_app, judge
+from conformance.report import Result, Status
+from conformance.requirements import catalogue
+from mocks.reference.woa_client import ClientPolicy, InvalidMessage, WoaClient
+from mocks.serve import serve_host
+
+TEXT = {"text": "The IETF is an open international community of network designers, operators, vendors and researchers."}
+
+
+async def _through_proxy(upstream: str, upstream_ca: Path, client_faults: frozenset[str]) -> Traffic:
+    traffic = Traffic()
+    with tempfile.TemporaryDirectory() as folder:
+        authority = trustme.CA()
+        leaf = authority.issue_cert("127.0.0.1")
+        ca, chain, key = Path(folder) / "ca.pem", Path(folder) / "chain.pem", Path(folder) / "key.pem"
+        authority.cert_pem.write_to_path(str(ca))
+        leaf.cert_chain_pems[0].write_to_path(str(chain))
+        leaf.private_key_pem.write_to_path(str(key))
+        async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(upstream_ca)), trust_env=False) as forwarder:
+            server, task, port = await start_server(
+                lambda bound: forwarding_app(upstream, forwarder, traffic, f"https://127.0.0.1:{bound}"), certfile=chain, keyfile=key)
+            try:
+                client = WoaClient(ClientPolicy(allow_private=True), cacert=ca, faults=client_faults)
+                for _ in range(2):  # twice: the document has gone stale in between, so the client polls again
+                    for entry in client._cache.values():
+                        entry.fresh_until = 0
+                    try:
+                        await client.invoke(f"https://127.0.0.1:{port}", "summarizer", TEXT, "default")
+                    except InvalidMessage:
+                        pass  # a faulty side: what passed through is what is judged
+            finally:
+                await server.stop(task)
+    return traffic
+
+
+def observe(host_fault: str | None = None, client_fault: str | None = None) -> tuple[Traffic, list[Result]]:
+    with serve_host(host_fault) as host:
+        assert host.cacert is not None
+        traffic = asyncio.run(_through_proxy(host.url, host.cacert, frozenset({client_fault} if client_fault else ())))
+    return traffic, judge(traffic, ("woa",))
+
+
+def failures(results: list[Result]) -> dict[str, str]:
+    return {r.requirement: catalogue()[r.requirement].role for r in results if r.status is Status.FAIL}
+
+
+def test_clean_traffic_passes_both_sides_and_untouched_requirements_are_skips() -> None:
+    traffic, results = observe()
+    assert len(traffic.exchanges) == 4 and traffic.exchanges[1].url.startswith("https://127.0.0.1")
+    assert failures(results) == {}
+    by_id = {r.requirement: r for r in results}
+    for host_side in ("WOA-4-VERSION-1", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "WOA-4.3.1-HOST-RESPONDS-JSON", "WOA-7-CONDITIONAL-GET"):
+        assert by_id[host_side].status is Status.PASS, by_id[host_side].message
+    for client_side in ("WOA-4.3.1-CLIENT-USES-POST", "WOA-5.1-INPUT-CONFORMS", "WOA-7-CLIENT-HONORS-CACHING"):
+        assert by_id[client_side].status is Status.PASS, by_id[client_side].message
+    assert by_id["WOA-5.2-AGENT-MISMATCH-400"].status is Status.SKIP  # no exchange named another agent
+    assert by_id["WOA-4.3.3-PRIVATE-REVERSE-DNS"].status is Status.SKIP  # the document has no private transport
+
+
+@pytest.mark.parametrize(("host_fault", "client_fault", "caught"), [
+    ("woa-5.2-success-conforms-outputs", None, {"WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": "host"}),
+    ("woa-4-version-1", None, {"WOA-4-VERSION-1": "host"}),
+    (None, "WOA-4.3.1-CLIENT-SENDS-JSON", {"WOA-4.3.1-CLIENT-SENDS-JSON": "client"}),
+    (None, "WOA-5.1-ENVELOPE-INPUT-REQUIRED", {"WOA-5.1-ENVELOPE-INPUT-REQUIRED": "client"}),
+    (None, "WOA-7-CLIENT-HONORS-CACHING", {"WOA-7-CLIENT-HONORS-CACHING": "client"}),
+])
+def test_a_fault_on_either_side_is_caught_and_attributed_to_that_side(host_fault: str | None, client_fault: str | None,
+                                                                        caught: dict[str, str]) -> None:
+    _, results = observe(host_fault, client_fault)
+    assert failures(results) == caught
+
+
+def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Path) -> None:
+    with serve_host() as host:
+        proxy = subprocess.Popen([sys.executable, "-m", "conformance.cli", "proxy", "--upstream", host.url, "--cacert", str(host.cacert),
+                                  "--listen", "127.0.0.1:0", "--suite", "woa", "--report-dir", str(tmp_path)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proxy.stdout is not None
+        url = proxy.stdout.readline().split(" listening at ")[1].split()[0]
+        client = WoaClient(ClientPolicy(allow_private=True), cacert=tmp_path / "proxy-ca.pem")
+        assert asyncio.run(client.invoke(url, "summarizer", TEXT, "default"))["summary"]
+        # the proxy calls the upstream whatever Host the client names
+        httpx.get(url + "/.well-known/woa.json", headers={"host": "elsewhere.example"}, verify=ssl.create_default_context(cafile=str(tmp_path / "proxy-ca.pem")))
+        proxy.send_signal(signal.SIGINT)
+        out, err = proxy.communicate(timeout=30)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert proxy.returncode == 0, err
+    assert report["header"]["binding"] == "proxy" and report["header"]["options"]["exchanges"] == 3
+    assert all(e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", []))
+    assert "3 exchanges judged" in out
