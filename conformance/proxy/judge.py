@@ -32,15 +32,13 @@ __all__ = ["Findings", "judge", "schema_requirements"]
 _JSON = re.compile(r"^application/([\w.+-]+\+)?json$")
 #: SDSI and ACI messages, recognised by the members only they carry (checked in this order).
 _SHAPES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("aci/task-context", ("TaskID", "AgentContexts")),
-    ("aci/agent-context", ("AgentID", "Context")),
+    ("aci/task-context", ("TaskContext",)),
+    ("aci/agent-context", ("AgentContext",)),
     ("sdsi/payload-message", ("schema_id", "payload")),
     ("sdsi/schema-patch", ("patch_id", "new_keys")),
-    ("sdsi/schema-update-suggestion", ("schema_update_suggestion",)),
+    ("sdsi/execution-result", ("schema_update_suggestion",)),
     ("sdsi/schema-template", ("schema_id", "keys")),
-    ("sdsi/negotiation-request", ("requested_scenario",)),
 )
-_DRAFT_OF = {"woa": "WOA-", "sdsi": "SDSI-", "aci": "ACI-"}
 
 
 @cache

@@ -108,3 +108,30 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
     assert report["header"]["binding"] == "proxy" and report["header"]["options"]["exchanges"] == 3
     assert all(e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", []))
     assert "3 exchanges judged" in out
+
+
+def _invocation(envelope: object, answer: object) -> Traffic:
+    """A document, then one invocation carrying `envelope` and answered `answer`, as the proxy records them."""
+    from conformance.proxy import Recorded
+    from mocks.reference.woa_host import woa_document
+
+    document = woa_document("https://host.example")
+    json_type = {"content-type": "application/json"}
+    return Traffic([
+        Recorded("GET", "https://host.example/.well-known/woa.json", "/.well-known/woa.json", {}, b"", 200,
+                 {"content-type": "application/woa+json", "etag": '"1"'}, json.dumps(document).encode(), 1.0),
+        Recorded("POST", "https://host.example/agents/travel-and-photo/invoke", "/agents/travel-and-photo/invoke", json_type,
+                 json.dumps(envelope).encode(), 200, json_type, json.dumps(answer).encode(), 1.0),
+    ])
+
+
+def test_sdsi_and_aci_messages_are_judged_wherever_they_travel() -> None:
+    payload = {"schema_id": "flight_booking_v1", "payload": {"departure_city": "Beijing", "other": 42}}
+    agent_context = {"AgentContext": {"AgentID": "hotel", "SubTaskID": "1", "todoItems": "not a list"}}
+    traffic = _invocation({"agent": "travel-and-photo", "operation": "execute", "input": {"message": payload}},
+                          {"result": agent_context})
+    results = {r.requirement: r for r in judge(traffic, ("sdsi", "aci"))}
+    assert results["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].status is Status.FAIL
+    assert results["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].message.startswith("the client:")
+    assert results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP  # needs the negotiated template, which the traffic lacks
+    assert Status.FAIL in {r.status for r in results.values() if r.requirement.startswith("ACI-5.2")}
