@@ -5,6 +5,7 @@ skips, and the command writes its reports at SIGINT."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import ssl
@@ -44,10 +45,8 @@ async def _through_proxy(upstream: str, upstream_ca: Path, client_faults: frozen
                 for _ in range(2):  # twice: the document has gone stale in between, so the client polls again
                     for entry in client._cache.values():
                         entry.fresh_until = 0
-                    try:
+                    with contextlib.suppress(InvalidMessage):  # a faulty side: what passed through is what is judged
                         await client.invoke(f"https://127.0.0.1:{port}", "summarizer", TEXT, "default")
-                    except InvalidMessage:
-                        pass  # a faulty side: what passed through is what is judged
             finally:
                 await server.stop(task)
     return traffic
