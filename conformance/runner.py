@@ -97,6 +97,9 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
 
 
 async def _judge(requirement: Requirement, target: Target) -> list[Result]:
+    left_out = target.options.selection.left_out(requirement, strict=target.options.strict)
+    if left_out:
+        return [Result.of(requirement, Status.SKIP, left_out, strict=target.options.strict)]
     roles = target.options.roles
     if requirement.role not in roles:
         message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
@@ -153,6 +156,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
             async with asyncio.timeout_at(deadline):
                 for requirement in selected:
                     for result in await _judge(requirement, target):
+                        result = options.baseline.apply(result) if options.baseline else result
                         results.append(result)
                         broadcast(ResultRecorded(result), handlers)
         except TimeoutError:

@@ -18,8 +18,10 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+from .baseline import Baseline
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
+from .selection import Selection
 
 __all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
            "may_call", "rest_config"]
@@ -76,6 +78,8 @@ class RunOptions:
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
     client_command: str | None = None  # a WoA client to certify, driven through this command (conformance/driver)
+    selection: Selection = field(default_factory=Selection)  # which requirements are judged (the rest: skip)
+    baseline: Baseline | None = None  # expected failures (conformance/baseline.py)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
 
     @property
@@ -98,7 +102,8 @@ class RunOptions:
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
                 "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
-                "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command}
+                "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
+                "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None}
 
 
 @dataclass

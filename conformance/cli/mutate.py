@@ -33,11 +33,13 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
 
 
 def proof_record(kills: Counter[str]) -> dict[str, object]:
-    """Per requirement, the named faults that fail it (mocks/faults.py) and the mutants this run killed with it."""
+    """Per requirement, the named faults that fail it (mocks/faults/: the host's and the WoA client's) and
+    the mutants this run killed with it."""
     from mocks.faults import FAULTS
+    from mocks.faults.woa_client import CLIENT_FAULTS
 
     requirements: dict[str, dict[str, object]] = {}
-    for fault in FAULTS.values():
+    for fault in (*FAULTS.values(), *CLIENT_FAULTS.values()):
         requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})["faults"].append(fault.name)  # type: ignore[attr-defined]
     for requirement, killed in kills.items():
         requirements.setdefault(requirement, {"faults": [], "mutants_killed": 0})["mutants_killed"] = killed

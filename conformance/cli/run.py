@@ -16,12 +16,14 @@ from rich.table import Table
 
 from mocks.serve import serve_host
 
+from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
 from ..gate import decide
 from ..report import Status, Summary
 from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
 from ..runner import run as run_suite
+from ..selection import Selection, UnknownSelection
 from ..target import DEFAULT_BUDGET
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
@@ -108,6 +110,11 @@ def run(
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
     strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,
     client_command: Annotated[str | None, typer.Option(help="Certify a WoA client: the command that makes it invoke an agent, with {document} {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role client.")] = None,
+    level: Annotated[list[str] | None, typer.Option(help="Judge only requirements at this level (repeatable): must, should, may. The rest are skips, \"not selected\".")] = None,
+    requirement: Annotated[list[str] | None, typer.Option(help="Judge only this requirement (repeatable), e.g. WOA-4-VERSION-1.")] = None,
+    section: Annotated[list[str] | None, typer.Option(help="Judge only requirements of this section and its subsections (repeatable), e.g. 5.2.")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")] = None,
+    baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
@@ -141,6 +148,14 @@ def run(
         fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
     if binding == "a2a" and suite is not Suite.aci:
         fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
+    try:
+        selection = Selection(tuple(x.upper() for x in level or ()), tuple(requirement or ()), tuple(section or ()), tuple(exclude or ()))
+    except UnknownSelection as error:
+        fail_usage(str(error))
+    try:
+        expected = Baseline.load(baseline) if baseline else None
+    except BaselineUnusable as error:
+        fail_usage(str(error))
     check_fault(fault, client=certifies_client)
     usable_cacert(cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
@@ -162,7 +177,8 @@ def run(
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
-                             check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command)
+                             check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
+                             selection=selection, baseline=expected)
         try:
             summary = asyncio.run(interruptible(run_suite(options, writers)))
         except TargetUnreachable as error:

@@ -42,7 +42,7 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
 
 
 def test_every_woa_check_has_a_fault_and_every_fault_a_check() -> None:
-    checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("WOA-")}
+    checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("WOA-") and c.driver is None}
     faulted = {FAULTS[name].requirement for name in WOA_FAULTS}
     assert faulted <= checked
     assert checked - faulted == set(), "a check that no fault proves"
