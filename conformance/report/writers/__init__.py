@@ -4,6 +4,8 @@
     report.json   the whole report, versioned by report.schema.json
     junit.xml     one testcase per result, for CI systems
     summary.md    a Markdown summary for a pull-request comment or a CI step summary
+    report.html   the evidence report for a browser: one self-contained file, filters, curl commands
+    badge-*.svg   one badge per draft with its level, for a README
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 
 from ..events import Event
+from .badges import BadgeWriter
+from .html import HtmlWriter
 from .json_report import JsonReportWriter
 from .jsonl import JsonlWriter
 from .junit import JunitWriter
 from .markdown import MarkdownWriter
 
-__all__ = ["DEBUG_LOG", "FORMATS", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "ReportDirUnusable", "Writer",
+__all__ = ["DEBUG_LOG", "FORMATS", "BadgeWriter", "HtmlWriter", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "ReportDirUnusable", "Writer",
            "prepare_report_dir", "writers_for"]
 
 #: Where a defect's traceback goes in the report folder (cli/_lifecycle.py writes it).
@@ -37,7 +41,8 @@ class Writer(Protocol):
     def handle(self, event: Event) -> None: ...
 
 
-FORMATS: dict[str, type[Writer]] = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter}
+FORMATS: dict[str, type[Writer]] = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter,
+                                    "html": HtmlWriter, "badges": BadgeWriter}
 
 
 def prepare_report_dir(directory: Path) -> None:
@@ -48,8 +53,9 @@ def prepare_report_dir(directory: Path) -> None:
         probe = directory / ".agent-conformance-write-test"
         probe.write_bytes(b"")
         probe.unlink()
-        for name in (*(f.filename for f in FORMATS.values()), DEBUG_LOG):
-            (directory / name).unlink(missing_ok=True)
+        for pattern in (*(f.filename for f in FORMATS.values()), DEBUG_LOG):
+            for path in directory.glob(pattern):
+                path.unlink(missing_ok=True)
     except OSError as error:
         raise ReportDirUnusable(f"cannot write reports to {directory}: {error.strerror or error}") from None
 

@@ -1,0 +1,101 @@
+"""report.html in a real browser: Debian's chromium, headless, driven by selenium through chromedriver.
+
+The page loads with no console error (its Content-Security-Policy admits only its own script), the
+filters and the search change what is shown, a `<script>` a target smuggled into a message does not
+run, and a screenshot is taken. In CI (CI=true) a missing browser is a failure; elsewhere a skip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conformance.report import ResultRecorded, RunFinished, RunStarted, Status, summarize
+from conformance.report.model import Exchange
+from conformance.report.writers import HtmlWriter
+from conformance.runner import RunOptions, run
+from mocks.serve import serve_host
+from tests.checks.mutants import Collect
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+INJECTED = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+
+if not (CHROMIUM and CHROMEDRIVER):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI installs Debian's chromium and chromium-driver (.ci/run); they are missing")
+    pytest.skip("Debian's chromium and chromium-driver are not installed (.ci/run installs them)", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402  (only once the browser is known to be there)
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real run's report.html, with one result carrying what a hostile target could send."""
+    collect = Collect()
+    with serve_host("woa-4-version-1") as host:
+        header_events: list[object] = []
+
+        class Keep:
+            def handle(self, event: object) -> None:
+                header_events.append(event)
+
+        asyncio.run(run(RunOptions(target=host.url, suites=("woa", "aci"), cacert=host.cacert, timeout=5), [collect, Keep()]))
+    started = next(e for e in header_events if isinstance(e, RunStarted))
+    evidence = Exchange("POST", "https://target.example/agents/x/invoke", {"content-type": "application/json"},
+                        '{"agent": "x", "input": {}}', 200, {"content-type": "application/json"}, INJECTED)
+    results = [*collect.results, replace(collect.results[0], status=Status.FAIL, message=INJECTED, evidence=(evidence,))]
+    folder = tmp_path_factory.mktemp("html")
+    writer = HtmlWriter(folder)
+    for event in (started, *(ResultRecorded(r) for r in results), RunFinished(summarize(results))):
+        writer.handle(event)
+    return folder / "report.html"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1280,900",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.timeout(300)
+def test_the_report_loads_filters_and_never_runs_a_targets_script(page: Path, browser: webdriver.Chrome, tmp_path: Path) -> None:
+    browser.get(page.as_uri())
+    shown = browser.find_element(By.ID, "shown")
+    total = len(browser.find_elements(By.CSS_SELECTOR, "tbody tr.result"))
+    assert shown.text == f"{total} of {total} results shown"
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+    Select(browser.find_element(By.ID, "draft")).select_by_value("woa")
+    woa = int(shown.text.split()[0])
+    assert 0 < woa < total
+    for status in ("pass", "skip", "not-applicable", "waived", "error"):
+        browser.find_element(By.CSS_SELECTOR, f'input.status-filter[value="{status}"]').click()
+    failing = [row.find_element(By.CSS_SELECTOR, "td.id").text for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result")
+               if row.is_displayed()]
+    assert "WOA-4-VERSION-1" in failing and len(failing) < woa
+    browser.find_element(By.ID, "search").send_keys("VERSION-1")
+    assert shown.text.startswith("1 of") or shown.text.startswith("2 of")
+
+    assert browser.execute_script("return window.__pwned") is None
+    assert browser.execute_script("return document.body.textContent.includes(arguments[0])", INJECTED)  # shown as text
+    screenshot = tmp_path / "report.png"
+    assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
