@@ -13,7 +13,7 @@ import sys
 import typer
 
 from .. import __version__
-from . import aci, baseline, errata, fuzz, mock, mutate, oracle, proxy, requirements, run, vectors
+from . import aci, baseline, compare, errata, fuzz, mock, mutate, oracle, proxy, requirements, run, vectors
 from ._lifecycle import settings, sigterm_interrupts, write_defect
 
 __all__ = ["app", "main"]
@@ -31,6 +31,7 @@ app.command("fuzz")(fuzz.fuzz)
 app.command("mutate")(mutate.mutate)
 app.command("proxy")(proxy.proxy)
 app.command("baseline")(baseline.baseline)
+app.command("compare")(compare.compare)
 app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)

@@ -23,7 +23,7 @@ from ..requirements import Requirement
 __all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate", "utc_now"]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
-REPORT_FORMAT = "1.1"
+REPORT_FORMAT = "1.2"
 #: Bodies kept as evidence are cut to this many characters.
 BODY_LIMIT = 4096
 
@@ -144,8 +144,11 @@ class RunHeader:
     report_format: str = REPORT_FORMAT
 
     def as_dict(self) -> dict[str, Any]:
+        from ..requirements import DRAFTS
+
         data = asdict(self)
         data["suites"] = list(self.suites)
+        data["drafts"] = {draft: DRAFTS[draft] for draft in self.suites if draft in DRAFTS}
         return data
 
     @classmethod
