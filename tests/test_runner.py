@@ -48,7 +48,7 @@ async def test_a_check_that_gives_up_never_cancels_the_work_the_next_check_needs
 
 def _only(monkeypatch: pytest.MonkeyPatch, requirement: str, function) -> None:  # type: ignore[no-untyped-def]
     from conformance import runner
-    monkeypatch.setattr(runner, "checks_for", lambda rid: [Check(function.__name__, rid, function)] if rid == requirement else [])
+    monkeypatch.setattr(runner, "checks_for", lambda rid, driver=None: [Check(function.__name__, rid, function)] if rid == requirement else [])
 
 
 @pytest.mark.parametrize("raised", [SystemExit(3), GeneratorExit(), MemoryError("no room"), "cancelled-future"])

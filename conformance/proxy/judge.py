@@ -128,8 +128,10 @@ def _judge_document(findings: Findings, recorded: Recorded, document: Any) -> No
     media_type = recorded.media_type(recorded.response_headers)
     findings.note("WOA-9.2-MEDIA-TYPE", media_type == "application/woa+json", f"the host served its document as {media_type or 'no media type'}", recorded)
     cached = [h for h in ("etag", "last-modified", "cache-control") if h in recorded.response_headers]
-    findings.note("WOA-7-CACHING-HEADERS", bool(cached), f"the document came with caching headers {cached}" if cached
-                  else "the document came with no ETag, Last-Modified or Cache-Control", recorded)
+    enough = "cache-control" in cached and ("etag" in cached or "last-modified" in cached)  # as WOA-7-CACHING-HEADERS's check
+    findings.note("WOA-7-CACHING-HEADERS", enough, f"the document came with caching headers {cached}" if enough
+                  else f"the document came with {cached or 'no caching headers'}; a validator (ETag or Last-Modified) and "
+                       "Cache-Control are expected", recorded)
     findings.note("WOA-8.1-HOST-USES-HTTPS", recorded.url.startswith("https://"), f"the host served its document from {recorded.url}", recorded)
 
 
@@ -168,7 +170,9 @@ def _judge_invocation(findings: Findings, recorded: Recorded, document: Any, age
     if recorded.status is None:
         return
     answer = recorded.response_json()
-    findings.note("WOA-4.3.1-HOST-RESPONDS-JSON", answer is not None, f"the host answered {recorded.status}"
+    answer_type = recorded.media_type(recorded.response_headers)
+    json_answer = answer is not None and bool(_JSON.match(answer_type))
+    findings.note("WOA-4.3.1-HOST-RESPONDS-JSON", json_answer, f"the host answered {recorded.status} as {answer_type or 'no media type'}"
                   + ("" if answer is not None else " with a body that is not JSON"), recorded)
     named = envelope.get("agent") if isinstance(envelope, dict) else None
     if agent_in_path is not None and isinstance(named, str) and unquote(agent_in_path) != named:

@@ -85,9 +85,9 @@ def _single(name: str, purpose: str, *, base: str | None = None, agents: tuple[d
 
 
 _OPERATIONS = _agent("translator", inputs=ECHO_INPUTS, operations=[
-    {"name": "translate", "inputs": {"$schema": SCHEMA, "type": "object", "required": ["text", "to"],
+    {"name": "translate", "description": "Translates text into another language.", "inputs": {"$schema": SCHEMA, "type": "object", "required": ["text", "to"],
                                      "properties": {"text": {"type": "string"}, "to": {"type": "string"}}}},
-    {"name": "detect", "inputs": {"$schema": SCHEMA, "type": "object", "required": ["sample"],
+    {"name": "detect", "description": "Detects the language of a sample.", "inputs": {"$schema": SCHEMA, "type": "object", "required": ["sample"],
                                   "properties": {"sample": {"type": "string"}}, "additionalProperties": False},
      "outputs": {"$schema": SCHEMA, "type": "object"}},
 ])

@@ -51,7 +51,8 @@ def test_sigint_finishes_the_run_as_interrupted_with_every_report(tmp_path: Path
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["completion"] == "interrupted"
     assert any(r["message"] == "not judged: the run was interrupted" for r in report["results"])
-    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "events.jsonl", "junit.xml", "summary.md"}
+    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html",
+                                                "badge-woa.svg", "badge-sdsi.svg", "badge-aci.svg"}
 
 
 def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:

@@ -134,3 +134,4 @@ def test_sdsi_and_aci_messages_are_judged_wherever_they_travel() -> None:
     assert results["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].message.startswith("the client:")
     assert results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP  # needs the negotiated template, which the traffic lacks
     assert Status.FAIL in {r.status for r in results.values() if r.requirement.startswith("ACI-5.2")}
+

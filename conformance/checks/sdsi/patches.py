@@ -16,13 +16,24 @@ from ..registry import CheckFunction, Verdict, check, errored, failed, not_appli
 from .common import unavailable
 from .session import Session
 
-__all__ = ["SECURITY_RELEVANT"]
+__all__ = ["security_relevant"]
 
 PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
                "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
-#: Key names the suite reads as touching payment, identity or access control (SDSI 7).
-SECURITY_RELEVANT = re.compile(r"pay|card|credit|bank|iban|account|wallet|billing|identity|passport|ssn|national_id|"
-                               r"password|passcode|credential|token|secret|auth|access|permission|role|admin", re.I)
+#: Words of a key name that the suite reads as touching payment, identity or access control (SDSI 7),
+#: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of them),
+#: and compounds whose words alone are ordinary.
+_SECURITY_WORDS = frozenset({"pay", "payment", "payments", "credit", "iban", "wallet", "billing", "identity", "passport", "ssn",
+                             "password", "passcode", "credential", "credentials", "token", "secret", "auth", "authorization",
+                             "authentication", "permission", "permissions", "role", "roles", "admin", "cvv", "pin"})
+_SECURITY_COMPOUNDS = ("card_number", "credit_card", "bank_account", "account_number", "national_id", "access_token",
+                       "access_control", "access_level", "api_key")
+
+
+def security_relevant(key_name: str) -> bool:
+    """Whether a key name touches payment, identity or access control (E-SDSI-7-SECURITY-RELEVANT-KEYS)."""
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key_name).lower()
+    return bool(set(re.split(r"[^a-z0-9]+", name)) & _SECURITY_WORDS) or any(c in name for c in _SECURITY_COMPOUNDS)
 _LIFECYCLE = {"experimental", "deprecated", "semantic_description"}
 
 Patch = tuple[str, dict[str, Any], Exchange | None]
@@ -172,7 +183,7 @@ async def sdsi_6_2_3_convergence_cap(target: Target, found: Session, patches: li
 async def sdsi_7_updates_authenticated(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
                 for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
-                if isinstance(k.get("key_name"), str) and SECURITY_RELEVANT.search(k["key_name"])]
+                if isinstance(k.get("key_name"), str) and security_relevant(k["key_name"])]
     return _verdict(problems, patches, "no patch served to an unauthenticated client touches a security-relevant key")
 
 

@@ -1,0 +1,77 @@
+"""Certify an ASGI app in-process, with no socket: load it by name and run its lifespan around the run.
+
+    app = load_app("my_service.main:app")
+    async with lifespan(app):
+        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=httpx.ASGITransport(app=app)), handlers)
+
+The app is still a black box: the suite speaks HTTP to it through httpx's ASGI transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "lifespan", "load_app"]
+
+#: The origin an in-process app is certified as (its documents' URLs should name it).
+IN_PROCESS_ORIGIN = "https://agent.test"
+
+
+class AppUnusable(ValueError):
+    """A module:attribute that does not name an ASGI app (a usage error)."""
+
+
+def load_app(reference: str) -> Any:
+    """The object `module:attribute` names (a callable ASGI app, or a factory of one called without arguments)."""
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise AppUnusable(f"--agent-app is module:attribute, such as my_service.main:app, not {reference!r}")
+    try:
+        app = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise AppUnusable(f"cannot load {reference}: {error}") from None
+    if not callable(app):
+        raise AppUnusable(f"{reference} is not an ASGI app")
+    return app
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Any, *, timeout: float = 10.0) -> AsyncIterator[None]:
+    """Run the app's ASGI lifespan (startup before the block, shutdown after); an app without one is fine."""
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def receive() -> dict[str, Any]:
+        return await inbox.get()
+
+    async def send(message: dict[str, Any]) -> None:
+        await outbox.put(message)
+
+    task = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, receive, send))
+    await inbox.put({"type": "lifespan.startup"})
+    supported = await _reply(task, outbox, timeout, "lifespan.startup")
+    try:
+        yield
+    finally:
+        if supported:
+            await inbox.put({"type": "lifespan.shutdown"})
+            await _reply(task, outbox, timeout, "lifespan.shutdown")
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _reply(task: asyncio.Future[Any], outbox: asyncio.Queue[dict[str, Any]], timeout: float, phase: str) -> bool:
+    """Whether the app answered `phase` (False: it has no lifespan); raises if it failed it."""
+    getting = asyncio.ensure_future(outbox.get())
+    done, _ = await asyncio.wait({task, getting}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if getting not in done:
+        getting.cancel()
+        return False  # the app returned or raised without answering: it does not speak lifespan
+    message = getting.result()
+    if message["type"] == f"{phase}.failed":
+        raise RuntimeError(f"the app's {phase} failed: {message.get('message', '')}")
+    return True

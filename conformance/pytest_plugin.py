@@ -1,0 +1,128 @@
+"""The pytest plugin: certify an agent inside a team's own pytest run, one test per requirement.
+
+    pytest --agent-target https://agents.example.com [--agent-cacert CA.pem]
+    pytest --agent-app my_service.main:app            # in-process through httpx's ASGI transport, no socket
+           [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
+
+Registered through the `pytest11` entry point and inert unless --agent-target or --agent-app is
+given. The certification runs once, when the first of its items runs; each requirement is then an
+item named after its ID: `pass` passes, `fail` and `error` fail with the sentence, the message and
+the evidence, and `skip`, `not-applicable` and `waived` are skips with their reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .baseline import Baseline
+from .report import Result, ResultRecorded, Status
+from .requirements import catalogue
+from .target import DEFAULT_ROLES, RunOptions
+
+__all__ = ["RequirementFailed", "RequirementItem"]
+
+_RESULTS = pytest.StashKey[dict[str, list[Result]]]()
+_SUITES = ("woa", "sdsi", "aci")
+
+
+class RequirementFailed(Exception):
+    """A requirement the target breaks (or whose check could not reach a verdict)."""
+
+    def __init__(self, results: list[Result]) -> None:
+        super().__init__(results[0].message)
+        self.results = results
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("agent-conformance", "certify an agent against the SDSI, WoA and ACI drafts")
+    group.addoption("--agent-target", help="The agent's origin, e.g. https://agents.example.com")
+    group.addoption("--agent-app", help="An ASGI app to certify in-process, module:attribute (its origin is https://agent.test)")
+    group.addoption("--agent-suite", default="all", choices=(*_SUITES, "all"), help="Which draft (default: all)")
+    group.addoption("--agent-role", action="append", default=None, help="Roles to certify in (repeatable)")
+    group.addoption("--agent-baseline", type=Path, default=None, help="Expected failures (agent-conformance baseline)")
+    group.addoption("--agent-cacert", type=Path, default=None, help="Trust this CA certificate (PEM) for --agent-target")
+    group.addoption("--agent-timeout", type=float, default=10.0, help="Seconds for each request (default 10)")
+
+
+def _enabled(config: pytest.Config) -> bool:
+    return bool(config.getoption("--agent-target") or config.getoption("--agent-app"))
+
+
+def _suites(config: pytest.Config) -> tuple[str, ...]:
+    suite = config.getoption("--agent-suite")
+    return _SUITES if suite == "all" else (suite,)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _enabled(config):
+        return
+    suites = _suites(config)
+    items.extend(RequirementItem.from_parent(session, name=r.id) for r in catalogue() if r.draft in suites)
+
+
+class _Collect:
+    def __init__(self) -> None:
+        self.results: dict[str, list[Result]] = {}
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, ResultRecorded):
+            self.results.setdefault(event.result.requirement, []).append(event.result)
+
+
+async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
+    from .inprocess import IN_PROCESS_ORIGIN, lifespan, load_app
+    from .runner import run
+
+    collect = _Collect()
+    baseline_file = config.getoption("--agent-baseline")
+    roles = tuple(config.getoption("--agent-role") or DEFAULT_ROLES)
+    common: dict[str, Any] = {"suites": _suites(config), "roles": (*roles, "any"), "timeout": config.getoption("--agent-timeout"),
+                              "baseline": Baseline.load(baseline_file) if baseline_file else None}
+    reference = config.getoption("--agent-app")
+    if reference:
+        app = load_app(reference)
+        async with lifespan(app):
+            await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=httpx.ASGITransport(app=app), **common), [collect])
+    else:
+        await run(RunOptions(target=config.getoption("--agent-target").rstrip("/"), cacert=config.getoption("--agent-cacert"),
+                             **common), [collect])
+    return collect.results
+
+
+def _results(config: pytest.Config) -> dict[str, list[Result]]:
+    if _RESULTS not in config.stash:
+        config.stash[_RESULTS] = asyncio.run(_certify(config))
+    return config.stash[_RESULTS]
+
+
+class RequirementItem(pytest.Item):
+    """One requirement of the drafts, judged by the run the first item starts."""
+
+    def runtest(self) -> None:
+        results = _results(self.config).get(self.name, [])
+        if not results:
+            pytest.skip("the run made no result for this requirement")
+        bad = [r for r in results if r.status in (Status.FAIL, Status.ERROR)]
+        if bad:
+            raise RequirementFailed(bad)
+        if all(r.status is not Status.PASS for r in results):
+            pytest.skip(f"{results[0].status.value}: {results[0].message}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if not isinstance(excinfo.value, RequirementFailed):
+            return str(super().repr_failure(excinfo))
+        lines = []
+        for result in excinfo.value.results:
+            lines += [f"{result.requirement} ({result.draft.upper()} {result.section}, {result.level}, {result.basis}): {result.status.value}",
+                      f"  sentence: {result.quote}", f"  {result.message}"]
+            lines += [f"  evidence: {e.method} {e.url} -> {e.status if e.status is not None else e.error}" for e in result.evidence[:5]]
+        return "\n".join(lines)
+
+    def reportinfo(self) -> tuple[str, int | None, str]:
+        requirement = catalogue()[self.name]
+        return f"{requirement.draft_name} section {requirement.section}", None, self.name

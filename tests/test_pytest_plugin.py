@@ -1,0 +1,55 @@
+"""The pytest plugin, as a team's pytest run meets it (pytester, a pytest process of its own): one item
+per requirement named after its ID, failures with the sentence and evidence, skips with their reason,
+the baseline honoured, in-process (--agent-app) and over the network (--agent-target); inert otherwise."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mocks.serve import serve_host
+
+pytest_plugins = ["pytester"]
+APP = 'from mocks.reference.woa_host import create_app\napp = create_app("https://agent.test"{fault})\n'
+
+
+def _outcomes(result: pytest.RunResult) -> dict[str, int]:
+    return result.parseoutcomes()
+
+
+def test_the_plugin_is_inert_without_its_options(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    assert _outcomes(result) == {"passed": 1}
+
+
+def test_an_in_process_app_gets_one_item_per_requirement(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(agent_app=APP.format(fault=""))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa", "-v")
+    outcomes = _outcomes(result)
+    assert "failed" not in outcomes and outcomes["passed"] > 40, outcomes
+    assert sum(outcomes.values()) == 86  # WoA's requirements
+    result.stdout.fnmatch_lines(["*::WOA-4-VERSION-1 PASSED*", "*CLIENT-VALIDATES-CERTIFICATES SKIPPED (not-applicable*"])
+
+
+@pytest.mark.timeout(300)
+def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(agent_app=APP.format(fault=', "woa-4-version-1"'))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
+    assert _outcomes(result)["failed"] == 1
+    result.stdout.fnmatch_lines(["*WOA-4-VERSION-1 (WOA 4, MUST, *): fail*", "*sentence:*woa_version*",
+                                 "*evidence: GET https://agent.test/.well-known/woa.json -> 200*"])
+    pytester.makefile(".json", baseline=json.dumps({"format": "agent-conformance-baseline/1",
+                                                     "expected_failures": {"WOA-4-VERSION-1": "migrating"}}))
+    absorbed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa",
+                                             "--agent-baseline", "baseline.json")
+    assert "failed" not in _outcomes(absorbed)
+
+
+def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
+    with serve_host() as host:
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-target", host.url, "--agent-cacert", str(host.cacert),
+                                               "--agent-suite", "woa", "-k", "WOA-4")
+    outcomes = _outcomes(result)
+    assert "failed" not in outcomes and outcomes["passed"] > 20, outcomes
