@@ -14,10 +14,12 @@ import typer
 
 from .. import __version__
 from . import aci, baseline, compare, errata, fuzz, mock, mutate, oracle, proxy, requirements, run, vectors
+from ._help import quiet_type_tags
 from ._lifecycle import settings, sigterm_interrupts, write_defect
 
 __all__ = ["app", "main"]
 
+quiet_type_tags()
 app = typer.Typer(
     name="agent-conformance",
     help="Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports.",

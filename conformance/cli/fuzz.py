@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -36,7 +37,8 @@ def fuzz(
                          allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:
-        summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers))
+        with console.status(f"Fuzzing {target} ({max_examples} examples per operation)…") if console.is_terminal else nullcontext():
+            summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers))
     except FuzzUnavailable as error:
         fail_usage(str(error))
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ import typer
 from .. import __version__
 from ..mutation import Mutant, Outcome, equivalents, judge, plan, record
 from ..report.model import utc_now
-from ._console import console, fail_usage
+from ._console import console, fail_usage, progress_bar
 
 __all__ = ["mutate"]
 
@@ -24,12 +24,15 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
     reviewed = equivalents()
     gate = asyncio.Semaphore(jobs)
+    with progress_bar("mutants", len(mutants)) as advance:
 
-    async def judged(mutant: Mutant) -> Outcome:
-        async with gate:  # each mutant has an app of its own: they can wait on their timers side by side
-            return await judge(mutant, baselines[mutant.config], reviewed)
+        async def judged(mutant: Mutant) -> Outcome:
+            async with gate:  # each mutant has an app of its own: they can wait on their timers side by side
+                outcome = await judge(mutant, baselines[mutant.config], reviewed)
+            advance(outcome.verdict)
+            return outcome
 
-    return list(await asyncio.gather(*(judged(m) for m in mutants)))
+        return list(await asyncio.gather(*(judged(m) for m in mutants)))
 
 
 def proof_record(kills: Counter[str]) -> dict[str, object]:

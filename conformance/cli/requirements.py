@@ -10,8 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..checks import checks_for
-from ..requirements import catalogue
+from ..checks import CHECKS
+from ..requirements import Requirement, catalogue
 from ..schemas import schema, schema_names
 from ._console import console
 
@@ -57,15 +57,32 @@ def requirements(
     """List the requirement catalogue: every normative rule of the drafts, with the checks and schemas that cover it."""
     entries = [r for r in catalogue() if draft is None or r.draft == draft.value]
     if output is Format.json:
-        rows = [{**r.as_dict(), "checks": [c.name for c in checks_for(r.id)],
-                 "schemas": schemas_by_requirement().get(r.id, [])} for r in entries]
+        rows = [{**r.as_dict(), "checks": _checks(r.id), "schemas": schemas_by_requirement().get(r.id, [])} for r in entries]
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"{len(entries)} requirements", title_justify="left")
-    for column in ("ID", "level", "basis", "role", "testability", "checks", "schemas"):
-        table.add_column(column, overflow="fold")
+    if not console.is_terminal:  # piped: one line per requirement, tab-separated, nothing wrapped
+        for r in entries:
+            typer.echo("\t".join((r.id, _level(r), r.basis, r.role, r.testability, ",".join(_checks(r.id)) or "-",
+                                  ",".join(schemas_by_requirement().get(r.id, [])) or "-")))
+        return
+    # Narrower terminals lose the last columns rather than wrap an ID (json and piped output keep them all).
+    wide, medium = console.width >= 150, console.width >= 100
+    table = Table(title=f"{len(entries)} requirements", title_justify="left", caption="* judged at MUST with --strict",
+                  caption_justify="left")
+    for column in ("ID", "level", "basis", "role"):
+        table.add_column(column, no_wrap=True)
+    for column in ("testability", "checks", "schemas")[: 3 if wide else 1 if medium else 0]:
+        table.add_column(column, no_wrap=True, overflow="ellipsis")
     for r in entries:
-        level = r.level + (f" ({r.strict_level} strict)" if r.strict_level else "")
-        table.add_row(r.id, level, r.basis, r.role, r.testability, ", ".join(c.name for c in checks_for(r.id)) or "-",
-                      ", ".join(schemas_by_requirement().get(r.id, [])) or "-")
+        cells = (r.testability, ", ".join(_checks(r.id)) or "-", ", ".join(schemas_by_requirement().get(r.id, [])) or "-")
+        table.add_row(r.id, r.level + ("*" if r.strict_level == "MUST" else ""), r.basis, r.role, *cells[: 3 if wide else 1 if medium else 0])
     console.print(table)
+
+
+def _level(requirement: Requirement) -> str:
+    return requirement.level + (f" ({requirement.strict_level} strict)" if requirement.strict_level else "")
+
+
+def _checks(requirement: str) -> list[str]:
+    """Every check of `requirement`, those that drive a client included."""
+    return [c.name for c in CHECKS.values() if c.requirement == requirement]

@@ -12,14 +12,13 @@ from typing import Annotated
 from urllib.parse import urlsplit
 
 import typer
-from rich.table import Table
 
 from mocks.serve import serve_host
 
 from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
 from ..gate import decide
-from ..report import Status, Summary
+from ..report import Summary
 from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
 from ..runner import run as run_suite
@@ -27,6 +26,7 @@ from ..selection import Selection, UnknownSelection
 from ..target import DEFAULT_BUDGET
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
+from ._terminal import RunDisplay
 from .mock import check_fault, reference_client_command
 
 __all__ = ["finish", "normalized_target", "prepared_writers", "run"]
@@ -67,20 +67,9 @@ def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = Fals
         fail_usage(str(error))
 
 
-def _print_summary(summary: Summary, report_dir: Path, formats: list[str]) -> None:
-    waived = f" ({summary.waived} waived)" if summary.waived else ""
-    unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
-    table = Table(title=f"Compliance: {summary.level}{waived}{unfinished}", title_justify="left")
-    table.add_column("level")
-    for status in Status:
-        table.add_column(status.value, justify="right")
-    for level in ("MUST", "SHOULD", "MAY"):
-        table.add_row(level, *(str(summary.count(level, s)) for s in Status))
-    console.print(table)
-    console.print("Per draft: " + ", ".join(f"{draft.upper()} {level}" for draft, level in summary.levels.items()))
-    console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
-    files = ", ".join(str(report_dir / FORMATS[f].filename) for f in formats)
-    console.print(f"Reports: {files}")
+def written(report_dir: Path, formats: list[str]) -> list[Path]:
+    """The report files the formats wrote (a badge per draft)."""
+    return [path for f in formats for path in sorted(report_dir.glob(FORMATS[f].filename))]
 
 
 def finish(summary: Summary) -> None:
@@ -115,6 +104,7 @@ def run(
     section: Annotated[list[str] | None, typer.Option(help="Judge only requirements of this section and its subsections (repeatable), e.g. 5.2.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")] = None,
     baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
@@ -164,14 +154,16 @@ def run(
         suites, roles = ("woa",), ("client",)
         client_command = client_command or reference_client_command(fault)
         target = client_command
-        console.print(f"Certifying the WoA client run as: {client_command}")
+        if not quiet:
+            console.print(f"Certifying the WoA client run as: {client_command}", markup=False)
     with ExitStack() as stack:
         if mock and not certifies_client:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
             served = stack.enter_context(serve_host(fault))
             target, cacert = served.url, served.cacert
-            console.print(f"Reference mock serving at {target}")
+            if not quiet:
+                console.print(f"Reference mock serving at {target}")
         assert target is not None
         options = RunOptions(target=target if certifies_client else normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
@@ -179,9 +171,10 @@ def run(
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
                              selection=selection, baseline=expected)
+        display = RunDisplay(quiet=quiet)
         try:
-            summary = asyncio.run(interruptible(run_suite(options, writers)))
+            summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
-    _print_summary(summary, report_dir, formats)
+    display.finish(summary, written(report_dir, formats))
     finish(summary)

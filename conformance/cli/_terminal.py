@@ -1,0 +1,87 @@
+"""What a run shows in the terminal: live progress per draft while checks run, then a table per draft
+and one line per MUST or SHOULD failure.
+
+On a terminal the progress is a live display (requirements judged, failing so far, the last one
+judged); when stdout is not a terminal, or NO_COLOR is set, it is one plain line per draft as the
+draft finishes; `--quiet` shows neither, only the verdict and where the reports are.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..report import Result, ResultRecorded, RunFinished, RunStarted, Status, Summary
+from ..requirements import catalogue
+from ._console import console
+
+__all__ = ["RunDisplay"]
+
+_SHORT = {"not-applicable": "n/a"}
+
+
+class RunDisplay:
+    """A handler of run events that shows the run's progress and keeps its failures for the end."""
+
+    def __init__(self, *, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.live = console.is_terminal and not os.environ.get("NO_COLOR") and not quiet
+        self.failures: list[Result] = []
+        self._progress: Progress | None = None
+        self._tasks: dict[str, TaskID] = {}
+        self._totals: Counter[str] = Counter()
+        self._done: Counter[str] = Counter()
+        self._failing: Counter[str] = Counter()
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, RunStarted):
+            self._totals = Counter(r.draft for r in catalogue() if r.draft in event.header.suites)
+            if self.live:
+                self._progress = Progress(TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(),
+                                          TextColumn("{task.fields[failing]}"), TextColumn("[dim]{task.fields[last]}"),
+                                          TimeElapsedColumn(), console=console, transient=True)
+                self._tasks = {d: self._progress.add_task(d.upper(), total=n, failing="", last="") for d, n in self._totals.items()}
+                self._progress.start()
+        elif isinstance(event, ResultRecorded):
+            self._record(event.result)
+        elif isinstance(event, RunFinished) and self._progress is not None:
+            self._progress.stop()
+
+    def _record(self, result: Result) -> None:
+        draft = result.draft
+        self._done[draft] += 1
+        if result.status in (Status.FAIL, Status.ERROR):
+            self._failing[draft] += 1
+            if result.level in ("MUST", "SHOULD"):
+                self.failures.append(result)
+        failing = f"[red]{self._failing[draft]} failing" if self._failing[draft] else ""
+        if self._progress is not None:
+            self._progress.update(self._tasks[draft], advance=1, failing=failing, last=result.requirement)
+        elif not self.quiet and self._done[draft] == self._totals[draft]:
+            console.print(f"{draft.upper()}: {self._done[draft]} requirements judged, {self._failing[draft]} failing or erring",
+                          markup=False)
+
+    def finish(self, summary: Summary, reports: list[Path]) -> None:
+        """The table per draft, each MUST or SHOULD failure on one line, and where the reports are."""
+        unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
+        if self.quiet:
+            console.print(f"Compliance: {summary.level}{unfinished}. Reports: {reports[0].parent if reports else '-'}", markup=False)
+            return
+        table = Table(title=f"Compliance: {summary.level}{unfinished}", title_justify="left")
+        table.add_column("draft")
+        table.add_column("level")
+        for status in Status:
+            table.add_column(_SHORT.get(status.value, status.value), justify="right")
+        for draft, level in summary.levels.items():
+            counts = summary.drafts.get(draft, {})
+            table.add_row(draft.upper(), level, *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status))
+        console.print(table)
+        for result in sorted(self.failures, key=lambda r: (r.level != "MUST", r.requirement)):
+            console.print(f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
+                          f"{result.level}): {' '.join(result.message.split())[:160]}", markup=False, overflow="ellipsis", no_wrap=True)
+        console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
+        console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)

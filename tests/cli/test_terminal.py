@@ -1,0 +1,52 @@
+"""What a user sees: progress per draft, a table per draft, one line per MUST or SHOULD failure; --quiet;
+`requirements` never wraps an ID; help without type tags."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from conformance.cli import app
+from conformance.requirements import catalogue
+
+runner = CliRunner()
+
+
+def test_a_run_shows_each_draft_then_its_table_and_each_failure_on_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", "--mock", "--fault", "woa-4-version-1", "--report-dir", str(tmp_path)])
+    lines = result.output.splitlines()
+    assert "WOA: 86 requirements judged, 1 failing or erring" in lines
+    assert any(line.startswith("│ WOA") and "non-compliant" in line for line in lines)
+    assert "FAIL  WOA-4-VERSION-1 (WOA 4, MUST): /woa_version: '1' was expected" in lines
+    assert any(line.startswith("Reports: ") and "report.html" in line and "badge-woa.svg" in line for line in lines)
+
+
+def test_quiet_shows_only_the_verdict(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", "--mock", "--suite", "woa", "--quiet", "--report-dir", str(tmp_path)])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [f"Compliance: SHOULD-compliant. Reports: {tmp_path}"]
+
+
+def test_the_live_display_on_a_terminal(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"})
+    assert done.returncode == 0, done.stderr
+    assert "Compliance: SHOULD-compliant" in done.stdout and "requirements judged" not in done.stdout
+
+
+def test_requirements_piped_is_one_line_per_requirement_and_never_wraps_an_id() -> None:
+    lines = runner.invoke(app, ["requirements"]).output.splitlines()
+    assert len(lines) == len(catalogue())
+    assert [line.split("\t")[0] for line in lines] == [r.id for r in catalogue()]
+    assert {len(line.split("\t")) for line in lines} == {7}
+
+
+def test_help_has_no_type_tags() -> None:
+    for command in (["run"], ["proxy"], ["requirements"], ["compare"]):
+        help_text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "160"}).output
+        assert "<bool>" not in help_text and "<str>" not in help_text and "<float" not in help_text, command
+    assert "woa|sdsi|aci|all" in runner.invoke(app, ["run", "--help"], env={"COLUMNS": "160"}).output
