@@ -131,7 +131,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     summary says `interrupted`, and the handlers get every result decided so far and the footer."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
-    async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert,
+    async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
                           transport=options.transport) as client:
         binding = WoaRestBinding(options.target, client)
         try:

@@ -80,6 +80,7 @@ class RunOptions:
     client_command: str | None = None  # a WoA client to certify, driven through this command (conformance/driver)
     selection: Selection = field(default_factory=Selection)  # which requirements are judged (the rest: skip)
     baseline: Baseline | None = None  # expected failures (conformance/baseline.py)
+    headers: tuple[tuple[str, str], ...] = ()  # sent with every request (credentials for a protected host)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
 
     @property
@@ -103,7 +104,8 @@ class RunOptions:
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
                 "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
                 "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
-                "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None}
+                "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None,
+                "headers": [name for name, _ in self.headers]}  # names only: values may be credentials
 
 
 @dataclass

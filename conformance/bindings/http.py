@@ -82,12 +82,12 @@ class HttpClient:
     """An httpx client bound to the suite's limits; close it with `aclose()` or `async with`."""
 
     def __init__(self, *, timeout: float = 10.0, max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, headers: dict[str, str] | None = None) -> None:
         self.timeout = timeout
         self.max_body = max_body
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), verify=verify, transport=transport,
-                                         follow_redirects=False, headers={"user-agent": USER_AGENT})
+                                         follow_redirects=False, headers={"user-agent": USER_AGENT, **(headers or {})})
 
     async def __aenter__(self) -> HttpClient:
         return self

@@ -67,6 +67,13 @@ def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = Fals
         fail_usage(str(error))
 
 
+def _header(raw: str) -> tuple[str, str]:
+    name, colon, value = raw.partition(":")
+    if not colon or not name.strip() or any(c in name for c in " \t\r\n") or any(c in value for c in "\r\n"):
+        fail_usage(f"--header is 'Name: value', not {raw!r}")
+    return name.strip(), value.strip()
+
+
 def written(report_dir: Path, formats: list[str]) -> list[Path]:
     """The report files the formats wrote (a badge per draft)."""
     return [path for f in formats for path in sorted(report_dir.glob(FORMATS[f].filename))]
@@ -104,6 +111,7 @@ def run(
     section: Annotated[list[str] | None, typer.Option(help="Judge only requirements of this section and its subsections (repeatable), e.g. 5.2.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")] = None,
     baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
+    header: Annotated[list[str] | None, typer.Option(help="Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN' for a protected host; the report records its name only.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
@@ -146,6 +154,7 @@ def run(
         expected = Baseline.load(baseline) if baseline else None
     except BaselineUnusable as error:
         fail_usage(str(error))
+    headers = tuple(_header(h) for h in header or ())
     check_fault(fault, client=certifies_client)
     usable_cacert(cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
@@ -170,7 +179,7 @@ def run(
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
-                             selection=selection, baseline=expected)
+                             selection=selection, baseline=expected, headers=headers)
         display = RunDisplay(quiet=quiet)
         try:
             summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))

@@ -187,6 +187,12 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
         return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
+    refused = [p for p in probes if p.response is not None and p.response.status in (401, 403)]
+    if refused and len(refused) == len(probes):
+        return skipped(f"the host answered {refused[0].response.status} to every invocation: it requires authorization "  # type: ignore[union-attr]
+                       "(WoA 6 lets it), and the suite sent none; give credentials with --header (E-WOA-6-UNAUTHORIZED-ANSWER)",
+                       *[p.exchange for p in refused[:1] if p.exchange])
+    probes = [p for p in probes if p not in refused]
     if not probes:
         if run.rest_agents == 0:
             return not_applicable("no agent is offered over the rest transport")
