@@ -82,6 +82,7 @@ class RunDisplay:
         console.print(table)
         for result in sorted(self.failures, key=lambda r: (r.level != "MUST", r.requirement)):
             console.print(f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
-                          f"{result.level}): {' '.join(result.message.split())[:160]}", markup=False, overflow="ellipsis", no_wrap=True)
+                          f"{result.level}): {' '.join(result.message.split())[:160]}", markup=False, overflow="ellipsis",
+                          no_wrap=console.is_terminal, soft_wrap=not console.is_terminal)  # piped: the whole message
         console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
         console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
