@@ -81,8 +81,11 @@ class RunDisplay:
             table.add_row(draft.upper(), level, *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status))
         console.print(table)
         for result in sorted(self.failures, key=lambda r: (r.level != "MUST", r.requirement)):
-            console.print(f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
-                          f"{result.level}): {' '.join(result.message.split())[:160]}", markup=False, overflow="ellipsis",
-                          no_wrap=console.is_terminal, soft_wrap=not console.is_terminal)  # piped: the whole message
+            line = (f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
+                    f"{result.level}): {' '.join(result.message.split())[:160]}")
+            if console.is_terminal:  # one line, cut to the terminal's width
+                console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
+            else:  # piped: the whole line, for a log
+                console.out(line, highlight=False)
         console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
         console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
