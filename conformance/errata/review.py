@@ -27,6 +27,10 @@ _KIND_TITLES = {
 }
 
 
+_PLURALS = {"slip": "editorial slips", "gap": "gaps", "ambiguity": "ambiguities", "duplicate": "duplicate texts",
+            "interpretation": "readings", "figure-repair": "broken figures"}
+
+
 def _section_key(section: str) -> tuple[int, tuple[int, ...]]:
     """Numbered sections first, in numeric order, then appendices (A, A.1, B...)."""
     head, *rest = section.split(".")
@@ -44,39 +48,49 @@ def _titles(draft: str) -> dict[str, str]:
     return {s.number: s.title for s in draft_sections(draft)}
 
 
-def _entry(erratum: Erratum, number: int) -> list[str]:
-    lines = [f"### {number}. {erratum.id} ({_KIND_TITLES[erratum.kind]})", ""]
-    lines += [f"**Original text** (Section {erratum.section}):", "", _blockquote(erratum.text), ""]
-    if erratum.proposal:
-        lines += ["**Corrected text:**", "", _blockquote(erratum.proposal), ""]
-    notes = f"**Notes:** {erratum.issue}"
-    lines += [notes, "", f"*Until the draft says so, the suite reads it this way:* {erratum.interpretation}", ""]
-    for name, reading in erratum.readings.items():
-        lines.append(f"- `{name}`: {reading}")
-    if erratum.readings:
-        lines.append("")
-    if erratum.requirements:
-        lines += ["*Requirements that rest on it:* " + ", ".join(f"`{r}`" for r in erratum.requirements), ""]
+def _comment(errata: list[Erratum], number: int) -> list[str]:
+    """One comment on one passage: the entries that quote it, its corrected text(s), and each entry's notes."""
+    first = errata[0]
+    kinds = ", ".join(dict.fromkeys(_KIND_TITLES[e.kind] for e in errata))
+    lines = [f"### {number}. {', '.join(e.id for e in errata)} ({kinds})", ""]
+    lines += [f"**Original text** (Section {first.section}):", "", _blockquote(first.text), ""]
+    proposals = list(dict.fromkeys(e.proposal for e in errata if e.proposal))
+    for proposal in proposals:
+        lines += ["**Corrected text:**", "", _blockquote(proposal), ""]
+    for erratum in errata:
+        named = f" ({erratum.id})" if len(errata) > 1 else ""
+        lines += [f"**Notes{named}:** {erratum.issue}", "",
+                  f"*Until the draft says so, the suite reads it this way:* {erratum.interpretation}", ""]
+        for name, reading in erratum.readings.items():
+            lines.append(f"- `{name}`: {reading}")
+        if erratum.readings:
+            lines.append("")
+        if erratum.requirements:
+            lines += ["*Requirements that rest on it:* " + ", ".join(f"`{r}`" for r in erratum.requirements), ""]
     return lines
 
 
 def _draft_review(draft: str, entries: list[Erratum]) -> list[str]:
     counts: Counter[str] = Counter(e.kind for e in entries)
-    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k]}{'s' if counts[k] != 1 else ''}" for k in KINDS if counts[k])
+    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k] if counts[k] == 1 else _PLURALS[k]}" for k in KINDS if counts[k])
     lines = [
         f"# Review of {DRAFTS[draft]}",
         "",
-        f"{len(entries)} comments: {summary}. Each gives the original text, the text proposed to "
-        "replace it, and notes; the suite applies the reading in the notes until the draft changes.",
+        f"{len(entries)} entries on {len({(e.section, ' '.join(e.text.split())) for e in entries})} passages: {summary}. "
+        "Each comment gives the original text, the text proposed to replace it, and notes; the suite applies the reading "
+        "in the notes until the draft changes.",
         "",
     ]
     titles = _titles(draft)
+    passages: dict[tuple[str, str], list[Erratum]] = {}
+    for erratum in sorted(entries, key=lambda e: _section_key(e.section)):
+        passages.setdefault((erratum.section, " ".join(erratum.text.split())), []).append(erratum)
     section = None
-    for number, erratum in enumerate(sorted(entries, key=lambda e: _section_key(e.section)), 1):
-        if erratum.section != section:
-            section = erratum.section
+    for number, errata in enumerate(passages.values(), 1):
+        if errata[0].section != section:
+            section = errata[0].section
             lines += [f"## Section {section}. {titles.get(section, '')}".rstrip(". "), ""]
-        lines += _entry(erratum, number)
+        lines += _comment(errata, number)
     return lines
 
 
