@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from . import __version__
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from .checks import Check, checks_for, driven_by
+from .checks.woa.invocation import PLAN_KEY
+from .claims import claims_of
 from .report import (
     Handler,
     Result,
@@ -167,6 +169,8 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                 task.uncancel()
             completion = "interrupted"
         finally:
+            claims = tuple(c.as_dict() for c in claims_of(target.document, target.finished(PLAN_KEY), results)) \
+                if "woa" in options.suites and options.driver is None else ()
             await target.aclose()
         if completion != "complete":
             why = "the run was interrupted" if completion == "interrupted" else f"the run's {options.budget:g} s budget ran out"
@@ -177,6 +181,6 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
     summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
-                        completion=completion, blocker=_blocker(options, discovery))
+                        completion=completion, blocker=_blocker(options, discovery), claims=claims)
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -163,6 +163,13 @@ class Target:
         result: T = await asyncio.shield(self._memo[key])
         return result
 
+    def finished(self, key: str) -> Any:
+        """What the shared work `key` produced, when it ran and finished without failing (None otherwise)."""
+        task = self._memo.get(key)
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()
+
     async def _bounded(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
         try:
             async with asyncio.timeout(self.options.shared_deadline):

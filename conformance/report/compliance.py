@@ -61,6 +61,8 @@ class Summary:
     completion: str = "complete"
     #: why nothing could be certified (the document was never obtained); None when something could be
     blocker: str | None = None
+    #: what the target's WoA document claims, and what the run verified of it (conformance/claims.py)
+    claims: tuple[dict[str, str], ...] = ()
 
     def count(self, level: str, *statuses: Status) -> int:
         return _count(self.counts, level, statuses)
@@ -103,16 +105,16 @@ class Summary:
                 "gate": decide(self).as_dict(),
                 "counts": self.counts, "drafts": self.drafts, "by_status": self.by_status(), "total": self.total,
                 "untested_must": self.untested_must, "waived": self.waived, "finished": self.finished,
-                "duration_ms": self.duration_ms}
+                "duration_ms": self.duration_ms, "claims": list(self.claims)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
         return cls(data["level"], data["counts"], data["total"], data.get("finished", ""), data.get("duration_ms", 0.0),
-                   data.get("drafts", {}), data.get("completion", "complete"), data.get("blocker"))
+                   data.get("drafts", {}), data.get("completion", "complete"), data.get("blocker"), tuple(data.get("claims", ())))
 
 
 def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
-              completion: str = "complete", blocker: str | None = None) -> Summary:
+              completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = ()) -> Summary:
     """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
@@ -123,4 +125,4 @@ def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: flo
         total += 1
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
-    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker)
+    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims)

@@ -30,10 +30,11 @@ from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 
-__all__ = ["Plan", "Probe", "plan"]
+__all__ = ["PLAN_KEY", "Plan", "Probe", "plan"]
 
 PROBLEM_JSON = "application/problem+json"
 MAX_PROBES = 160
+PLAN_KEY = "woa-invocation-plan"
 CONCURRENCY = 8
 
 
@@ -153,7 +154,7 @@ async def _run_plan(target: Target) -> Plan:
 
 async def plan(target: Target) -> Plan:
     """The run's invocation probes, sent once however many checks ask."""
-    return await target.memo("woa-invocation-plan", lambda: _run_plan(target))
+    return await target.memo(PLAN_KEY, lambda: _run_plan(target))
 
 
 def _json_body(response: HttpResponse) -> tuple[Any, str | None]:

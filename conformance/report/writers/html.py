@@ -116,6 +116,16 @@ def _draft_card(draft: str, level: str, summary: Summary) -> str:
             f'{COLOURS.get(level, "#9f9f9f")}">{escape(level)}</span><table class="counts">{head}{rows}</table></div>')
 
 
+def _claims(summary: Summary) -> str:
+    if not summary.claims:
+        return ""
+    rows = "".join(f"<tr><td>{escape(c['agent'])}</td><td>{escape(c['kind'])} {escape(c['name'])}</td>"
+                   f"<td class=\"status {escape(c['verified'].replace(' ', '-'))}\">{escape(c['verified'])}</td><td>{escape(c['detail'])}</td></tr>"
+                   for c in summary.claims)
+    return ("<details><summary>What the document claims, and what the run verified</summary><table><thead><tr><th>Agent</th>"
+            f"<th>Claims</th><th>Verified</th><th>Detail</th></tr></thead><tbody>{rows}</tbody></table></details>")
+
+
 class HtmlWriter(Collected):
     filename: ClassVar[str] = "report.html"
 
@@ -136,7 +146,8 @@ class HtmlWriter(Collected):
             f"<header><h1>agent-conformance: {escape(summary.level)}{unfinished}</h1>"
             f'<p class="meta">Target {escape(header.target)} · suites {escape(", ".join(header.suites))} · binding '
             f"{escape(header.binding)} · agent-conformance {escape(header.tool_version)} · {escape(header.started)}</p>{blocker}"
-            f'<div class="drafts">{"".join(_draft_card(d, lvl, summary) for d, lvl in summary.levels.items())}</div></header>'
+            f'<div class="drafts">{"".join(_draft_card(d, lvl, summary) for d, lvl in summary.levels.items())}</div>'
+            f"{_claims(summary)}</header>"
             f'<main><div class="filters"><label>Draft <select id="draft"><option value="">all</option>{options}</select></label>'
             '<label>Level <select id="level"><option value="">all</option><option>MUST</option><option>SHOULD</option>'
             f'<option>MAY</option></select></label>{checks}<input id="search" type="search" placeholder="Search">'

@@ -73,6 +73,12 @@ class MarkdownWriter(Collected):
             lines += ["### Failures and errors", "", *_table(problems), ""]
         if waived:
             lines += ["### Waived", "", *_table(waived), ""]
+        if summary.claims:
+            lines += ["<details><summary>What the document claims, and what the run verified</summary>", "",
+                      "| Agent | Claims | Verified | Detail |", "|---|---|---|---|"]
+            lines += [f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} | {c['verified']} | {_cell(c['detail'], 200)} |"
+                      for c in summary.claims[:_LIST_LIMIT]]
+            lines += ["", "</details>", ""]
         untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
         if untested:
             lines += ["<details><summary>MUST-level requirements not tested</summary>", "", *_table(untested), "", "</details>", ""]

@@ -1,0 +1,93 @@
+"""Claims against behaviour: what a host's WoA document says its agents offer, next to what the run saw.
+
+Per agent: each transport it names, each operation, each capability, and what the suite verified:
+
+    pass            invoked over it (or with it) and answered as the draft asks
+    fail            invoked, and answered wrongly: the requirement that failed says how
+    untested        claimed, but the run did not exercise it (the probe cap, no input could be made, ...)
+    not verifiable  the drafts give it no behaviour the suite can check (a capability URI, a private transport)
+
+A claimed transport or operation that fails is already a failure of its requirements; this table
+shows it from the implementer's side. What the document does not claim (an mcp transport, an
+operation) is not-applicable in the requirement results, never a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .bindings.jsonparse import NotJson, parse_json
+from .report import Result, Status
+from .validation import validate_message
+
+__all__ = ["Claim", "claims_of"]
+
+
+
+@dataclass(frozen=True)
+class Claim:
+    agent: str
+    kind: str  # transport, operation or capability
+    name: str
+    verified: str  # pass, fail, untested, not verifiable
+    detail: str
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+def _outputs_problem(probe: Any, document: Any) -> str | None:
+    try:
+        body = parse_json(probe.response.body)
+    except NotJson as error:
+        return f"an answer is {error}"
+    violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+    return f"an answer breaks its outputs schema: {violations[0].message}" if violations else None
+
+
+def _verdict(probes: list[Any], document: Any) -> tuple[str, str]:
+    """What the valid invocations of `probes` showed (as WOA-5.2-SUCCESS-2XX and -CONFORMS-OUTPUTS judge them)."""
+    valid = [p for p in probes if p.kind == "valid"]
+    if not valid:
+        return "untested", "no valid invocation was sent"
+    answered = [p for p in valid if p.response is not None]
+    wrong = [p for p in answered if not 200 <= p.response.status < 300]
+    if wrong:
+        return "fail", f"{len(wrong)} of {len(valid)} valid invocations answered {wrong[0].response.status}"
+    if len(answered) < len(valid):
+        return "fail", f"{len(valid) - len(answered)} of {len(valid)} valid invocations got no answer"
+    problem = next((found for p in answered if (found := _outputs_problem(p, document))), None)
+    if problem:
+        return "fail", problem
+    return "pass", f"{len(valid)} valid invocations answered 2xx with outputs that conform"
+
+
+def claims_of(document: Any, plan: Any, results: list[Result]) -> list[Claim]:
+    """The claims of `document`'s agents, judged by the run's invocation `plan` (None: never made) and `results`."""
+    agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
+    mcp = next((r for r in results if r.requirement == "WOA-5.3-MCP-TOOL-INVOCATION"), None)
+    probes = list(getattr(plan, "probes", []))
+    claims: list[Claim] = []
+    for agent in agents[:1000]:
+        agent_id = str(agent.get("id"))
+        mine = [p for p in probes if p.agent == agent_id]
+        for transport in [t for t in agent.get("transports", []) if isinstance(t, str)][:32]:
+            if transport == "rest":
+                verified, detail = _verdict(mine, document) if plan is not None else ("untested", "the run made no invocation")
+            elif transport == "mcp":
+                status = mcp.status if mcp is not None else None
+                verified = {Status.PASS: "pass", Status.FAIL: "fail", Status.ERROR: "fail"}.get(status, "untested") if status else "untested"
+                detail = mcp.message if mcp is not None else "not judged"
+            else:
+                verified, detail = "not verifiable", "a private transport: the drafts define no behaviour for it"
+            claims.append(Claim(agent_id, "transport", transport, verified, detail))
+        operations = [o for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
+        for operation in operations[:64]:
+            name = str(operation.get("name"))
+            verified, detail = _verdict([p for p in mine if p.operation == name], document) if "rest" in agent.get("transports", []) \
+                else ("untested", "the agent is not offered over rest, where the suite invokes operations")
+            claims.append(Claim(agent_id, "operation", name, verified, detail))
+        for capability in [c for c in agent.get("capabilities", []) if isinstance(c, str)][:64] if isinstance(agent.get("capabilities"), list) else []:
+            claims.append(Claim(agent_id, "capability", capability, "not verifiable", "WoA gives capability identifiers no behaviour"))
+    return claims
