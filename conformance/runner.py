@@ -16,6 +16,7 @@ with the run marked `out-of-budget` or `interrupted`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections.abc import Sequence
 
@@ -149,7 +150,9 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
         except TimeoutError:
             raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
         target = Target(options, client, binding, discovery)
-        header = RunHeader(__version__, options.target, options.suites, options.binding, started, options.recorded())
+        fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
+        header = RunHeader(__version__, options.target, options.suites, options.binding, started,
+                           options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None})
         broadcast(RunStarted(header), handlers)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []

@@ -1,0 +1,90 @@
+"""keygen, attest and verify round-trip; each kind of tampering fails verification with one line and exit 1."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conformance.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def attested(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    folder = tmp_path_factory.mktemp("attested")
+    reports, key = folder / "reports", folder / "vendor-key"
+    assert runner.invoke(app, ["run", "--mock", "--suite", "woa", "--quiet", "--report-dir", str(reports)]).exit_code == 0
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 0
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    result = runner.invoke(app, ["attest", str(reports), "--key", str(key)])
+    assert result.exit_code == 0, result.output
+    return reports, key, folder / "vendor-key.pub"
+
+
+def copy(reports: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "copy"
+    target.mkdir()
+    for path in reports.iterdir():
+        (target / path.name).write_bytes(path.read_bytes())
+    return target
+
+
+def verify(bundle: Path, public: Path) -> tuple[int, str]:
+    result = runner.invoke(app, ["verify", str(bundle), "--key", str(public)])
+    return result.exit_code, result.output
+
+
+def test_an_attestation_verifies_and_states_what_it_covers(attested: tuple[Path, Path, Path]) -> None:
+    reports, _, public = attested
+    code, output = verify(reports / "attestation.json", public)
+    assert code == 0 and output.startswith("Verified: https://127.0.0.1:") and "SHOULD-compliant" in output
+    statement = json.loads((reports / "attestation.json").read_text())["statement"]
+    assert set(statement["files"]) >= {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html", "badge-woa.svg"}
+    assert statement["drafts"] == {"woa": "draft-gaikwad-woa-00"} and len(statement["catalogue_sha256"]) == 64
+    assert len(statement["document_sha256"]) == 64
+
+
+def test_a_changed_report_file_is_caught(attested: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    reports, _, public = attested
+    folder = copy(reports, tmp_path)
+    (folder / "summary.md").write_text((folder / "summary.md").read_text().replace("SHOULD-compliant", "fully compliant"))
+    assert verify(folder / "attestation.json", public) == (1, "agent-conformance: attestation does not verify: summary.md was "
+                                                               "changed after it was attested (its SHA-256 differs)\n")
+
+
+def test_a_removed_evidence_file_is_caught(attested: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    reports, _, public = attested
+    folder = copy(reports, tmp_path)
+    (folder / "events.jsonl").unlink()
+    assert verify(folder / "attestation.json", public)[1].endswith("events.jsonl is attested but missing from " + str(folder) + "\n")
+
+
+def test_a_changed_statement_or_signature_or_key_is_caught(attested: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    reports, _, public = attested
+    folder = copy(reports, tmp_path)
+    bundle = json.loads((folder / "attestation.json").read_text())
+    bundle["statement"]["level"] = "SHOULD-compliant everywhere"
+    (folder / "attestation.json").write_text(json.dumps(bundle))
+    code, output = verify(folder / "attestation.json", public)
+    assert code == 1 and "the signature does not verify" in output
+
+    bundle = json.loads((reports / "attestation.json").read_text())
+    signature = bytearray(base64.b64decode(bundle["signature"]))
+    signature[0] ^= 1
+    bundle["signature"] = base64.b64encode(bytes(signature)).decode()
+    (folder / "attestation.json").write_text(json.dumps(bundle))
+    assert verify(folder / "attestation.json", public)[0] == 1
+
+    other = tmp_path / "other-key"
+    runner.invoke(app, ["keygen", "--out", str(other)])
+    assert verify(reports / "attestation.json", tmp_path / "other-key.pub")[0] == 1
+
+
+def test_keygen_never_overwrites_a_key(attested: tuple[Path, Path, Path]) -> None:
+    _, key, _ = attested
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 2
