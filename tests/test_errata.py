@@ -36,3 +36,19 @@ def test_every_figure_repair_is_applied_by_a_vector_and_every_repair_is_register
     repairs = {e.id for e in register() if e.kind == "figure-repair"}
     applied = {r for path in message_vector_files() for r in json.loads(path.read_text()).get("repairs", [])}
     assert applied == repairs
+
+
+def test_every_entry_proposes_text_to_the_authors() -> None:
+    assert [e.id for e in register() if not e.proposal.strip()] == []
+
+
+def test_the_review_comments_once_per_passage_with_its_corrected_text() -> None:
+    from conformance.errata.review import review_markdown
+
+    woa = [e for e in register() if e.draft == "woa"]
+    review = review_markdown(woa)
+    passages = {(e.section, " ".join(e.text.split())) for e in woa}
+    assert review.count("**Original text**") == len(passages)
+    assert review.count("**Corrected text:**") >= len(passages)
+    assert review.startswith("# Review of draft-gaikwad-woa-00\n")
+    assert "**Notes (E-BASIS-WOA-1-WELL-KNOWN-LOCATION):**" in review

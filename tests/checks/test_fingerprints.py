@@ -40,3 +40,11 @@ def test_a_hostile_string_is_read_in_linear_time(hostile: str) -> None:
     started = time.perf_counter()
     task_context_marks({"Context": hostile}), agent_contexts({"Context": hostile}), named_agent_ids({"Context": hostile})
     assert time.perf_counter() - started < 5
+
+
+def test_a_subtasks_own_times_are_not_a_task_context() -> None:
+    from conformance.checks.aci.fingerprints import task_context_marks
+
+    assert task_context_marks({"Context": "StartTime: 09:00, EndTime: 10:00"}) == []
+    assert task_context_marks({"Context": {"StartTime": "09:00", "EndTime": "10:00", "TaskName": "check-in"}}) == []
+    assert task_context_marks({"Context": '{"TaskID": "t1", "StartTime": "09:00"}'}) != []

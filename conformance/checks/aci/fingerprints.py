@@ -21,8 +21,11 @@ from urllib.parse import unquote
 
 __all__ = ["agent_contexts", "named_agent_ids", "task_context_marks", "views"]
 
-#: Members only a TaskContext has (ACI Figure 3): any two of them together are its fingerprint.
+#: Members only a TaskContext has (ACI Figure 3): two of them together, one of them distinctive, are its
+#: fingerprint. StartTime, EndTime or TaskName alone with another are ordinary words in a subtask's own
+#: context (a booking from 09:00 to 10:00), so at least one must be a member no subtask context would carry.
 TASK_ONLY = ("TaskID", "TaskName", "TaskDescription", "GoalStatus", "OverallStatus", "StartTime", "EndTime")
+DISTINCTIVE = frozenset({"TaskID", "GoalStatus", "OverallStatus"})
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
 _MEMBER = re.compile(r'["\']?\b(' + "|".join(TASK_ONLY) + r')\b["\']?\s*[:=]')
 _AGENT_ID = re.compile(r'["\']?\bAgentID\b["\']?\s*[:=]\s*["\']?([A-Za-z0-9_.-]+)')
@@ -86,6 +89,10 @@ def _keys(value: Any) -> Iterator[str]:
             yield from _keys(inner)
 
 
+def _fingerprint(members: set[str]) -> bool:
+    return len(members) >= 2 and bool(members & DISTINCTIVE)
+
+
 def task_context_marks(message: Any) -> list[str]:
     """Why `message` carries a TaskContext: a TaskContext member, or two of its own members' names."""
     marks: set[str] = set()
@@ -93,11 +100,11 @@ def task_context_marks(message: Any) -> list[str]:
         keys = set(_keys(view))
         if "TaskContext" in keys:
             marks.add("a TaskContext member")
-        if len(keys & set(TASK_ONLY)) >= 2:
+        if _fingerprint(keys & set(TASK_ONLY)):
             marks.add(f"the TaskContext's members {sorted(keys & set(TASK_ONLY))}")
         for text in _strings(view):
             named = {m.group(1) for m in _MEMBER.finditer(text)}
-            if len(named) >= 2:
+            if _fingerprint(named):
                 marks.add(f"the TaskContext's members {sorted(named)} as text")
     return sorted(marks)
 
