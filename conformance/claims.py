@@ -20,6 +20,7 @@ from typing import Any
 from .bindings.jsonparse import NotJson, parse_json
 from .report import Result, Status
 from .validation import validate_message
+from .validation.target_schemas import Unjudgeable
 
 __all__ = ["Claim", "claims_of"]
 
@@ -42,7 +43,10 @@ def _outputs_problem(probe: Any, document: Any) -> str | None:
         body = parse_json(probe.response.body)
     except NotJson as error:
         return f"an answer is {error}"
-    violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+    try:
+        violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+    except Unjudgeable as error:  # a hostile schema: WOA-5.2-SUCCESS-CONFORMS-OUTPUTS says so too
+        return f"an answer cannot be judged against its outputs schema: {error}"
     return f"an answer breaks its outputs schema: {violations[0].message}" if violations else None
 
 
