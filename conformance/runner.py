@@ -21,10 +21,12 @@ import time
 from collections.abc import Sequence
 
 from . import __version__
+from .attestation import catalogue_digest
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from .checks import Check, checks_for, driven_by
 from .checks.woa.invocation import PLAN_KEY
 from .claims import claims_of
+from .recording import NotRecorded, Recorder, seeded
 from .report import (
     Handler,
     Result,
@@ -38,7 +40,7 @@ from .report import (
     summarize,
 )
 from .report.model import utc_now
-from .requirements import Requirement, catalogue
+from .requirements import DRAFTS, Requirement, catalogue
 from .target import CHECK_SCOPE, DEFAULT_ROLES, RunOptions, Target, may_call
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
@@ -86,6 +88,8 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
         status, message, evidence = verdict.status, verdict.message, verdict.evidence
     except TimeoutError:
         status, message, evidence = Status.ERROR, f"the check did not finish within {deadline:g} s", ()
+    except NotRecorded as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
+        status, message, evidence = Status.SKIP, str(missing), ()
     except asyncio.CancelledError:
         if _cancelled_from_outside():
             raise
@@ -134,7 +138,15 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     summary says `interrupted`, and the handlers get every result decided so far and the footer."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
+    seeded(options.seed)
+    if options.replay is not None:
+        options.replay.activate()
+    recorder = Recorder(options.record) if options.record else None
+    if recorder is not None:
+        recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
+                        "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
+                          recorder=recorder,
                           transport=options.transport) as client:
         binding = WoaRestBinding(options.target, client)
         try:
@@ -183,6 +195,8 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                     result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict)
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
+    if recorder is not None:
+        recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
     summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
                         completion=completion, blocker=_blocker(options, discovery), claims=claims)
     broadcast(RunFinished(summary), handlers)

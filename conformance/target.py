@@ -21,6 +21,7 @@ import httpx
 from .baseline import Baseline
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
+from .recording import Replay
 from .selection import Selection
 
 __all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
@@ -81,6 +82,9 @@ class RunOptions:
     selection: Selection = field(default_factory=Selection)  # which requirements are judged (the rest: skip)
     baseline: Baseline | None = None  # expected failures (conformance/baseline.py)
     headers: tuple[tuple[str, str], ...] = ()  # sent with every request (credentials for a protected host)
+    record: Path | None = None  # write a recording of every exchange here (conformance/recording)
+    replay: Replay | None = field(default=None, compare=False)  # answer every request from this recording instead
+    seed: int = 0  # every value the suite makes up comes from it (recorded, so that a replay makes the same)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
 
     @property
@@ -99,13 +103,14 @@ class RunOptions:
 
     def recorded(self) -> dict[str, object]:
         """The options as they go into a report's header."""
-        return {"roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
+        return {"binding": self.binding, "roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
                 "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
                 "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
                 "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
                 "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
                 "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None,
-                "headers": [name for name, _ in self.headers]}  # names only: values may be credentials
+                "headers": [name for name, _ in self.headers], "seed": self.seed,
+                "replayed_from": str(self.replay.folder) if self.replay else None}  # names only: values may be credentials
 
 
 @dataclass

@@ -10,12 +10,12 @@ A protobuf Value carries numbers as doubles: integral doubles are turned back in
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 
+from ..recording import made_uuid
 from ..report.model import Exchange
 from .http import ExchangeFailed, HttpClient, Unreachable
 from .reply import Reply
@@ -86,7 +86,7 @@ async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], all
             card = await A2ACardResolver(http, base_url).get_agent_card()
             sdk = ClientFactory(ClientConfig(httpx_client=http, streaming=False,
                                              supported_protocol_bindings=[TransportProtocol.JSONRPC])).create(card)
-            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=str(uuid.uuid4()),
+            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=made_uuid(),
                                                          parts=[new_data_part(data)]))
             found: list[Any] = []
             async for response in sdk.send_message(request):

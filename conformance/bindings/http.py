@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from ..recording import Recorder, outcome_of, replaying
 from ..report.model import Exchange, truncate
 
 __all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "same_origin"]
@@ -82,7 +83,9 @@ class HttpClient:
     """An httpx client bound to the suite's limits; close it with `aclose()` or `async with`."""
 
     def __init__(self, *, timeout: float = 10.0, max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None, headers: dict[str, str] | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, headers: dict[str, str] | None = None,
+                 recorder: Recorder | None = None) -> None:
+        self.recorder = recorder  # keeps every exchange (run --record)
         self.timeout = timeout
         self.max_body = max_body
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
@@ -108,10 +111,21 @@ class HttpClient:
         evidence: dict[str, Any] = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
                     "request_body": sent_body}
         started = time.perf_counter()
+        sent = request.content if request.content else b""
+        replay = replaying()
+        if replay is not None:
+            return self._replayed(replay.answer(method, str(request.url), sent), evidence, str(request.url))
 
         def failed(message: str, **more: Any) -> ExchangeFailed:
             elapsed = round((time.perf_counter() - started) * 1000, 1)
+            if self.recorder is not None:
+                self.recorder.exchange(request, sent, {"failure": "exchange", "message": message, "elapsed_ms": elapsed, **more})
             return ExchangeFailed(message, Exchange(**evidence, **more, error=message, elapsed_ms=elapsed))
+
+        def unreachable(message: str) -> Unreachable:
+            if self.recorder is not None:
+                self.recorder.exchange(request, sent, {"failure": "unreachable", "message": message})
+            return Unreachable(message)
 
         try:
             async with asyncio.timeout(self.timeout):
@@ -129,7 +143,7 @@ class HttpClient:
         except TimeoutError:
             raise failed(f"no complete answer within {self.timeout:g} s") from None
         except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-            raise Unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
+            raise unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
         except httpx.TransportError as error:  # read timeouts, protocol errors, broken connections
             raise failed(f"the exchange broke: {type(error).__name__}: {error}") from None
         decoded = bytes(body)
@@ -137,5 +151,22 @@ class HttpClient:
         exchange = Exchange(**evidence, status=response.status_code, response_headers=dict(response.headers),
                             response_body=shown, response_truncated=cut, http_version=response.http_version,
                             tls_version=tls, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
+        if self.recorder is not None:
+            self.recorder.exchange(request, sent, outcome_of(exchange, decoded))
         return HttpResponse(response.status_code, response.headers, decoded, str(request.url), exchange)
+
+    @staticmethod
+    def _replayed(record: dict[str, Any], evidence: dict[str, Any], url: str) -> HttpResponse:
+        """The recorded outcome of a request, as the network gave it then."""
+        if record.get("failure") == "unreachable":
+            raise Unreachable(record["message"])
+        if record.get("failure"):
+            more = {k: record[k] for k in ("status", "response_headers") if k in record}
+            raise ExchangeFailed(record["message"], Exchange(**evidence, **more, error=record["message"], elapsed_ms=record.get("elapsed_ms")))
+        body: bytes = record["response_body"]
+        shown, cut = truncate(_text(body))
+        exchange = Exchange(**evidence, status=record["status"], response_headers=record["response_headers"], response_body=shown,
+                            response_truncated=cut, http_version=record.get("http_version"), tls_version=record.get("tls_version"),
+                            elapsed_ms=record.get("elapsed_ms"))
+        return HttpResponse(record["status"], httpx.Headers(record["response_headers"]), body, url, exchange)
 

@@ -13,7 +13,22 @@ import sys
 import typer
 
 from .. import __version__
-from . import aci, attest, baseline, compare, errata, fuzz, mock, mutate, oracle, proxy, requirements, run, vectors
+from . import (
+    aci,
+    attest,
+    baseline,
+    compare,
+    errata,
+    fuzz,
+    mock,
+    mutate,
+    oracle,
+    proxy,
+    rejudge,
+    requirements,
+    run,
+    vectors,
+)
 from ._help import quiet_type_tags
 from ._lifecycle import settings, sigterm_interrupts, write_defect
 
@@ -37,6 +52,7 @@ app.command("compare")(compare.compare)
 app.command("keygen")(attest.keygen_command)
 app.command("attest")(attest.attest_command)
 app.command("verify")(attest.verify_command)
+app.command("rejudge")(rejudge.rejudge)
 app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)

@@ -112,6 +112,8 @@ def run(
     exclude: Annotated[list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")] = None,
     baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
     header: Annotated[list[str] | None, typer.Option(help="Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN' for a protected host; the report records its name only.")] = None,
+    record: Annotated[Path | None, typer.Option(file_okay=False, help="Record every exchange into this folder, to judge it again later with `rejudge`.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every value the suite makes up (session and message ids); recorded.")] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
@@ -179,7 +181,7 @@ def run(
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
-                             selection=selection, baseline=expected, headers=headers)
+                             selection=selection, baseline=expected, headers=headers, record=record, seed=seed)
         display = RunDisplay(quiet=quiet)
         try:
             summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))

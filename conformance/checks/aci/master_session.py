@@ -21,6 +21,7 @@ from ...bindings.aci import RestMaster, aci_agents, role_of
 from ...bindings.http import ExchangeFailed, Unreachable
 from ...bindings.reply import Reply
 from ...harness.aci_spies import Spies, SpyRun, spies_app
+from ...recording import ensure_live
 from ...target import Target
 
 __all__ = ["QUERIES", "RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
@@ -80,6 +81,7 @@ async def _gather(target: Target) -> MasterSession:
 
     spies = Spies()
     session = MasterSession()
+    ensure_live("the suite's spy agents, which the master under test calls,")
     with serve(lambda base: spies_app(spies), tls=False) as served:
         spies.base = served.url
         for name, (scenario, behaviour) in RUNS.items():

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings import ExchangeFailed, Unreachable
+from ...recording import ensure_live
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -70,6 +71,7 @@ async def _gather(target: Target) -> ClientSession:
     if url is None:
         return ClientSession(reason or "")
     spy, found = Spy(), ClientSession(templates=Spy().templates)
+    ensure_live("the suite's spy SDSI server, which the client under test calls,")
     with serve(lambda base: spy_app(base, spy), tls=False) as served:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)

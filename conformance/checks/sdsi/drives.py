@@ -22,7 +22,6 @@ trial ends, and what the server must serve at each checkpoint. Fragments are ide
 from __future__ import annotations
 
 import math
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +30,7 @@ from ...bindings.sdsi import Reply, SdsiBinding
 from ...oracle import Oracle, OracleConfig, Payload
 from ...oracle.clock import format_time, parse_time
 from ...oracle.config import DAY
+from ...recording import made_uuid
 from ...target import Target
 from .session import Session, payload_for
 
@@ -134,7 +134,7 @@ class Plan:
         drive = self.drive
         if drive.problem:
             return drive
-        session = f"agent-conformance-{uuid.uuid4()}"
+        session = f"agent-conformance-{made_uuid()}"
         schema_id = self.template["schema_id"]
         for kind, at, client, detail in self.steps:
             bound = binding.with_headers({"SDSI-Test-Session": session, "SDSI-Test-Clock": format_time(at)})

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...driver import CommandDriver, Outcome, Request, client_environment
+from ...recording import ensure_live
 from ...report.model import Exchange
 from ...spy import SCENARIOS, ProxyAttempt, Scenario, SpyRequest, SpyWorld, spy_world
 from ...target import Target
@@ -103,5 +104,6 @@ async def _drive(template: str, deadline: float, scenarios: tuple[Scenario, ...]
 async def client_session(target: Target) -> ClientSession:
     """Every scenario played against the client command of this run (once, however many checks ask)."""
     template = target.options.client_command
+    ensure_live("the client under test, which the suite drives,")
     assert template is not None, "client checks run only with --client-command"
     return await target.memo(MEMO_KEY, lambda: _drive(template, target.options.timeout * 3, SCENARIOS))
