@@ -85,8 +85,11 @@ def _document_digest(report: dict[str, Any]) -> str | None:
     return digest if isinstance(digest, str) else None
 
 
-def statement_of(report_dir: Path) -> dict[str, Any]:
-    """What an attestation of `report_dir` states."""
+RECORDED = ("meta.json", "exchanges.jsonl", "results.jsonl")
+
+
+def statement_of(report_dir: Path, recording: Path | None = None) -> dict[str, Any]:
+    """What an attestation of `report_dir` (and of the `recording` of its run) states."""
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     header, summary = report.get("header", {}), report.get("summary", {})
     files = {name: _sha256((report_dir / name).read_bytes()) for name in COVERED if (report_dir / name).is_file()}
@@ -95,12 +98,15 @@ def statement_of(report_dir: Path) -> dict[str, Any]:
             "drafts": header.get("drafts") or {d: DRAFTS[d] for d in header.get("suites", []) if d in DRAFTS},
             "report_tool_version": header.get("tool_version"), "target": header.get("target"),
             "document_sha256": _document_digest(report), "level": summary.get("level"), "levels": summary.get("levels"),
-            "gate": summary.get("gate"), "files": files}
+            "gate": summary.get("gate"), "files": files,
+            "recording": {name: _sha256((recording / name).read_bytes()) for name in RECORDED if (recording / name).is_file()}
+            if recording is not None else None}
 
 
-def attest(report_dir: Path, key: Path) -> Path:
-    """Sign a statement of `report_dir` with `key`; the bundle's path (report_dir/attestation.json)."""
-    statement = statement_of(report_dir)
+def attest(report_dir: Path, key: Path, recording: Path | None = None) -> Path:
+    """Sign a statement of `report_dir` (and of the `recording` of its run) with `key`; the bundle's path
+    (report_dir/attestation.json)."""
+    statement = statement_of(report_dir, recording)
     signature = _private_key(key).sign(_canonical(statement))
     bundle = {"statement": statement, "signature": base64.b64encode(signature).decode(), "algorithm": "Ed25519"}
     path = report_dir / BUNDLE
@@ -114,9 +120,10 @@ class Verified:
     files: int
 
 
-def verify(bundle_path: Path, key: Path, report_dir: Path | None = None) -> Verified:
+def verify(bundle_path: Path, key: Path, report_dir: Path | None = None, recording: Path | None = None) -> Verified:
     """Check the bundle's signature with the public `key`, then each file it covers in `report_dir`
-    (default: the bundle's folder). Raises `AttestationInvalid` with the first reason it fails."""
+    (default: the bundle's folder), then, given the `recording`, that it is the attested one and
+    still re-judges to the attested verdicts. Raises `AttestationInvalid` with the first reason it fails."""
     try:
         bundle = json.loads(bundle_path.read_text(encoding="utf-8"))
         statement, signature = bundle["statement"], base64.b64decode(bundle["signature"], validate=True)
@@ -136,4 +143,33 @@ def verify(bundle_path: Path, key: Path, report_dir: Path | None = None) -> Veri
             raise AttestationInvalid(f"{name} is attested but missing from {folder}")
         if _sha256(path.read_bytes()) != digest:
             raise AttestationInvalid(f"{name} was changed after it was attested (its SHA-256 differs)")
+    if recording is not None:
+        _verify_recording(statement, recording, folder / "report.json")
     return Verified(statement, len(statement.get("files", {})))
+
+
+def _verify_recording(statement: dict[str, Any], recording: Path, report: Path) -> None:
+    """The recording is the attested one, each body is what its name says, and it re-judges to the report's verdicts."""
+    import asyncio
+
+    from .recording import Replay
+    from .recording.rejudging import changed_verdicts, rejudged
+
+    attested = statement.get("recording")
+    if not isinstance(attested, dict):
+        raise AttestationInvalid("the bundle attests no recording")
+    for name, digest in sorted(attested.items()):
+        path = recording / name
+        if not path.is_file() or _sha256(path.read_bytes()) != digest:
+            raise AttestationInvalid(f"the recording's {name} is not the attested one")
+    for body in sorted((recording / "bodies").iterdir()) if (recording / "bodies").is_dir() else []:
+        if _sha256(body.read_bytes()) != body.name:
+            raise AttestationInvalid(f"the recorded body {body.name} was changed")
+    before: dict[str, list[str]] = {}
+    for result in json.loads(report.read_text(encoding="utf-8")).get("results", []):
+        before.setdefault(result["requirement"], []).append(result["status"])
+    changed = changed_verdicts(before, asyncio.run(rejudged(Replay.load(recording))))
+    if changed:
+        requirement, old, new, message = changed[0]
+        raise AttestationInvalid(f"the recording re-judges to other verdicts ({len(changed)}): {requirement} "
+                                 f"{', '.join(old) or 'not judged'} -> {', '.join(new)}: {message[:120]}")

@@ -88,3 +88,36 @@ def test_a_changed_statement_or_signature_or_key_is_caught(attested: tuple[Path,
 def test_keygen_never_overwrites_a_key(attested: tuple[Path, Path, Path]) -> None:
     _, key, _ = attested
     assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 2
+
+
+def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    runner.invoke(app, ["run", "--mock", "--suite", "woa", "--quiet", "--record", str(recording), "--report-dir", str(reports)])
+    runner.invoke(app, ["keygen", "--out", str(key)])
+    assert runner.invoke(app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)]).exit_code == 0
+    verified = runner.invoke(app, ["verify", str(reports / "attestation.json"), "--key", f"{key}.pub", "--recording", str(recording)])
+    assert verified.exit_code == 0, verified.output
+
+    report = json.loads((reports / "report.json").read_text())
+    exchanges = (recording / "exchanges.jsonl").read_text().splitlines()
+    first = json.loads(exchanges[0])  # the document's answer: a body rewritten on disk is caught by its hash
+    (recording / "bodies" / first["response_body"]).write_bytes(b'{"woa_version": "2", "agents": [], "transports": {}}')
+    tampered = runner.invoke(app, ["verify", str(reports / "attestation.json"), "--key", f"{key}.pub", "--recording", str(recording)])
+    assert tampered.exit_code == 1 and f"the recorded body {first['response_body']} was changed" in tampered.output
+    assert report["results"]
+
+
+def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(tmp_path: Path) -> None:
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    runner.invoke(app, ["run", "--mock", "--suite", "woa", "--quiet", "--fault", "woa-4-version-1", "--record", str(recording),
+                        "--report-dir", str(reports)])
+    report = json.loads((reports / "report.json").read_text())
+    for result in report["results"]:
+        if result["requirement"] == "WOA-4-VERSION-1":
+            result["status"] = "pass"
+    (reports / "report.json").write_text(json.dumps(report))
+    runner.invoke(app, ["keygen", "--out", str(key)])
+    runner.invoke(app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)])
+    result = runner.invoke(app, ["verify", str(reports / "attestation.json"), "--key", f"{key}.pub", "--recording", str(recording)])
+    assert result.exit_code == 1
+    assert "the recording re-judges to other verdicts (1): WOA-4-VERSION-1 pass -> fail" in result.output

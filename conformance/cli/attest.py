@@ -27,13 +27,14 @@ def keygen_command(out: Annotated[Path, typer.Option(dir_okay=False, help="Where
 def attest_command(
     report_dir: Annotated[Path, typer.Argument(exists=True, file_okay=False, help="A report folder of `run`.")],
     key: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="The Ed25519 private key (PEM) from `keygen`.")],
+    recording: Annotated[Path | None, typer.Option(exists=True, file_okay=False, help="Also attest the recording of the run (run --record).")] = None,
 ) -> None:
     """Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue versions, the draft
     revisions and the digest of the target's WoA document, written to REPORT_DIR/attestation.json."""
     if not (report_dir / "report.json").is_file():
         fail_usage(f"{report_dir} holds no report.json")
     try:
-        bundle = attest(report_dir, key)
+        bundle = attest(report_dir, key, recording)
     except (ValueError, OSError) as error:
         fail_usage(f"cannot attest with {key}: {error}")
     console.print(f"Attestation: {bundle}", markup=False)
@@ -43,11 +44,12 @@ def verify_command(
     bundle: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An attestation.json.")],
     key: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="The signer's Ed25519 public key (PEM).")],
     report_dir: Annotated[Path | None, typer.Option(file_okay=False, help="Where the attested files are (default: the bundle's folder).")] = None,
+    recording: Annotated[Path | None, typer.Option(exists=True, file_okay=False, help="The attested recording: checked, then re-judged, its verdicts compared with the report's.")] = None,
 ) -> None:
     """Check an attestation offline: its signature, then every attested file. Exit 0 when it holds, 1 (with the
     reason on one line) when anything was changed."""
     try:
-        verified = verify(bundle, key, report_dir)
+        verified = verify(bundle, key, report_dir, recording)
     except ValueError as error:
         fail_usage(f"{key}: {error}")
     except AttestationInvalid as error:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from .. import __version__
 from ..recording import Replay
+from ..recording.rejudging import changed_verdicts, options_for
 from ..report import Result, ResultRecorded
 from ..report.writers import FORMATS
-from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
+from ..runner import TargetUnreachable
 from ..runner import run as run_suite
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
@@ -22,25 +23,13 @@ from .run import finish, prepared_writers, written
 __all__ = ["rejudge"]
 
 
-def _options(replay: Replay) -> RunOptions:
-    recorded: dict[str, Any] = replay.meta.get("options", {})
-    roles: tuple[str, ...] = tuple(recorded.get("roles") or DEFAULT_ROLES)
-    return RunOptions(target=str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or ("woa", "sdsi", "aci"),
-                      binding=str(recorded.get("binding", "woa-rest")), roles=roles,
-                      timeout=float(recorded.get("timeout", 10.0)), allow_http_loopback=bool(recorded.get("allow_http_loopback")),
-                      allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
-                      max_experimental_keys=int(recorded.get("max_experimental_keys", 10)), strict=bool(recorded.get("strict")),
-                      check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
-                      seed=int(replay.meta.get("seed", 0)), replay=replay)
-
-
 class _Collect:
     def __init__(self) -> None:
-        self.results: dict[str, list[Result]] = {}
+        self.results: list[Result] = []
 
     def handle(self, event: object) -> None:
         if isinstance(event, ResultRecorded):
-            self.results.setdefault(event.result.requirement, []).append(event.result)
+            self.results.append(event.result)
 
 
 def rejudge(
@@ -49,7 +38,7 @@ def rejudge(
 ) -> None:
     """Judge a recorded run again with this version's checks, answering every request from the recording: nothing is
     contacted. Prints which verdicts changed since the recording; a check that needs traffic the recording lacks is a
-    skip, "not in the recording". The exit code is run's."""
+    skip, "not in the recording" (not counted as a change). The exit code is run's."""
     try:
         replay = Replay.load(recording)
     except (OSError, ValueError, KeyError) as error:
@@ -57,18 +46,18 @@ def rejudge(
     if replay.meta.get("suite_version") != __version__:
         console.print(f"The recording was made by agent-conformance {replay.meta.get('suite_version')}; judging with {__version__}.",
                       markup=False)
-    options = _options(replay)
     writers = prepared_writers(report_dir, list(FORMATS))
     collect, display = _Collect(), RunDisplay()
     try:
-        summary = asyncio.run(interruptible(run_suite(options, [*writers, collect, display])))
+        summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))
     except TargetUnreachable as error:
         fail_usage(f"the recording holds no answer to the first request: {error}")
     display.finish(summary, written(report_dir, list(FORMATS)))
-    before = replay.previous_results()
-    changed = [(requirement, [r["status"] for r in before.get(requirement, [])], [r.status.value for r in now], now[0].message)
-               for requirement, now in collect.results.items() if [r["status"] for r in before.get(requirement, [])] != [r.status.value for r in now]]
-    console.print(f"{len(changed)} verdicts changed since the recording" + (":" if changed else "."), markup=False)
+    before = {requirement: [r["status"] for r in results] for requirement, results in replay.previous_results().items()}
+    changed = changed_verdicts(before, collect.results)
+    live_only = sum(r.status.value == "skip" and r.message.startswith("not in the recording") for r in collect.results)
+    console.print(f"{len(changed)} verdicts changed since the recording" + (":" if changed else ".")
+                  + (f" ({live_only} not judged: not in the recording)" if live_only else ""), markup=False)
     for requirement, old, new, message in changed:
         console.print(f"  {requirement}: {', '.join(old) or 'not judged'} -> {', '.join(new)}: {message[:160]}", markup=False)
     finish(summary)
