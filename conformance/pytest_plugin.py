@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from .baseline import Baseline
-from .report import Result, ResultRecorded, Status
+from .report import Collect, Result, Status
 from .requirements import catalogue
 from .target import DEFAULT_ROLES, RunOptions
 
@@ -65,20 +65,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.extend(RequirementItem.from_parent(session, name=r.id) for r in catalogue() if r.draft in suites)
 
 
-class _Collect:
-    def __init__(self) -> None:
-        self.results: dict[str, list[Result]] = {}
-
-    def handle(self, event: object) -> None:
-        if isinstance(event, ResultRecorded):
-            self.results.setdefault(event.result.requirement, []).append(event.result)
-
-
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     from .inprocess import IN_PROCESS_ORIGIN, lifespan, load_app
     from .runner import run
 
-    collect = _Collect()
+    collect = Collect()
     baseline_file = config.getoption("--agent-baseline")
     roles = tuple(config.getoption("--agent-role") or DEFAULT_ROLES)
     common: dict[str, Any] = {"suites": _suites(config), "roles": (*roles, "any"), "timeout": config.getoption("--agent-timeout"),
@@ -91,7 +82,10 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     else:
         await run(RunOptions(target=config.getoption("--agent-target").rstrip("/"), cacert=config.getoption("--agent-cacert"),
                              **common), [collect])
-    return collect.results
+    grouped: dict[str, list[Result]] = {}
+    for result in collect.results:
+        grouped.setdefault(result.requirement, []).append(result)
+    return grouped
 
 
 def _results(config: pytest.Config) -> dict[str, list[Result]]:

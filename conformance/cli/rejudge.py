@@ -11,7 +11,7 @@ import typer
 from .. import __version__
 from ..recording import Replay
 from ..recording.rejudging import changed_verdicts, options_for
-from ..report import Result, ResultRecorded
+from ..report import Collect
 from ..report.writers import FORMATS
 from ..runner import TargetUnreachable
 from ..runner import run as run_suite
@@ -21,15 +21,6 @@ from ._terminal import RunDisplay
 from .run import finish, prepared_writers, written
 
 __all__ = ["rejudge"]
-
-
-class _Collect:
-    def __init__(self) -> None:
-        self.results: list[Result] = []
-
-    def handle(self, event: object) -> None:
-        if isinstance(event, ResultRecorded):
-            self.results.append(event.result)
 
 
 def rejudge(
@@ -47,7 +38,7 @@ def rejudge(
         console.print(f"The recording was made by agent-conformance {replay.meta.get('suite_version')}; judging with {__version__}.",
                       markup=False)
     writers = prepared_writers(report_dir, list(FORMATS))
-    collect, display = _Collect(), RunDisplay()
+    collect, display = Collect(), RunDisplay()
     try:
         summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))
     except TargetUnreachable as error:

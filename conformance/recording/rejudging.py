@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..report import Result, ResultRecorded
+from ..report import Collect, Result
 from ..runner import DEFAULT_ROLES, RunOptions, run
 from . import Replay
 
@@ -26,18 +26,9 @@ def options_for(replay: Replay) -> RunOptions:
                       seed=int(replay.meta.get("seed", 0)), replay=replay)
 
 
-class _Collect:
-    def __init__(self) -> None:
-        self.results: list[Result] = []
-
-    def handle(self, event: object) -> None:
-        if isinstance(event, ResultRecorded):
-            self.results.append(event.result)
-
-
 async def rejudged(replay: Replay) -> list[Result]:
     """The verdicts this version of the suite reaches on the recording (no report written)."""
-    collect = _Collect()
+    collect = Collect()
     await run(options_for(replay), [collect])
     return collect.results
 

@@ -1,12 +1,13 @@
 """Results, their evidence, the compliance level they earn, and the writers that turn them into files."""
 
 from .compliance import LEVEL_ORDER, Summary, summarize
-from .events import Event, Handler, ResultRecorded, RunFinished, RunStarted, broadcast
+from .events import Collect, Event, Handler, ResultRecorded, RunFinished, RunStarted, broadcast
 from .model import REPORT_FORMAT, Exchange, Result, RunHeader, Status
 
 __all__ = [
     "LEVEL_ORDER",
     "REPORT_FORMAT",
+    "Collect",
     "Event",
     "Exchange",
     "Handler",

@@ -16,7 +16,7 @@ from typing import Protocol
 from .compliance import Summary
 from .model import Result, RunHeader
 
-__all__ = ["Event", "Handler", "ResultRecorded", "RunFinished", "RunStarted", "broadcast"]
+__all__ = ["Collect", "Event", "Handler", "ResultRecorded", "RunFinished", "RunStarted", "broadcast"]
 
 
 @dataclass(frozen=True)
@@ -44,3 +44,14 @@ class Handler(Protocol):
 def broadcast(event: Event, handlers: Iterable[Handler]) -> None:
     for handler in handlers:
         handler.handle(event)
+
+
+class Collect:
+    """A handler that keeps every result, in the order they were made."""
+
+    def __init__(self) -> None:
+        self.results: list[Result] = []
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, ResultRecorded):
+            self.results.append(event.result)

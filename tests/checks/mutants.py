@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from conformance.report import Result, ResultRecorded, Status
+from conformance.report import Collect, Result, Status
 from conformance.runner import RunOptions, run
 from mocks.serve import serve_host
 
 __all__ = ["Collect", "certify", "print_table"]
-
-
-class Collect:
-    def __init__(self) -> None:
-        self.results: list[Result] = []
-
-    def handle(self, event: object) -> None:
-        if isinstance(event, ResultRecorded):
-            self.results.append(event.result)
 
 
 def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
