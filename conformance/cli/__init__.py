@@ -19,6 +19,7 @@ from . import (
     baseline,
     compare,
     errata,
+    fleet,
     fuzz,
     mock,
     mutate,
@@ -53,6 +54,7 @@ app.command("keygen")(attest.keygen_command)
 app.command("attest")(attest.attest_command)
 app.command("verify")(attest.verify_command)
 app.command("rejudge")(rejudge.rejudge)
+app.command("fleet")(fleet.fleet)
 app.command("requirements")(requirements.requirements)
 app.add_typer(vectors.app, name="vectors")
 app.command("errata")(errata.errata)

@@ -1,0 +1,47 @@
+"""`agent-conformance fleet`: certify a list of targets, locally or on Dask distributed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..fleet import fleet_results, read_targets
+from ..report.compare import ReportUnreadable, load_matrix
+from ._console import console, fail_usage
+
+__all__ = ["fleet"]
+
+
+def fleet(
+    targets: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="One target URL a line, or a JSON list of {target, suite, cacert, timeout, budget, allow_http_loopback}.")],
+    jobs: Annotated[int, typer.Option(min=1, max=256, help="Targets certified at once (locally).")] = 4,
+    scheduler: Annotated[str | None, typer.Option(help="A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per target, retried once if its worker dies.")] = None,
+    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where each target's reports go (one folder each), with fleet.json, fleet.md and the comparison matrix.")] = Path("reports/fleet"),
+) -> None:
+    """Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md and comparison.{html,md}.
+    A target whose folder holds a complete report is not certified again. Exit 0 when every target passed, 1 otherwise."""
+    try:
+        specs = read_targets(targets)
+    except (OSError, ValueError, TypeError) as error:
+        fail_usage(f"{targets} is not a targets file: {error}")
+    if not specs:
+        fail_usage(f"{targets} names no target")
+
+    def finished(row: dict[str, Any]) -> None:
+        reused = " (kept from an earlier run)" if row.get("reused") else ""
+        console.print(f"{row['target']}: {row['level'] or row.get('problem')} (exit {row['exit_code']}){reused}", markup=False)
+
+    rows = fleet_results(specs, report_dir, jobs=jobs, scheduler=scheduler, progress=finished)
+    reports = [report_dir / row["folder"] / "report.json" for row in rows if (report_dir / row["folder"] / "report.json").is_file()]
+    if reports:
+        try:
+            matrix = load_matrix(reports)
+            (report_dir / "comparison.html").write_text(matrix.html(), encoding="utf-8")
+            (report_dir / "comparison.md").write_text(matrix.markdown(), encoding="utf-8")
+        except ReportUnreadable as error:
+            console.print(f"No comparison: {error}", markup=False)
+    failing = [row for row in rows if row["exit_code"] != 0]
+    console.print(f"{len(rows) - len(failing)} of {len(rows)} targets passed. Summary: {report_dir / 'fleet.md'}", markup=False)
+    raise typer.Exit(1 if failing else 0)

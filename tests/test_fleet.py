@@ -1,0 +1,72 @@
+"""Fleets: 20 reference and faulty hosts on loopback, certified serially, locally in parallel and on a Dask
+LocalCluster of two workers, give the same verdicts; a hanging host stalls nobody; a re-run keeps complete reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conformance.cli import app
+from conformance.fleet import TargetSpec, certify_one, fleet_results, slug
+from mocks.hostile import HOSTILE
+from mocks.serve import serve_host
+
+runner = CliRunner()
+FAULTS = ["woa-4-version-1", "woa-7-caching-headers", "woa-5.2-success-2xx", "woa-9.2-media-type", "woa-4.1-agent-id-unique",
+          "woa-5.2-agent-mismatch-400", "woa-4.3.1-rest-invoke-path-absolute", "woa-5.2-error-problem-details", "woa-8.1-tls-1.3",
+          "woa-4.2-schemas-valid-2020-12"]
+
+
+@pytest.fixture(scope="module")
+def hosts() -> Iterator[list[TargetSpec]]:
+    with ExitStack() as stack:
+        specs = []
+        for fault in [None] * 9 + FAULTS:
+            host = stack.enter_context(serve_host(fault))
+            specs.append(TargetSpec(host.url, suite="woa", cacert=str(host.cacert), timeout=5, budget=60))
+        hanging = stack.enter_context(HOSTILE["invocations-hang"].serve())
+        specs.append(TargetSpec(hanging, suite="woa", timeout=1, budget=8))
+        yield specs
+
+
+def verdicts(out: Path, specs: list[TargetSpec]) -> dict[str, dict[str, str]]:
+    found = {}
+    for spec in specs:
+        report = json.loads((out / slug(spec.target) / "report.json").read_text())
+        found[spec.target] = {r["requirement"]: r["status"] for r in report["results"]}
+    return found
+
+
+@pytest.mark.timeout(600)
+def test_local_and_dask_fleets_match_serial_runs(hosts: list[TargetSpec], tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    serial = tmp_path / "serial"
+    for spec in hosts:
+        certify_one(spec, str(serial))
+    local = fleet_results(hosts, tmp_path / "local", jobs=4)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        distributed = fleet_results(hosts, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert [r["target"] for r in local] == [r["target"] for r in distributed] == [s.target for s in hosts]
+    assert verdicts(tmp_path / "local", hosts) == verdicts(serial, hosts) == verdicts(tmp_path / "dask", hosts)
+    codes = [r["exit_code"] for r in local]
+    assert codes[:9] == [0] * 9 and codes[-1] != 0  # the healthy pass; the hanging host does not, and stalled nobody
+    found = verdicts(tmp_path / "local", hosts)
+    for spec, fault in zip(hosts[9:19], FAULTS, strict=True):
+        assert found[spec.target][fault.upper()] == "fail", fault  # each fault caught on its requirement
+
+
+def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_reports(hosts: list[TargetSpec], tmp_path: Path) -> None:
+    listed = tmp_path / "targets.json"
+    listed.write_text(json.dumps([spec.__dict__ for spec in hosts[:3]]))
+    first = runner.invoke(app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")])
+    assert first.exit_code == 0, first.output
+    assert "3 of 3 targets passed" in first.output
+    assert {p.name for p in (tmp_path / "out").iterdir()} >= {"fleet.json", "fleet.md", "comparison.html", "comparison.md"}
+    again = runner.invoke(app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")])
+    assert again.output.count("(kept from an earlier run)") == 3
