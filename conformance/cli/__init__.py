@@ -8,7 +8,9 @@ could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrup
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import Callable
 
 import typer
 
@@ -44,20 +46,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-app.command("run")(run.run)
-app.command("fuzz")(fuzz.fuzz)
-app.command("mutate")(mutate.mutate)
-app.command("proxy")(proxy.proxy)
-app.command("baseline")(baseline.baseline)
-app.command("compare")(compare.compare)
-app.command("keygen")(attest.keygen_command)
-app.command("attest")(attest.attest_command)
-app.command("verify")(attest.verify_command)
-app.command("rejudge")(rejudge.rejudge)
-app.command("fleet")(fleet.fleet)
-app.command("requirements")(requirements.requirements)
+
+
+def _command(name: str, function: Callable[..., None]) -> None:
+    """Register `function` as `name`, its first sentence as the one line the command list shows."""
+    first = " ".join((function.__doc__ or "").split())
+    short = re.split(r"(?<=\.)\s", first, maxsplit=1)[0].rstrip(".")
+    app.command(name, short_help=short)(function)
+
+
+for _name, _function in (("run", run.run), ("fuzz", fuzz.fuzz), ("mutate", mutate.mutate), ("proxy", proxy.proxy),
+                         ("baseline", baseline.baseline), ("compare", compare.compare), ("keygen", attest.keygen_command),
+                         ("attest", attest.attest_command), ("verify", attest.verify_command), ("rejudge", rejudge.rejudge),
+                         ("fleet", fleet.fleet), ("requirements", requirements.requirements)):
+    _command(_name, _function)
 app.add_typer(vectors.app, name="vectors")
-app.command("errata")(errata.errata)
+_command("errata", errata.errata)
 app.add_typer(mock.app, name="mock")
 app.add_typer(oracle.app, name="oracle")
 app.add_typer(aci.app, name="aci")
