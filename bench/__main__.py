@@ -1,0 +1,143 @@
+"""Benchmarks: what a certification costs against its floor, measured in the same run.
+
+    python -m bench [--repeat 5] [--suite all]
+
+Prints min and median over the repetitions, never asserts a time:
+- startup: a bare interpreter against `agent-conformance version`;
+- certification of the reference agents over loopback HTTPS and in-process (ASGI), beside its floor:
+  the same exchanges (read from a recording of the run) sent back to back with one client to the
+  same agents; the ratio, and milliseconds per check;
+- message validation: the suite's `validate_message` against plain jsonschema on the same document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from conformance.recording import Replay
+from conformance.report import Collect
+from conformance.runner import RunOptions, run
+from mocks.reference.woa_host import create_app
+from mocks.serve import serve_host
+
+IN_PROCESS = "https://agent.test"
+
+
+def _figures(samples: list[float]) -> str:
+    return f"min {min(samples):.3f} s, median {statistics.median(samples):.3f} s"
+
+
+def _timed(work: Callable[[], Any], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+async def _certify(options: RunOptions) -> int:
+    collect = Collect()
+    await run(options, [collect])
+    return sum(1 for r in collect.results if r.check)
+
+
+async def _floor(requests: list[dict[str, Any]], bodies: Path, client: httpx.AsyncClient) -> None:
+    for request in requests:
+        headers = {k: v for k, v in request["request_headers"].items() if k not in ("host", "content-length")}
+        try:
+            await client.request(request["method"], request["url"], headers=headers, content=(bodies / request["request_body"]).read_bytes())
+        except httpx.HTTPError:
+            pass
+
+
+def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
+    """The exchanges a certification sends, recorded into `folder` (their bodies in folder/bodies)."""
+    asyncio.run(_certify(RunOptions(**{**options.__dict__, "record": folder})))
+    return [json.loads(line) for line in (folder / "exchanges.jsonl").read_text().splitlines()]
+
+
+def _compare(label: str, certify: Callable[..., Awaitable[int]], floor: Callable[[], Awaitable[None]], exchanges: int,
+             repeat: int) -> None:
+    checks = asyncio.run(certify())
+    run_samples = _timed(lambda: asyncio.run(certify()), repeat)
+    floor_samples = _timed(lambda: asyncio.run(floor()), repeat)
+    ratio = min(run_samples) / min(floor_samples)
+    print(f"{label}: certification {_figures(run_samples)}; floor ({exchanges} exchanges back to back) {_figures(floor_samples)}; "
+          f"ratio {ratio:.1f}x (of the minima); {1000 * min(run_samples) / checks:.1f} ms per check ({checks} checks)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--suite", default="all", choices=("woa", "sdsi", "aci", "all"))
+    arguments = parser.parse_args()
+    suites = ("woa", "sdsi", "aci") if arguments.suite == "all" else (arguments.suite,)
+    logging.getLogger("mocks").setLevel(logging.ERROR)  # the reference agents log what the drafts ask servers to log
+    repeat = arguments.repeat
+
+    bare = _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat)
+    cli = _timed(lambda: subprocess.run([sys.executable, "-m", "conformance.cli", "version"], check=True, capture_output=True), repeat)
+    print(f"startup: bare interpreter {_figures(bare)}; agent-conformance version {_figures(cli)}")
+
+    with serve_host() as host, tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
+        options = RunOptions(target=host.url, suites=suites, cacert=host.cacert, timeout=10)
+        requests = _recorded(options, Path(folder))
+
+        async def over_loopback() -> None:
+            assert host.cacert is not None
+            async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(host.cacert))) as client:
+                await _floor(requests, Path(folder) / "bodies", client)
+
+        _compare("over loopback HTTPS", lambda: _certify(options), over_loopback, len(requests), repeat)
+
+    def in_process(app: Any, **more: Any) -> RunOptions:
+        return RunOptions(target=IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more)
+
+    async def certify_in_process(**more: Any) -> int:
+        app = create_app(IN_PROCESS)  # a fresh app each time: the MCP session manager runs once per instance
+        async with app.router.lifespan_context(app):
+            return await _certify(in_process(app, **more))
+
+    with tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
+        asyncio.run(certify_in_process(record=Path(folder)))
+        requests = [json.loads(line) for line in (Path(folder) / "exchanges.jsonl").read_text().splitlines()]
+
+        async def in_process_floor() -> None:
+            app = create_app(IN_PROCESS)
+            async with app.router.lifespan_context(app), httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
+                await _floor(requests, Path(folder) / "bodies", client)
+
+        _compare("in-process (ASGI)", certify_in_process, in_process_floor, len(requests), repeat)
+
+    from jsonschema import Draft202012Validator
+
+    from conformance.schemas import validator
+    from conformance.validation import validate_message
+    from mocks.reference.woa_host import woa_document
+
+    document = woa_document("https://bench.test")
+    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)  # noqa: SLF001
+    n = 200
+    ours = _timed(lambda: [validate_message("woa/document", document) for _ in range(n)], repeat)
+    theirs = _timed(lambda: [plain.is_valid(document) for _ in range(n)], repeat)
+    print(f"validation of the reference WoA document ({n} times): validate_message {_figures(ours)}; "
+          f"plain jsonschema {_figures(theirs)}; ratio {min(ours) / min(theirs):.1f}x")
+
+
+if __name__ == "__main__":
+    main()
