@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import ssl
@@ -28,7 +29,6 @@ from typing import Any
 
 import httpx
 
-from conformance.recording import Replay
 from conformance.report import Collect
 from conformance.runner import RunOptions, run
 from mocks.reference.woa_host import create_app
@@ -59,10 +59,8 @@ async def _certify(options: RunOptions) -> int:
 async def _floor(requests: list[dict[str, Any]], bodies: Path, client: httpx.AsyncClient) -> None:
     for request in requests:
         headers = {k: v for k, v in request["request_headers"].items() if k not in ("host", "content-length")}
-        try:
+        with contextlib.suppress(httpx.HTTPError):
             await client.request(request["method"], request["url"], headers=headers, content=(bodies / request["request_body"]).read_bytes())
-        except httpx.HTTPError:
-            pass
 
 
 def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
@@ -131,7 +129,7 @@ def main() -> None:
     from mocks.reference.woa_host import woa_document
 
     document = woa_document("https://bench.test")
-    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)  # noqa: SLF001
+    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)
     n = 200
     ours = _timed(lambda: [validate_message("woa/document", document) for _ in range(n)], repeat)
     theirs = _timed(lambda: [plain.is_valid(document) for _ in range(n)], repeat)
