@@ -14,11 +14,14 @@ import trustme
 import typer
 
 from .. import __version__
+from ..attestation import catalogue_digest
 from ..harness.loop_server import start_server
 from ..proxy import Traffic, forwarding_app, judge
+from ..recording import Recorder
 from ..report import ResultRecorded, RunFinished, RunHeader, RunStarted, Summary, broadcast, summarize
 from ..report.model import utc_now
 from ..report.writers import FORMATS, Writer
+from ..requirements import DRAFTS
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from .run import Suite, finish, normalized_target, prepared_writers, usable_cacert
@@ -91,6 +94,7 @@ def proxy(
     rewrite: Annotated[bool, typer.Option(help="Point a WoA document's transport URLs on the upstream's origin at the proxy, so invocations pass through it.")] = True,
     duration: Annotated[float | None, typer.Option(min=0.1, help="Stop after this many seconds (default: at SIGINT or SIGTERM).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Judge inferred requirements at their strict level.")] = False,
+    record: Annotated[Path | None, typer.Option(file_okay=False, help="Also record the traffic into this folder (the format of run --record).")] = None,
 ) -> None:
     """Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic.
 
@@ -102,7 +106,10 @@ def proxy(
     usable_cacert(cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, list(FORMATS))
-    traffic, started = Traffic(), utc_now()
+    traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()
+    if traffic.recorder is not None:
+        traffic.recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": upstream,
+                                "drafts": {d: DRAFTS[d] for d in suites}, "seed": 0, "options": {"passive": True, "listen": listen}})
     with contextlib.suppress(asyncio.CancelledError):
         asyncio.run(interruptible(_serve(upstream, host, port, cacert, timeout, http, rewrite, duration, report_dir, traffic)))
     summary = _report(upstream, suites, traffic, writers, started, strict, listen, rewrite)

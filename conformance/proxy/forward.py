@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..recording import Recorder
 from ..report.model import Exchange, truncate
 
 __all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app"]
@@ -75,10 +76,21 @@ def _json(body: bytes) -> Any:
 
 @dataclass
 class Traffic:
-    """Every exchange seen, in order, and what the proxy changed."""
+    """Every exchange seen, in order, and what the proxy changed; with a recorder, each is also written
+    to a recording (conformance/recording) as it completes."""
 
     exchanges: list[Recorded] = field(default_factory=list)
     rewrites: int = 0
+    recorder: Recorder | None = None
+
+    def add(self, recorded: Recorded) -> None:
+        self.exchanges.append(recorded)
+        if self.recorder is not None:
+            request = httpx.Request(recorded.method, recorded.url, headers=recorded.request_headers)
+            outcome = ({"failure": "exchange", "message": recorded.error, "elapsed_ms": recorded.elapsed_ms} if recorded.status is None
+                       else {"status": recorded.status, "response_headers": recorded.response_headers,
+                             "response_body": recorded.response_body, "elapsed_ms": recorded.elapsed_ms})
+            self.recorder.exchange(request, recorded.request_body, outcome)
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:
@@ -156,7 +168,7 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
                         raise httpx.DecodingError(f"the upstream's answer exceeds the proxy's {MAX_BODY:,}-byte cap")
         except httpx.HTTPError as error:
             status, answer_headers, answer = _problem(502, f"the upstream did not answer: {error}")
-            traffic.exchanges.append(Recorded(scope["method"], url, path, headers, body, None, {}, b"",
+            traffic.add(Recorded(scope["method"], url, path, headers, body, None, {}, b"",
                                               round((time.perf_counter() - started) * 1000, 1), str(error)))
             await _respond(send, status, answer_headers, answer)
             return
@@ -164,7 +176,7 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
         decoded = _decoded(bytes(raw), answer_headers.get("content-encoding", "").strip().lower())
         recorded = Recorded(scope["method"], url, path, headers, body, response.status_code, answer_headers, decoded,
                             round((time.perf_counter() - started) * 1000, 1))
-        traffic.exchanges.append(recorded)
+        traffic.add(recorded)
         delivered = bytes(raw)
         if rewrite and recorded.is_document and response.status_code == 200 and "content-encoding" not in answer_headers:
             moved = _rewritten(recorded.response_json(), upstream, proxy_url)

@@ -92,7 +92,8 @@ def test_a_fault_on_either_side_is_caught_and_attributed_to_that_side(host_fault
 def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Path) -> None:
     with serve_host() as host:
         proxy = subprocess.Popen([sys.executable, "-m", "conformance.cli", "proxy", "--upstream", host.url, "--cacert", str(host.cacert),
-                                  "--listen", "127.0.0.1:0", "--suite", "woa", "--report-dir", str(tmp_path)],
+                                  "--listen", "127.0.0.1:0", "--suite", "woa", "--report-dir", str(tmp_path),
+                                  "--record", str(tmp_path / "recording")],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert proxy.stdout is not None
         url = proxy.stdout.readline().split(" listening at ")[1].split()[0]
@@ -107,6 +108,9 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
     assert report["header"]["binding"] == "proxy" and report["header"]["options"]["exchanges"] == 3
     assert all(e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", []))
     assert "3 exchanges judged" in out
+    recorded = [json.loads(line) for line in (tmp_path / "recording" / "exchanges.jsonl").read_text().splitlines()]
+    assert [(r["method"], r["status"]) for r in recorded] == [("GET", 200), ("POST", 200), ("GET", 200)]
+    assert json.loads((tmp_path / "recording" / "meta.json").read_text())["options"]["passive"] is True
 
 
 def _invocation(envelope: object, answer: object) -> Traffic:
