@@ -62,3 +62,15 @@ def test_the_baseline_command_lists_a_reports_failures(tmp_path: Path) -> None:
 def test_a_baseline_naming_unknown_requirements_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--mock", "--baseline", baseline_file(tmp_path, **{"WOA-99-NOPE": "x"})])
     assert result.exit_code == 2
+
+
+def test_a_stale_entry_for_a_may_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+    from conformance.baseline import Baseline
+    from conformance.report import Result, Status
+    from conformance.requirements import catalogue
+
+    may = next(r for r in catalogue() if r.level == "MAY")
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": {may.id: "x"}}))
+    applied = Baseline.load(path).apply(Result.of(may, Status.PASS, "fine"))
+    assert applied.status is Status.PASS and applied.message.startswith("warning (a MAY never fails): stale baseline entry")

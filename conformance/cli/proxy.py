@@ -56,7 +56,8 @@ async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeo
             def url(bound: int) -> str:
                 return f"{'http' if plain else 'https'}://{f'[{host}]' if ':' in host else host}:{bound}"
 
-            server, task, bound = await start_server(lambda bound: forwarding_app(upstream, client, traffic, url(bound), rewrite=rewrite),
+            server, task, bound = await start_server(lambda bound: forwarding_app(upstream, client, traffic, url(bound), rewrite=rewrite,
+                                                                                   deadline=timeout),
                                                      host=host, port=port, certfile=certfile, keyfile=keyfile)
             console.print(f"Proxy for {upstream} listening at {url(bound)}"
                           + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})"))

@@ -11,7 +11,7 @@ the upstream served it.
 
 from __future__ import annotations
 
-import gzip
+import asyncio
 import json
 import time
 import zlib
@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..bindings.jsonparse import NotJson, parse_json
 from ..recording import Recorder
 from ..report.model import Exchange, truncate
 
@@ -69,8 +70,8 @@ class Recorded:
 
 def _json(body: bytes) -> Any:
     try:
-        return json.loads(body)
-    except ValueError:
+        return parse_json(body)
+    except NotJson:
         return None
 
 
@@ -94,14 +95,14 @@ class Traffic:
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:
-    try:
-        if encoding == "gzip":
-            return gzip.decompress(body)
-        if encoding == "deflate":
-            return zlib.decompress(body)
-    except (OSError, zlib.error):
+    """The body decoded for judging, never past MAX_BODY bytes (a compression bomb stops there)."""
+    if encoding not in ("gzip", "deflate"):
         return body
-    return body
+    try:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
+        return inflater.decompress(body, MAX_BODY)
+    except zlib.error:
+        return body
 
 
 async def _read_body(receive: Receive) -> bytes | None:
@@ -142,8 +143,10 @@ def _problem(status: int, detail: str) -> tuple[int, dict[str, str], bytes]:
     return status, {"content-type": "application/problem+json"}, body.encode()
 
 
-def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, proxy_url: str, *, rewrite: bool = True) -> ASGIApp:
-    """The app that forwards to `upstream` (an origin, maybe with a base path) through `client`, recording into `traffic`."""
+def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, proxy_url: str, *, rewrite: bool = True,
+                   deadline: float = 30.0) -> ASGIApp:
+    """The app that forwards to `upstream` (an origin, maybe with a base path) through `client`, recording into `traffic`.
+    Reading the client's request and the upstream's whole answer each have `deadline` seconds."""
     upstream = upstream.rstrip("/")
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -153,23 +156,29 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
         query = scope.get("query_string", b"").decode("latin-1")
         path += f"?{query}" if query else ""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        body = await _read_body(receive)
+        try:
+            async with asyncio.timeout(deadline):
+                body = await _read_body(receive)
+        except TimeoutError:
+            await _respond(send, *_problem(408, f"the request was not received within {deadline:g} s"))
+            return
         if body is None:
             await _respond(send, *_problem(413, f"the request body exceeds the proxy's {MAX_BODY:,}-byte cap"))
             return
         url, started = upstream + path, time.perf_counter()
         forwarded = {k: v for k, v in headers.items() if k not in _HOP_BY_HOP}
         try:
-            async with client.stream(scope["method"], url, headers=forwarded, content=body) as response:
+            async with asyncio.timeout(deadline), client.stream(scope["method"], url, headers=forwarded, content=body) as response:
                 raw = bytearray()
                 async for chunk in response.aiter_raw():
                     raw += chunk
                     if len(raw) > MAX_BODY:
                         raise httpx.DecodingError(f"the upstream's answer exceeds the proxy's {MAX_BODY:,}-byte cap")
-        except httpx.HTTPError as error:
-            status, answer_headers, answer = _problem(502, f"the upstream did not answer: {error}")
+        except (httpx.HTTPError, TimeoutError) as error:
+            problem = str(error) or f"no complete answer within {deadline:g} s"
+            status, answer_headers, answer = _problem(502, f"the upstream did not answer: {problem}")
             traffic.add(Recorded(scope["method"], url, path, headers, body, None, {}, b"",
-                                              round((time.perf_counter() - started) * 1000, 1), str(error)))
+                                 round((time.perf_counter() - started) * 1000, 1), problem))
             await _respond(send, status, answer_headers, answer)
             return
         answer_headers = {k.lower(): v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP}

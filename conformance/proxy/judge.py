@@ -25,6 +25,7 @@ from ..requirements import catalogue
 from ..schemas import schema, schema_names
 from ..validation import UNMAPPED, validate_message
 from ..validation.rules import RULES
+from ..validation.target_schemas import Unjudgeable
 from .forward import Recorded, Traffic
 
 __all__ = ["Findings", "judge", "schema_requirements"]
@@ -93,10 +94,17 @@ class Findings:
         A requirement about a part the message does not have (an mcp transport, an operation) is not
         kept by its absence: it is left untouched (the active checks' `APPLIES` say when)."""
         broken: dict[str, str] = {}
-        for violation in validate_message(name, message, **context):
+        applicable = {r for r in schema_requirements(name, bool(context)) if _applies(r, message)}
+        try:
+            violations = validate_message(name, message, **context)
+        except Unjudgeable as error:  # a hostile schema of the target's: say so, decide nothing
+            for requirement in applicable:
+                self.seen.setdefault(requirement, []).append(
+                    (Status.ERROR, f"the {side}'s {name} in {recorded.method} {recorded.path} cannot be judged: {error}", recorded.exchange()))
+            return
+        for violation in violations:
             if violation.requirement != UNMAPPED:
                 broken.setdefault(violation.requirement, f"{violation.path}: {violation.message}")
-        applicable = {r for r in schema_requirements(name, bool(context)) if _applies(r, message)}
         for requirement in applicable | broken.keys():
             where = f"the {side}'s {name} in {recorded.method} {recorded.path}"
             self.note(requirement, requirement not in broken,
@@ -237,10 +245,13 @@ def judge(traffic: Traffic, suites: tuple[str, ...], *, strict: bool = False) ->
             continue
         seen = findings.seen.get(requirement.id, [])
         failures = [s for s in seen if s[0] is Status.FAIL]
+        errors = [s for s in seen if s[0] is Status.ERROR]
         side = "the client" if requirement.role == "client" else "the host" if requirement.role in ("host", "server") else "an agent"
         if failures:
             status, message = Status.FAIL, f"{side}: {failures[0][1]}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else "")
             evidence = tuple(f[2] for f in failures[:5])
+        elif errors:
+            status, message, evidence = Status.ERROR, f"{side}: {errors[0][1]}", (errors[0][2],)
         elif seen:
             status, message, evidence = Status.PASS, f"{side}: {len(seen)} exchange(s) exercised it, none broke it", (seen[0][2],)
         else:

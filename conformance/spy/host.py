@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..bindings.jsonparse import NotJson, parse_json
 from .scenarios import Scenario
 
 __all__ = ["MAX_RECORDED_BODY", "Recorder", "SpyRequest", "spy_app"]
@@ -42,10 +43,10 @@ class SpyRequest:
         return self.path.split("?")[0] == WELL_KNOWN
 
     def json(self) -> Any:
-        """The body as JSON, or None when it is not JSON."""
+        """The body as JSON, or None when it is not JSON (deep nesting and huge numbers included)."""
         try:
-            return json.loads(self.body)
-        except ValueError:
+            return parse_json(self.body)
+        except NotJson:
             return None
 
     def as_evidence(self) -> dict[str, Any]:

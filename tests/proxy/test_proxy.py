@@ -139,3 +139,33 @@ def test_sdsi_and_aci_messages_are_judged_wherever_they_travel() -> None:
     assert results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP  # needs the negotiated template, which the traffic lacks
     assert Status.FAIL in {r.status for r in results.values() if r.requirement.startswith("ACI-5.2")}
 
+
+
+def test_hostile_traffic_is_judged_without_crashing_the_judge() -> None:
+    from conformance.proxy import Recorded
+
+    document = {"woa_version": "1", "transports": {"rest": {"base": "https://h.example", "invoke_path": "/agents/{agent_id}/invoke"}},
+                "agents": [{"id": "a", "name": "A", "description": "A.", "transports": ["rest"],
+                            "inputs": {"type": "object"}, "outputs": {"$defs": {"loop": {"$ref": "#/$defs/loop"}},
+                                                                      "type": "object", "properties": {"x": {"$ref": "#/$defs/loop"}}}}]}
+    deep = b"[" * 100_000 + b"]" * 100_000
+    json_type = {"content-type": "application/json"}
+    traffic = Traffic([
+        Recorded("GET", "https://h.example/.well-known/woa.json", "/.well-known/woa.json", {}, b"", 200, json_type, json.dumps(document).encode(), 1.0),
+        Recorded("POST", "https://h.example/agents/a/invoke", "/agents/a/invoke", json_type, deep, 200, json_type, b'{"x": 1}', 1.0),
+        Recorded("POST", "https://h.example/agents/a/invoke", "/agents/a/invoke", json_type, b'{"agent": "a", "input": {}}', 200,
+                 json_type, b'{"x": 1}', 1.0),
+    ])
+    results = {r.requirement: r for r in judge(traffic, ("woa",))}
+    assert results["WOA-4.3.1-CLIENT-SENDS-JSON"].status is Status.FAIL  # a body nested 100,000 deep is not usable JSON
+    assert results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].status is Status.ERROR  # a schema that refers to itself forever
+    assert "cannot be judged" in results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].message
+
+
+def test_a_compressed_answer_is_decoded_only_up_to_the_cap() -> None:
+    import gzip
+
+    from conformance.proxy.forward import MAX_BODY, _decoded
+
+    bomb = gzip.compress(b"0" * (MAX_BODY * 4))
+    assert len(bomb) < MAX_BODY // 100 and len(_decoded(bomb, "gzip")) == MAX_BODY

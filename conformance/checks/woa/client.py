@@ -118,9 +118,14 @@ async def client_envelope_names_operation(target: Any) -> Verdict:
     envelope, verdict = _envelope(record)
     if verdict:
         return verdict
-    operation = envelope.get("operation") if isinstance(envelope, dict) else None
+    if not isinstance(envelope, dict) or "operation" not in envelope:
+        return skipped("asked for operation detect, the client left operation out, which 5.1 allows (OPTIONAL): "
+                       "there was no operation member to judge", *record.evidence())
+    operation = envelope["operation"]
+    if not isinstance(operation, str):
+        return failed(f"the envelope's operation is {type(operation).__name__} {str(operation)[:80]}, not a string", *record.evidence())
     if operation != "detect":
-        return failed(f"asked for operation detect, the client sent operation {operation!r}", *record.evidence())
+        return failed(f"asked for operation detect, the client's envelope names operation {operation!r}", *record.evidence())
     return passed("the envelope names operation \"detect\" as a string", *record.evidence())
 
 
