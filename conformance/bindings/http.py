@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import httpx
 from ..recording import Recorder, outcome_of, replaying
 from ..report.model import Exchange, truncate
 
-__all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "same_origin"]
+__all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "media_type_of", "same_origin"]
 
 USER_AGENT = "agent-conformance"
 
@@ -39,6 +40,11 @@ class ExchangeFailed(Exception):
         self.exchange = exchange
 
 
+def media_type_of(headers: Mapping[str, str]) -> str:
+    """The media type a message's Content-Type names, lower case, without its parameters ("" when there is none)."""
+    return str(headers.get("content-type", "")).split(";")[0].strip().lower()
+
+
 @dataclass(frozen=True)
 class HttpResponse:
     status: int
@@ -49,7 +55,7 @@ class HttpResponse:
 
     @property
     def media_type(self) -> str:
-        return str(self.headers.get("content-type", "")).split(";")[0].strip().lower()
+        return media_type_of(self.headers)
 
 
 def _origin(url: str) -> tuple[str, str, int | None] | None:

@@ -15,7 +15,7 @@ import typer
 
 from .. import __version__
 from ..attestation import catalogue_digest
-from ..harness.loop_server import start_server
+from ..harness.loop_server import start_server, write_leaf
 from ..proxy import Traffic, forwarding_app, judge
 from ..recording import Recorder
 from ..report import ResultRecorded, RunFinished, RunHeader, RunStarted, Summary, broadcast, summarize
@@ -48,10 +48,7 @@ async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeo
             authority = trustme.CA()
             leaf = authority.issue_cert(host, "localhost", "127.0.0.1", "::1")
             authority.cert_pem.write_to_path(str(report_dir / PROXY_CA))
-            certfile, keyfile = Path(folder) / "cert.pem", Path(folder) / "key.pem"
-            for n, pem in enumerate(leaf.cert_chain_pems):
-                pem.write_to_path(str(certfile), append=n > 0)
-            leaf.private_key_pem.write_to_path(str(keyfile))
+            certfile, keyfile = write_leaf(leaf, Path(folder), "proxy")
         async with httpx.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, trust_env=False) as client:
             def url(bound: int) -> str:
                 return f"{'http' if plain else 'https'}://{f'[{host}]' if ':' in host else host}:{bound}"

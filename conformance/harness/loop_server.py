@@ -11,10 +11,20 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+import trustme
 import uvicorn
 from starlette.types import ASGIApp
 
-__all__ = ["LoopServer", "start_server"]
+__all__ = ["LoopServer", "start_server", "write_leaf"]
+
+
+def write_leaf(leaf: trustme.LeafCert, folder: Path, stem: str) -> tuple[Path, Path]:
+    """Write a certificate's chain and private key into `folder` (stem.pem, stem.key) for a server to load."""
+    chain, key = folder / f"{stem}.pem", folder / f"{stem}.key"
+    for n, pem in enumerate(leaf.cert_chain_pems):
+        pem.write_to_path(str(chain), append=n > 0)
+    leaf.private_key_pem.write_to_path(str(key))
+    return chain, key
 
 
 class LoopServer(uvicorn.Server):

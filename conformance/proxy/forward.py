@@ -58,9 +58,6 @@ class Recorded:
     def response_json(self) -> Any:
         return _json(self.response_body)
 
-    def media_type(self, headers: dict[str, str]) -> str:
-        return headers.get("content-type", "").split(";")[0].strip().lower()
-
     def exchange(self) -> Exchange:
         sent, _ = truncate(self.request_body.decode("utf-8", "backslashreplace"))
         answered, cut = truncate(self.response_body.decode("utf-8", "backslashreplace"))

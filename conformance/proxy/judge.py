@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
+from ..bindings.http import media_type_of
 from ..checks.woa.document import APPLIES
 from ..report import Result, Status
 from ..report.model import Exchange
@@ -133,7 +134,7 @@ def _judge_document(findings: Findings, recorded: Recorded, document: Any) -> No
         findings.note("WOA-4-DOCUMENT-OBJECT", False, "the host's WoA document is not JSON", recorded)
         return
     findings.messages("woa/document", document, recorded, "host")
-    media_type = recorded.media_type(recorded.response_headers)
+    media_type = media_type_of(recorded.response_headers)
     findings.note("WOA-9.2-MEDIA-TYPE", media_type == "application/woa+json", f"the host served its document as {media_type or 'no media type'}", recorded)
     cached = [h for h in ("etag", "last-modified", "cache-control") if h in recorded.response_headers]
     enough = "cache-control" in cached and ("etag" in cached or "last-modified" in cached)  # as WOA-7-CACHING-HEADERS's check
@@ -164,7 +165,7 @@ def _judge_polling(findings: Findings, traffic: Traffic) -> None:
 
 def _judge_invocation(findings: Findings, recorded: Recorded, document: Any, agent_in_path: str | None) -> None:
     envelope = recorded.request_json()
-    request_type = recorded.media_type(recorded.request_headers)
+    request_type = media_type_of(recorded.request_headers)
     findings.note("WOA-4.3.1-CLIENT-USES-POST", recorded.method == "POST", f"the client invoked with {recorded.method}", recorded)
     findings.note("WOA-4.3.1-CLIENT-SENDS-JSON", request_type == "application/json" and envelope is not None,
                   f"the client's invocation is {request_type or 'unlabelled'}{'' if envelope is not None else ', and not JSON'}", recorded)
@@ -178,7 +179,7 @@ def _judge_invocation(findings: Findings, recorded: Recorded, document: Any, age
     if recorded.status is None:
         return
     answer = recorded.response_json()
-    answer_type = recorded.media_type(recorded.response_headers)
+    answer_type = media_type_of(recorded.response_headers)
     json_answer = answer is not None and bool(_JSON.match(answer_type))
     findings.note("WOA-4.3.1-HOST-RESPONDS-JSON", json_answer, f"the host answered {recorded.status} as {answer_type or 'no media type'}"
                   + ("" if answer is not None else " with a body that is not JSON"), recorded)
@@ -193,7 +194,7 @@ def _judge_invocation(findings: Findings, recorded: Recorded, document: Any, age
                           operation=operation if isinstance(operation, str) else None)
         _judge_carried(findings, answer, recorded, "host")
     elif recorded.status >= 400:
-        media_type = recorded.media_type(recorded.response_headers)
+        media_type = media_type_of(recorded.response_headers)
         findings.note("WOA-5.2-ERROR-PROBLEM-DETAILS", media_type == "application/problem+json",
                       f"the host's error {recorded.status} is {media_type or 'unlabelled'}", recorded)
 

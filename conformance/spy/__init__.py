@@ -25,7 +25,7 @@ from pathlib import Path
 
 import trustme
 
-from ..harness.loop_server import LoopServer, start_server
+from ..harness.loop_server import LoopServer, start_server, write_leaf
 from .host import Recorder, SpyRequest, spy_app
 from .proxy import ProxyAttempt, RecordingProxy
 from .scenarios import DOMAIN, SCENARIOS, Scenario
@@ -59,14 +59,7 @@ def _certificates(folder: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
               "wrong-name": trusted.issue_cert("someone-else.example")}
     cacert = folder / "ca.pem"
     trusted.cert_pem.write_to_path(str(cacert))
-    files = {}
-    for name, leaf in leaves.items():
-        chain, key = folder / f"{name}.pem", folder / f"{name}.key"
-        for n, pem in enumerate(leaf.cert_chain_pems):
-            pem.write_to_path(str(chain), append=n > 0)
-        leaf.private_key_pem.write_to_path(str(key))
-        files[name] = (chain, key)
-    return cacert, files
+    return cacert, {name: write_leaf(leaf, folder, name) for name, leaf in leaves.items()}
 
 
 @contextlib.asynccontextmanager

@@ -8,9 +8,9 @@ do are skips unless the same client invoked the `plain` agent with a POST.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ...bindings.http import media_type_of
 from ...report.model import Exchange
 from ...spy.scenarios import EXFIL, LINK_LOCAL, PRIVATE, UNLISTED, scenario_host
 from ...validation.rules import selected_schema
@@ -21,7 +21,6 @@ from .client_session import ClientSession, ScenarioRecord, client_session
 __all__: list[str] = []
 
 DRIVER = "client-command"
-_MEDIA_TYPE = re.compile(r"^\s*application/json\s*(;.*)?$", re.I)
 
 
 def _no_invocation(record: ScenarioRecord) -> Verdict:
@@ -65,7 +64,7 @@ async def client_sends_json(target: Any) -> Verdict:
         return _no_invocation(record)
     sent = record.invocations[0]
     media_type = sent.headers.get("content-type", "")
-    if not _MEDIA_TYPE.match(media_type):
+    if media_type_of(sent.headers) != "application/json":
         return failed(f"the invocation's media type is {media_type or 'missing'!r}, not application/json", *record.evidence())
     if sent.json() is None:
         return failed("the invocation's body is not JSON", *record.evidence())
@@ -86,28 +85,30 @@ async def client_substitutes_agent_id(target: Any) -> Verdict:
     return passed(f"the client invoked {path}", *record.evidence())
 
 
+def _required_member(record: ScenarioRecord, member: str, kind: type, noun: str) -> tuple[Any, Verdict | None]:
+    """The plain envelope's `member` when it is a `kind`; else the failing (or erring) verdict."""
+    envelope, verdict = _envelope(record)
+    if verdict:
+        return None, verdict
+    if not isinstance(envelope, dict) or not isinstance(envelope.get(member), kind):
+        return None, failed(f"the envelope has no {member} {noun}: {str(envelope)[:200]}", *record.evidence())
+    return envelope[member], None
+
+
 @check("WOA-5.1-ENVELOPE-AGENT-REQUIRED", driver=DRIVER)
 async def client_envelope_has_agent(target: Any) -> Verdict:
     """WoA 5.1: "agent (string, REQUIRED): The agent identifier as listed in the WoA document"."""
     record = (await client_session(target))["plain"]
-    envelope, verdict = _envelope(record)
-    if verdict:
-        return verdict
-    if not isinstance(envelope, dict) or not isinstance(envelope.get("agent"), str):
-        return failed(f"the envelope has no agent string: {str(envelope)[:200]}", *record.evidence())
-    return passed(f"the envelope names agent {envelope['agent']!r}", *record.evidence())
+    agent, verdict = _required_member(record, "agent", str, "string")
+    return verdict or passed(f"the envelope names agent {agent!r}", *record.evidence())
 
 
 @check("WOA-5.1-ENVELOPE-INPUT-REQUIRED", driver=DRIVER)
 async def client_envelope_has_input(target: Any) -> Verdict:
     """WoA 5.1: "input (object, REQUIRED)"."""
     record = (await client_session(target))["plain"]
-    envelope, verdict = _envelope(record)
-    if verdict:
-        return verdict
-    if not isinstance(envelope, dict) or not isinstance(envelope.get("input"), dict):
-        return failed(f"the envelope has no input object: {str(envelope)[:200]}", *record.evidence())
-    return passed("the envelope carries an input object", *record.evidence())
+    _, verdict = _required_member(record, "input", dict, "object")
+    return verdict or passed("the envelope carries an input object", *record.evidence())
 
 
 @check("WOA-5.1-ENVELOPE-OPERATION-STRING", driver=DRIVER)
