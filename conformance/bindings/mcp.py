@@ -23,6 +23,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from ..recording import recording, replaying
+from ..recording.transport import RecordingTransport, ReplayTransport
 from ..report.model import Exchange, truncate
 
 __all__ = ["McpCall", "McpFailed", "call_tool"]
@@ -94,8 +96,15 @@ async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any]
                     max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
                     transport: httpx2.AsyncBaseTransport | None = None) -> McpCall:
     """List the tools at `server`, call the first of `names` it offers with `arguments`."""
-    verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
-    inner = transport or httpx2.AsyncHTTPTransport(verify=verify)
+    replay, recorder = replaying(), recording()
+    inner: httpx2.AsyncBaseTransport
+    if replay is not None:
+        inner = ReplayTransport(replay)
+    else:
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+        inner = transport or httpx2.AsyncHTTPTransport(verify=verify)
+        if recorder is not None:
+            inner = RecordingTransport(inner, recorder)
     request = {"method": "tools/call", "candidates": list(names), "arguments": arguments}
     started = time.perf_counter()
 

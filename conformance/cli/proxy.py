@@ -16,11 +16,10 @@ import typer
 from .. import __version__
 from ..attestation import catalogue_digest
 from ..harness.loop_server import start_server, write_leaf
-from ..proxy import Traffic, forwarding_app, judge
+from ..proxy import Traffic, forwarding_app, judged_run
 from ..recording import Recorder
-from ..report import ResultRecorded, RunFinished, RunHeader, RunStarted, Summary, broadcast, summarize
 from ..report.model import utc_now
-from ..report.writers import FORMATS, Writer
+from ..report.writers import FORMATS
 from ..requirements import DRAFTS
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
@@ -68,19 +67,6 @@ async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeo
                 await server.stop(task)
 
 
-def _report(upstream: str, suites: tuple[str, ...], traffic: Traffic, writers: list[Writer], started: str, strict: bool,
-            listen: str, rewrite: bool) -> Summary:
-    options = {"listen": listen, "exchanges": len(traffic.exchanges), "documents_rewritten": traffic.rewrites,
-               "rewrite": rewrite, "strict": strict, "passive": True}
-    broadcast(RunStarted(RunHeader(__version__, upstream, suites, "proxy", started, options)), writers)
-    results = judge(traffic, suites, strict=strict)
-    for result in results:
-        broadcast(ResultRecorded(result), writers)
-    summary = summarize(results, finished=utc_now())
-    broadcast(RunFinished(summary), writers)
-    return summary
-
-
 def proxy(
     upstream: Annotated[str, typer.Option(help="The host to forward to, e.g. https://agents.example.com; the proxy calls nothing else.")],
     listen: Annotated[str, typer.Option(help="Where the proxy listens, HOST:PORT.")] = "127.0.0.1:8443",
@@ -105,11 +91,12 @@ def proxy(
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, list(FORMATS))
     traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()
+    options = {"listen": listen, "rewrite": rewrite, "strict": strict, "passive": True}
     if traffic.recorder is not None:
         traffic.recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": upstream,
-                                "drafts": {d: DRAFTS[d] for d in suites}, "seed": 0, "options": {"passive": True, "listen": listen}})
+                                "drafts": {d: DRAFTS[d] for d in suites}, "seed": 0, "options": options})
     with contextlib.suppress(asyncio.CancelledError):
         asyncio.run(interruptible(_serve(upstream, host, port, cacert, timeout, http, rewrite, duration, report_dir, traffic)))
-    summary = _report(upstream, suites, traffic, writers, started, strict, listen, rewrite)
+    summary = judged_run(upstream, suites, traffic, writers, started, options)
     console.print(f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in {report_dir}")
     finish(summary)

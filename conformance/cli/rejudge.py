@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .. import __version__
+from ..proxy import Traffic, judged_run
 from ..recording import Replay
 from ..recording.rejudging import changed_verdicts, options_for
 from ..report import Collect
+from ..report.model import utc_now
 from ..report.writers import FORMATS
 from ..runner import TargetUnreachable
 from ..runner import run as run_suite
@@ -29,7 +31,8 @@ def rejudge(
 ) -> None:
     """Judge a recorded run again with this version's checks, answering every request from the recording: nothing is
     contacted. Prints which verdicts changed since the recording; a check that needs traffic the recording lacks is a
-    skip, "not in the recording" (not counted as a change). The exit code is run's."""
+    skip, "not in the recording" (not counted as a change). A recording of `proxy --record` is its traffic judged again.
+    The exit code is run's."""
     try:
         replay = Replay.load(recording)
     except (OSError, ValueError, KeyError) as error:
@@ -39,10 +42,15 @@ def rejudge(
                       markup=False)
     writers = prepared_writers(report_dir, list(FORMATS))
     collect, display = Collect(), RunDisplay()
-    try:
-        summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))
-    except TargetUnreachable as error:
-        fail_usage(f"the recording holds no answer to the first request: {error}")
+    recorded: dict[str, Any] = replay.meta.get("options", {})
+    if recorded.get("passive"):  # a proxy's recording: its traffic judged again
+        summary = judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay),
+                             [*writers, collect, display], utc_now(), recorded | {"replayed_from": str(recording)})
+    else:
+        try:
+            summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))
+        except TargetUnreachable as error:
+            fail_usage(f"the recording holds no answer to the first request: {error}")
     display.finish(summary, written(report_dir, list(FORMATS)))
     before = {requirement: [r["status"] for r in results] for requirement, results in replay.previous_results().items()}
     changed = changed_verdicts(before, collect.results)

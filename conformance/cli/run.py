@@ -176,7 +176,7 @@ def run(
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = RunOptions(target=target if certifies_client else normalized_target(target), suites=suites, roles=(*roles, "any"), timeout=timeout,
+        options = RunOptions(target=target if certifies_client else normalized_target(target), suites=suites, roles=tuple(dict.fromkeys((*roles, "any"))), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,

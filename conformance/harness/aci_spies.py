@@ -16,7 +16,6 @@ suite to fetch after the run (from its own event loop: the spies serve from anot
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
 from ..bindings.jsonparse import NotJson, parse_json
+from ..recording import made_hex, stamp
 from . import ProblemDetailsOnly, TooLarge, problem, read_capped
 
 __all__ = ["SPIES", "Received", "Spies", "SpyRun", "spies_app"]
@@ -71,8 +71,8 @@ class SpyRun:
 
     def __post_init__(self) -> None:
         for spy in SPIES:
-            self.result_canaries[spy] = f"ki-{secrets.token_hex(5)}"
-            self.context_canaries[spy] = f"cx-{secrets.token_hex(5)}"
+            self.result_canaries[spy] = f"ki-{made_hex(5, 'aci-spies')}"
+            self.context_canaries[spy] = f"cx-{made_hex(5, 'aci-spies')}"
 
     def of(self, spy: str) -> list[Received]:
         return [r for r in self.received if r.spy == spy]
@@ -98,7 +98,7 @@ class Spies:
             "transports": {"rest": {"base": f"{self.base}/runs/{run}", "invoke_path": "/agents/{agent_id}/invoke"}},
         }
 
-    def answer(self, run: SpyRun, spy: str, context: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, run: SpyRun, spy: str, context: dict[str, Any], now: float) -> dict[str, Any]:
         listed = context.get("todoItems")
         items = [i for i in listed if isinstance(i, dict) and isinstance(i.get("itemId"), str)] if isinstance(listed, list) else []
         result = SPIES[spy][1]
@@ -119,7 +119,7 @@ class Spies:
             **{k: context.get(k) for k in ("AgentID", "AgentName", "SubTaskID", "SubTaskName", "Dependencies")},
             "Context": f"Working notes of {spy} [{run.context_canaries[spy]}]", "todoItems": items,
             "ItemstateUpdates": states, "KeyInformation": abstracts,
-            "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "Optional": ["LastUpdated"]}}
+            "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)), "Optional": ["LastUpdated"]}}
 
 
 def spies_app(spies: Spies) -> Starlette:
@@ -133,7 +133,7 @@ def spies_app(spies: Spies) -> Starlette:
         run, spy = spies.runs.get(request.path_params["run"]), request.path_params["agent_id"]
         if run is None or spy not in SPIES:
             return problem(404, "No such agent")
-        record = Received(spy, None, time.monotonic())
+        record = Received(spy, None, stamp(request.scope, "arrived"))
         run.received.append(record)
         try:
             record.envelope = parse_json(await read_capped(request, 4 * 1024 * 1024))
@@ -144,10 +144,10 @@ def spies_app(spies: Spies) -> Starlette:
         uri = next((given[k] for k in ("ContextURI", "Context/ContextURI") if isinstance(given.get(k), str)), None)
         record.reference = uri or ""
         await asyncio.sleep(spies.delay)
-        record.answered = time.monotonic()
+        record.answered = stamp(request.scope, "answered")
         if context is None:
             return problem(422, "No AgentContext", 'the input must be {"AgentContext": {...}}')
-        return JSONResponse(spies.answer(run, spy, context))
+        return JSONResponse(spies.answer(run, spy, context, stamp(request.scope, "now", time.time)))
 
     return Starlette(routes=[Route("/runs/{run}/.well-known/woa.json", document),
                              Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"])],

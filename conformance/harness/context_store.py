@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
@@ -26,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from ..recording import made_bytes, made_hex, made_time, stamp
 from . import ProblemDetailsOnly, problem
 
 __all__ = ["ContextStore", "Fetched", "tampered"]
@@ -46,7 +46,7 @@ class _Entry:
 @dataclass
 class ContextStore:
     base: str = ""
-    key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    key: bytes = field(default_factory=lambda: made_bytes(32, "context-store"))
     entries: dict[str, _Entry] = field(default_factory=dict)
     log: list[Fetched] = field(default_factory=list)
 
@@ -55,9 +55,9 @@ class ContextStore:
 
     def put(self, text: str, ttl: float = 600.0, lenient: bool = False) -> str:
         """Store `text`; its reference, valid for `ttl` seconds (negative: already expired)."""
-        ident = secrets.token_hex(8)
+        ident = made_hex(8, "context-store")
         self.entries[ident] = _Entry(text, lenient)
-        exp = int(time.time() + ttl)
+        exp = int(made_time("context-store") + ttl)
         return f"{self.base}/contexts/{ident}?exp={exp}&sig={self._sign(ident, exp)}"
 
     def fetched(self, uri: str) -> list[Fetched]:
@@ -74,7 +74,7 @@ class ContextStore:
             status, body = 404, "no such context"
         elif not exp.isdigit() or not hmac.compare_digest(sig, self._sign(ident, int(exp))):
             status, body = 403, "the reference's signature does not match"
-        elif int(exp) <= time.time() and not entry.lenient:
+        elif int(exp) <= stamp(request.scope, "now", time.time) and not entry.lenient:
             status, body = 410, "the reference has expired"
         else:
             self.log.append(Fetched(ident, 200))

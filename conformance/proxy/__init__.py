@@ -7,6 +7,6 @@
 """
 
 from .forward import MAX_BODY, Recorded, Traffic, forwarding_app
-from .judge import judge, schema_requirements
+from .judge import judge, judged_run, schema_requirements
 
-__all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app", "judge", "schema_requirements"]
+__all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app", "judge", "judged_run", "schema_requirements"]

@@ -22,7 +22,7 @@ import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..bindings.jsonparse import NotJson, parse_json
-from ..recording import Recorder
+from ..recording import Recorder, Replay
 from ..report.model import Exchange, truncate
 
 __all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app"]
@@ -88,7 +88,20 @@ class Traffic:
             outcome = ({"failure": "exchange", "message": recorded.error, "elapsed_ms": recorded.elapsed_ms} if recorded.status is None
                        else {"status": recorded.status, "response_headers": recorded.response_headers,
                              "response_body": recorded.response_body, "elapsed_ms": recorded.elapsed_ms})
-            self.recorder.exchange(request, recorded.request_body, outcome)
+            client = {"path": recorded.path, "headers": recorded.request_headers}  # as the client sent them
+            self.recorder.exchange(request, recorded.request_body, outcome | {"proxied": client})
+
+    @classmethod
+    def recorded(cls, replay: Replay) -> Traffic:
+        """The traffic a `proxy --record` run kept, in the order it completed."""
+        exchanges = []
+        for line in replay.lines("exchanges.jsonl"):
+            client = line.get("proxied", {"path": line["url"], "headers": line["request_headers"]})
+            exchanges.append(Recorded(line["method"], line["url"], client["path"], client["headers"], replay.body(line["request_body"]),
+                                      line.get("status") if not line.get("failure") else None, line.get("response_headers", {}),
+                                      replay.body(line["response_body"]) if "response_body" in line else b"",
+                                      line.get("elapsed_ms") or 0.0, line.get("message")))
+        return cls(exchanges)
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:

@@ -12,16 +12,28 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
+from .. import __version__
 from ..bindings.http import media_type_of
 from ..checks.woa.document import APPLIES
-from ..report import Result, Status
-from ..report.model import Exchange
+from ..report import (
+    Handler,
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunHeader,
+    RunStarted,
+    Status,
+    Summary,
+    broadcast,
+    summarize,
+)
+from ..report.model import Exchange, utc_now
 from ..requirements import catalogue
 from ..schemas import schema, schema_names
 from ..validation import UNMAPPED, validate_message
@@ -29,7 +41,7 @@ from ..validation.rules import RULES
 from ..validation.target_schemas import Unjudgeable
 from .forward import Recorded, Traffic
 
-__all__ = ["Findings", "judge", "schema_requirements"]
+__all__ = ["Findings", "judge", "judged_run", "schema_requirements"]
 
 _JSON = re.compile(r"^application/([\w.+-]+\+)?json$")
 #: SDSI and ACI messages, recognised by the members only they carry (checked in this order).
@@ -259,3 +271,19 @@ def judge(traffic: Traffic, suites: tuple[str, ...], *, strict: bool = False) ->
             status, message, evidence = Status.SKIP, "no exchange in the traffic touched it", ()
         results.append(Result.of(requirement, status, message, check="proxy", evidence=evidence, strict=strict))
     return results
+
+
+def judged_run(upstream: str, suites: tuple[str, ...], traffic: Traffic, handlers: Sequence[Handler], started: str,
+               options: dict[str, Any]) -> Summary:
+    """Judge `traffic` as a run of its own: its header, every result and its summary go to `handlers`;
+    with a recorder, the verdicts go into the recording too (for `rejudge` to compare with)."""
+    header = {"exchanges": len(traffic.exchanges), "documents_rewritten": traffic.rewrites} | options
+    broadcast(RunStarted(RunHeader(__version__, upstream, suites, "proxy", started, header)), handlers)
+    results = judge(traffic, suites, strict=bool(options.get("strict")))
+    for result in results:
+        broadcast(ResultRecorded(result), handlers)
+    if traffic.recorder is not None:
+        traffic.recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
+    summary = summarize(results, finished=utc_now())
+    broadcast(RunFinished(summary), handlers)
+    return summary

@@ -11,14 +11,26 @@ A recording is a folder, append-only while the run writes it (format agent-confo
                      the SHA-256 of the request body, then the status, response headers, HTTP and TLS
                      versions and the SHA-256 of the (decoded) response body, or the failure (kind and
                      message), and the time it took
+                     and the wall-clock times it started and ended
+    observed.jsonl   what the suite observed of a counterpart it drives rather than asks (the WoA
+                     client under test: each run of its command, what reached the spy hosts and the
+                     proxy), one line per session, bodies by hash
+    inbound.jsonl    one line per request a target made to a server the suite hosted (the ACI spies,
+                     the context store): the server's name and base URL, the request, the answer,
+                     when it arrived, and the stamps the server's own code took (arrival, answer)
+    values.jsonl     the times the suite read from the clock where they enter a message or a verdict
     bodies/<sha256>  each body once, by content hash
     results.jsonl    the verdicts the recorded run reached (requirement, status, message), written at
                      its end, so that a re-judging can say which verdicts changed
 
 Replaying answers each request the suite makes with the recorded answer to the same method, URL
-and body (in recorded order when one was sent several times). A request the recording lacks, or
-work that needs a live counterpart (the suite's spies, which the target calls; the MCP SDK's
-client), raises `NotRecorded`, which the runner reports as `skip` "not in the recording".
+and body (in recorded order when one was sent several times). A server the suite hosts is not
+started: it keeps its recorded base URL, and the requests it received are fed through its own app
+in-process, in the order they arrived, by the time the request they arrived under is answered, so
+that its state is rebuilt by its own code. Random values come from per-purpose streams of the
+recorded seed; clock readings from values.jsonl; what a driven client did from observed.jsonl. A
+request, reading or observation the recording lacks raises `NotRecorded`, which the runner reports
+as `skip` "not in the recording".
 """
 
 from __future__ import annotations
@@ -27,21 +39,29 @@ import contextvars
 import hashlib
 import json
 import random
+import threading
+import time
 import uuid
 from collections import defaultdict, deque
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+from starlette.types import ASGIApp
 
 from ..report.model import Exchange, utc_now
 
-__all__ = ["FORMAT", "NotRecorded", "Recorder", "Replay", "ensure_live", "made_uuid", "outcome_of", "replaying", "seeded"]
+__all__ = ["FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "made_bytes", "made_hex", "made_time",
+           "made_uuid", "outcome_of", "recording", "replaying", "seeded", "stamp"]
 
 FORMAT = "agent-conformance-recording/1"
+#: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
+STAMPS = "agent_conformance.stamps"
 _REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay", default=None)
-_RANDOM: contextvars.ContextVar[random.Random | None] = contextvars.ContextVar("seeded_random", default=None)
+_RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
+_SEED: contextvars.ContextVar[tuple[int, dict[str, random.Random]] | None] = contextvars.ContextVar("seed", default=None)
 
 
 class NotRecorded(Exception):
@@ -54,19 +74,59 @@ def _sha256(data: bytes) -> str:
 
 def seeded(seed: int) -> None:
     """Make every value the suite makes up in this run (and the tasks it starts) come from `seed`."""
-    _RANDOM.set(random.Random(seed))
+    _SEED.set((seed, {}))
 
 
-def made_uuid() -> str:
+def _source(purpose: str) -> random.Random | None:
+    """The run's random stream for `purpose`: one per purpose, so that what one part of the suite
+    draws does not depend on when another part drew (checks may run concurrently)."""
+    seed = _SEED.get()
+    if seed is None:
+        return None
+    number, streams = seed
+    if purpose not in streams:
+        streams[purpose] = random.Random(int.from_bytes(hashlib.sha256(f"{number}/{purpose}".encode()).digest()[:8], "big"))
+    return streams[purpose]
+
+
+def made_uuid(purpose: str = "ids") -> str:
     """A UUID from the run's seed: the same recording re-judged makes the same ones."""
-    source = _RANDOM.get()
+    source = _source(purpose)
     return str(uuid.UUID(int=source.getrandbits(128), version=4) if source is not None else uuid.uuid4())
 
 
-def ensure_live(what: str) -> None:
-    """Raise `NotRecorded` when the run replays a recording: `what` needs a live target."""
-    if _REPLAY.get() is not None:
-        raise NotRecorded(f"not in the recording: {what} needs a live target")
+def made_bytes(size: int, purpose: str) -> bytes:
+    """`size` random bytes from the run's seed (a key, a token)."""
+    source = _source(purpose)
+    return source.randbytes(size) if source is not None else random.SystemRandom().randbytes(size)
+
+
+def made_hex(size: int, purpose: str) -> str:
+    """`size` random bytes from the run's seed, in hex (a canary, an identifier)."""
+    return made_bytes(size, purpose).hex()
+
+
+def made_time(purpose: str) -> float:
+    """The wall-clock time, where it enters a message or a verdict: recorded in a recorded run, read
+    back in a replay (the same time as then), the clock otherwise."""
+    replay = _REPLAY.get()
+    if replay is not None:
+        return replay.value(purpose)
+    now = time.time()
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.value(purpose, now)
+    return now
+
+
+def stamp(scope: MutableMapping[str, Any], name: str, clock: Callable[[], float] = time.monotonic) -> float:
+    """A clock reading a hosted server takes while it answers (its arrival, its answer), kept in the
+    request's scope: the recorder keeps it with the inbound exchange, and a replay hands the recorded
+    reading back instead of the clock's."""
+    stamps: dict[str, float] = scope.setdefault(STAMPS, {})
+    if name not in stamps:
+        stamps[name] = clock()
+    return stamps[name]
 
 
 def _key(method: str, url: str, body: bytes) -> tuple[str, str, str]:
@@ -75,15 +135,17 @@ def _key(method: str, url: str, body: bytes) -> tuple[str, str, str]:
 
 @dataclass
 class Recorder:
-    """Writes a recording into `folder` as the run goes."""
+    """Writes a recording into `folder` as the run goes (from the run's thread and its servers')."""
 
     folder: Path
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self, meta: dict[str, Any]) -> None:
         (self.folder / "bodies").mkdir(parents=True, exist_ok=True)
-        for stale in ("exchanges.jsonl", "results.jsonl"):
+        for stale in ("exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl"):
             (self.folder / stale).unlink(missing_ok=True)
         (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
+        _RECORDER.set(self)
 
     def _body(self, data: bytes) -> str:
         digest = _sha256(data)
@@ -92,13 +154,37 @@ class Recorder:
             path.write_bytes(data)
         return digest
 
+    def _append(self, name: str, line: dict[str, Any]) -> None:
+        with self.lock, (self.folder / name).open("a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
+
     def exchange(self, request: httpx.Request, body: bytes, outcome: dict[str, Any]) -> None:
         line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
                 "request_body": self._body(body)}
         if "response_body" in outcome:
             outcome = {**outcome, "response_body": self._body(outcome["response_body"])}
-        with (self.folder / "exchanges.jsonl").open("a", encoding="utf-8") as log:
-            log.write(json.dumps(line | outcome) + "\n")
+        self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
+
+    def hosted(self, server: str, base: str) -> None:
+        """A server the suite hosts for this run started at `base`."""
+        self._append("inbound.jsonl", {"hosted": server, "base": base})
+
+    def inbound(self, server: str, request: dict[str, Any], body: bytes, answer: dict[str, Any], response: bytes) -> None:
+        """A request a hosted server received and what it answered (`request` and `answer` hold the
+        rest: method, path, query, headers, arrival; status, headers, stamps)."""
+        self._append("inbound.jsonl", {"server": server, **request, "request_body": self._body(body), **answer,
+                                       "response_body": self._body(response)})
+
+    def value(self, purpose: str, value: float) -> None:
+        self._append("values.jsonl", {"purpose": purpose, "value": value})
+
+    def observed(self, what: str, value: Any) -> None:
+        """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by `body`)."""
+        self._append("observed.jsonl", {"what": what, "value": value})
+
+    def body(self, data: bytes) -> str:
+        """Keep `data` among the recording's bodies; its SHA-256."""
+        return self._body(data)
 
     def results(self, results: list[dict[str, Any]]) -> None:
         with (self.folder / "results.jsonl").open("w", encoding="utf-8") as log:
@@ -106,13 +192,22 @@ class Recorder:
                 log.write(json.dumps(result) + "\n")
 
 
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
 @dataclass
 class Replay:
-    """Recorded answers, by the request they answered."""
+    """Recorded answers, by the request they answered; what the suite's servers received, to feed them."""
 
     folder: Path
     meta: dict[str, Any]
     answers: dict[tuple[str, str, str], deque[dict[str, Any]]] = field(default_factory=dict)
+    inbound: list[dict[str, Any]] = field(default_factory=list)  # by arrival
+    bases: dict[str, str] = field(default_factory=dict)
+    values: dict[str, deque[float]] = field(default_factory=dict)
+    hosts: dict[str, ASGIApp] = field(default_factory=dict)  # the hosted servers of the replayed run, by name
+    fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
 
     @classmethod
     def load(cls, folder: Path) -> Replay:
@@ -120,11 +215,15 @@ class Replay:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{folder} is not a recording ({FORMAT})")
         answers: dict[tuple[str, str, str], deque[dict[str, Any]]] = defaultdict(deque)
-        exchanges = folder / "exchanges.jsonl"
-        for line in exchanges.read_text(encoding="utf-8").splitlines() if exchanges.exists() else []:
-            record = json.loads(line)
+        for record in _lines(folder / "exchanges.jsonl"):
             answers[(record["method"], record["url"], record["request_body"])].append(record)
-        return cls(folder, meta, dict(answers))
+        values: dict[str, deque[float]] = defaultdict(deque)
+        for record in _lines(folder / "values.jsonl"):
+            values[record["purpose"]].append(record["value"])
+        inbound = _lines(folder / "inbound.jsonl")
+        bases = {r["hosted"]: r["base"] for r in inbound if "hosted" in r}
+        received = sorted((r for r in inbound if "server" in r), key=lambda r: float(r["at"]))
+        return cls(folder, meta, dict(answers), received, bases, dict(values))
 
     def activate(self) -> None:
         """Make this the replay of the current run (and of the tasks it starts)."""
@@ -137,20 +236,69 @@ class Replay:
             raise NotRecorded(f"not in the recording: {method} {url}")
         record = queue.popleft() if len(queue) > 1 else queue[0]
         if "response_body" in record:
-            record = {**record, "response_body": (self.folder / "bodies" / record["response_body"]).read_bytes()}
+            record = {**record, "response_body": self.body(record["response_body"])}
         return record
+
+    def body(self, digest: str) -> bytes:
+        return (self.folder / "bodies" / digest).read_bytes()
+
+    def lines(self, name: str) -> list[dict[str, Any]]:
+        """The lines of one of the recording's files, in order."""
+        return _lines(self.folder / name)
+
+    def value(self, purpose: str) -> float:
+        """The next clock reading the recorded run took for `purpose`."""
+        queue = self.values.get(purpose)
+        if not queue:
+            raise NotRecorded(f"not in the recording: the time read for {purpose}")
+        return queue.popleft() if len(queue) > 1 else queue[0]
+
+    def observed(self, what: str) -> Any:
+        """What the recorded run observed as `what` (see `Recorder.observed`)."""
+        found = [r["value"] for r in self.lines("observed.jsonl") if r["what"] == what]
+        if not found:
+            raise NotRecorded(f"not in the recording: {what}")
+        return found[-1]
+
+    def base_of(self, server: str) -> str:
+        if server not in self.bases:
+            raise NotRecorded(f"not in the recording: the suite's {server} server")
+        return self.bases[server]
+
+    def attach(self, server: str, app: ASGIApp) -> None:
+        self.hosts[server] = app
+
+    async def detach(self, server: str) -> None:
+        """The hosted server's block ends: what it received after the last replayed request is fed to it."""
+        await self.feed(None, only=server)
+        self.hosts.pop(server, None)
+
+    async def feed(self, until: float | None, only: str | None = None) -> None:
+        """Feed the hosted servers what they received up to the recorded time `until` (None: all)."""
+        from .inbound import replay_request
+
+        for n, record in enumerate(self.inbound):
+            if until is not None and float(record["at"]) > until:
+                break
+            if n in self.fed or record["server"] not in self.hosts or (only is not None and record["server"] != only):
+                continue
+            self.fed.add(n)
+            await replay_request(self.hosts[record["server"]], record, self.body(record["request_body"]))
 
     def previous_results(self) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        path = self.folder / "results.jsonl"
-        for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
-            result = json.loads(line)
+        for result in self.lines("results.jsonl"):
             found[result["requirement"]].append(result)
         return dict(found)
 
 
 def replaying() -> Replay | None:
     return _REPLAY.get()
+
+
+def recording() -> Recorder | None:
+    """The recorder of the current run, if it is recorded."""
+    return _RECORDER.get()
 
 
 def outcome_of(exchange: Exchange, body: bytes) -> dict[str, Any]:

@@ -5,6 +5,7 @@ report is what its recorded traffic still shows."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..report import Collect, Result
@@ -19,11 +20,12 @@ def options_for(replay: Replay) -> RunOptions:
     recorded: dict[str, Any] = replay.meta.get("options", {})
     return RunOptions(target=str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or ("woa", "sdsi", "aci"),
                       binding=str(recorded.get("binding", "woa-rest")), roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
-                      timeout=float(recorded.get("timeout", 10.0)), allow_http_loopback=bool(recorded.get("allow_http_loopback")),
+                      timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
+                      allow_http_loopback=bool(recorded.get("allow_http_loopback")),
                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
                       max_experimental_keys=int(recorded.get("max_experimental_keys", 10)), strict=bool(recorded.get("strict")),
                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
-                      seed=int(replay.meta.get("seed", 0)), replay=replay)
+                      client_command=recorded.get("client_command"), seed=int(replay.meta.get("seed", 0)), replay=replay)
 
 
 async def rejudged(replay: Replay) -> list[Result]:

@@ -111,6 +111,14 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
     recorded = [json.loads(line) for line in (tmp_path / "recording" / "exchanges.jsonl").read_text().splitlines()]
     assert [(r["method"], r["status"]) for r in recorded] == [("GET", 200), ("POST", 200), ("GET", 200)]
     assert json.loads((tmp_path / "recording" / "meta.json").read_text())["options"]["passive"] is True
+    # the recorded traffic judged again, offline, to the same verdicts
+    rejudged = subprocess.run([sys.executable, "-m", "conformance.cli", "rejudge", str(tmp_path / "recording"), "--report-dir",
+                               str(tmp_path / "again")], capture_output=True, text=True, timeout=60)
+    assert rejudged.returncode == 0, rejudged.stderr
+    assert "0 verdicts changed since the recording." in rejudged.stdout
+    again = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert [(r["requirement"], r["status"], r["message"]) for r in again["results"]] == \
+        [(r["requirement"], r["status"], r["message"]) for r in report["results"]]
 
 
 def _invocation(envelope: object, answer: object) -> Traffic:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,6 +24,8 @@ from urllib.parse import urlsplit
 from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, role_of
 from ...bindings.reply import Reply
 from ...harness.context_store import ContextStore, tampered
+from ...harness.hosting import hosted
+from ...recording import made_hex
 from ...target import Target
 from ...vectors import vectors_root
 
@@ -108,8 +109,6 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
 
 
 async def _gather(target: Target) -> InvokedSession:
-    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
-
     found, reason = _bindings(target)
     if not found:
         return InvokedSession(reason)
@@ -117,12 +116,12 @@ async def _gather(target: Target) -> InvokedSession:
     session = InvokedSession(store=ContextStore())
     store = session.store
     assert store is not None
-    with serve(lambda _: store.app(), tls=False) as served:
-        store.base = served.url
+    async with hosted("context-store", lambda _: store.app()) as base:
+        store.base = base
         for agent, binding in found:
             own = golden.get(agent["id"], golden["hotel-booking"])
             dependent = next(v for v in golden.values() if v["AgentContext"]["Dependencies"])
-            canary = f"canary-{secrets.token_hex(6)}"
+            canary = f"canary-{made_hex(6, 'aci-invoked')}"
             messages = {"inline": _addressed(own, agent), "dependent": _addressed(dependent, agent)}
             messages["inline"]["AgentContext"]["Context"] += f" Reference note {canary}."
             for kind, ttl, lenient in (("by-reference", 600.0, False), ("tampered", 600.0, False), ("expired", -60.0, True)):

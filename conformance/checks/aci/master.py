@@ -4,12 +4,12 @@ and the TaskContext it returned, for the runs of master_session.py."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from ...bindings.http import ExchangeFailed, Unreachable
+from ...recording import made_time
 from ...report.model import Exchange, Status
 from ...target import Target
 from ...validation import validate_message
@@ -388,12 +388,13 @@ async def context_references_expire(target: Target) -> Verdict:
     if not references:
         return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
     problems, unreadable = [], []
+    now = made_time("aci-master-expiry")
     for run, uri in references:
         values = parse_qs(urlsplit(uri).query).get("exp", [])
         expiry = float(values[0]) if values and values[0].replace(".", "", 1).isdigit() else None
         if expiry is None:
             unreadable.append(uri)
-        elif not time.time() < expiry <= time.time() + 86400:
+        elif not now < expiry <= now + 86400:
             problems.append(f"{run.name}: {uri} expires at {expiry:.0f}, not within the next day")
     if unreadable and not problems:
         return skipped(f"rests on the suite's convention of an expiry the reference names (exp, in seconds since the epoch; "

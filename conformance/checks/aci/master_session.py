@@ -21,7 +21,8 @@ from ...bindings.aci import RestMaster, aci_agents, role_of
 from ...bindings.http import ExchangeFailed, Unreachable
 from ...bindings.reply import Reply
 from ...harness.aci_spies import Spies, SpyRun, spies_app
-from ...recording import ensure_live
+from ...harness.hosting import hosted
+from ...recording import replaying
 from ...target import Target
 
 __all__ = ["QUERIES", "RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
@@ -60,8 +61,6 @@ class MasterSession:
 
 
 async def _gather(target: Target) -> MasterSession:
-    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
-
     masters = [a for a in aci_agents(target.document) if role_of(a) == "master"]
     if not masters:
         return MasterSession("the target offers no ACI master agent (the ACI capability and a run_task operation)")
@@ -79,11 +78,10 @@ async def _gather(target: Target) -> MasterSession:
             return None, str(error)
         return response.status, response.body.decode("utf-8", errors="replace")
 
-    spies = Spies()
+    spies = Spies(delay=0.0 if replaying() else Spies.delay)  # a replay has the recorded times
     session = MasterSession()
-    ensure_live("the suite's spy agents, which the master under test calls,")
-    with serve(lambda base: spies_app(spies), tls=False) as served:
-        spies.base = served.url
+    async with hosted("aci-spies", lambda base: spies_app(spies)) as base:
+        spies.base = base
         for name, (scenario, behaviour) in RUNS.items():
             spies.runs[name] = SpyRun(name, behaviour)
             run = MasterRun(name, scenario, spies.runs[name])

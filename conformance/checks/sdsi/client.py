@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings import ExchangeFailed, Unreachable
-from ...recording import ensure_live
+from ...harness.hosting import hosted
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -60,8 +60,6 @@ def _client_agent(document: Any) -> dict[str, Any] | None:
 
 
 async def _gather(target: Target) -> ClientSession:
-    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
-
     from ...harness.sdsi_spy import Spy, spy_app
 
     agent = _client_agent(target.document)
@@ -71,12 +69,11 @@ async def _gather(target: Target) -> ClientSession:
     if url is None:
         return ClientSession(reason or "")
     spy, found = Spy(), ClientSession(templates=Spy().templates)
-    ensure_live("the suite's spy SDSI server, which the client under test calls,")
-    with serve(lambda base: spy_app(base, spy), tls=False) as served:
+    async with hosted("sdsi-spy", lambda base: spy_app(base, spy)) as base:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)
             envelope = {"agent": agent["id"], "operation": "handle_user_request",
-                        "input": {"utterance": utterance, "server": served.url + "/.well-known/woa.json"}}
+                        "input": {"utterance": utterance, "server": base + "/.well-known/woa.json"}}
             try:
                 response = await target.client.request("POST", url, json=envelope, headers={"accept": "application/json"})
                 drive.status, drive.exchange, drive.answer = response.status, response.exchange, response.body

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ...driver import CommandDriver, Outcome, Request, client_environment
-from ...recording import ensure_live
+from ...recording import Recorder, Replay, recording, replaying
 from ...report.model import Exchange
 from ...spy import SCENARIOS, ProxyAttempt, Scenario, SpyRequest, SpyWorld, spy_world
 from ...target import Target
@@ -101,9 +102,35 @@ async def _drive(template: str, deadline: float, scenarios: tuple[Scenario, ...]
     return ClientSession({r.scenario.name: r for r in records})
 
 
+def _kept(session: ClientSession, recorder: Recorder) -> list[dict[str, Any]]:
+    """The session as the recording keeps it: plain data, each request's body by its hash."""
+    return [{"scenario": name, "outcomes": [asdict(o) for o in record.outcomes], "attempts": [asdict(a) for a in record.attempts],
+             "requests": [asdict(r) | {"body": recorder.body(r.body)} for r in record.requests]}
+            for name, record in session.records.items()]
+
+
+def _restored(kept: list[dict[str, Any]], replay: Replay) -> ClientSession:
+    scenarios = {s.name: s for s in SCENARIOS}
+    return ClientSession({k["scenario"]: ScenarioRecord(scenarios[k["scenario"]], [Outcome(**o) for o in k["outcomes"]],
+                                                        [SpyRequest(**r | {"body": replay.body(r["body"])}) for r in k["requests"]],
+                                                        [ProxyAttempt(**a) for a in k["attempts"]])
+                          for k in kept})
+
+
+async def _session(template: str, deadline: float) -> ClientSession:
+    """Played live, or read back from the recording a replay answers from (the client cannot be run
+    again: what it did then is what is judged)."""
+    replay, recorder = replaying(), recording()
+    if replay is not None:
+        return _restored(replay.observed(MEMO_KEY), replay)
+    session = await _drive(template, deadline, SCENARIOS)
+    if recorder is not None:
+        recorder.observed(MEMO_KEY, _kept(session, recorder))
+    return session
+
+
 async def client_session(target: Target) -> ClientSession:
     """Every scenario played against the client command of this run (once, however many checks ask)."""
     template = target.options.client_command
-    ensure_live("the client under test, which the suite drives,")
     assert template is not None, "client checks run only with --client-command"
-    return await target.memo(MEMO_KEY, lambda: _drive(template, target.options.timeout * 3, SCENARIOS))
+    return await target.memo(MEMO_KEY, lambda: _session(template, target.options.timeout * 3))

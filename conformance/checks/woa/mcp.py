@@ -10,7 +10,6 @@ from typing import Any
 
 from ...bindings.jsonparse import NotJson, parse_json
 from ...fuzzing import Ungeneratable, valid_examples
-from ...recording import ensure_live
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
@@ -94,7 +93,6 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
         return not_applicable("no agent is offered over the mcp transport")
     if config is None:
         return skipped(reason or "")
-    ensure_live("the MCP SDK's client, which the recording does not capture,")
     if target.options.transport is not None:
         return skipped("the run is in-process (an ASGI app, no socket): the MCP SDK's client speaks only over the network")
     verdicts = [await _judge(target, config, agent) for agent in agents]
