@@ -13,7 +13,7 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from ..schemas import validator
+from ..schemas import fast_validator, validator
 from .rules import RULES, Context
 from .violation import UNMAPPED, Violation
 
@@ -29,8 +29,34 @@ def _pointer(path: Any) -> str:
     return "".join(f"/{part}" for part in path) or "/"
 
 
+#: Nesting beyond which a message is not handed to jsonschema-rs (its recursion is native: deep enough
+#: nesting would overflow the stack; parse_json never yields more than the interpreter's limit).
+FAST_DEPTH = 256
+
+
+def _shallow(data: Any, limit: int = FAST_DEPTH) -> bool:
+    pending: list[tuple[Any, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            if depth >= limit:
+                return False
+            pending.extend((child, depth + 1) for child in (value.values() if isinstance(value, dict) else value))
+    return True
+
+
+def _valid_fast(name: str, data: Any) -> bool:
+    """jsonschema-rs says `data` is valid (False when it cannot tell: then jsonschema decides)."""
+    try:
+        return _shallow(data) and bool(fast_validator(name).is_valid(data))
+    except (ValueError, TypeError, OverflowError):  # a value it cannot convert (a huge integer): jsonschema decides
+        return False
+
+
 def _schema_errors(name: str, data: Any) -> list[ValidationError]:
     """The schema's errors, less those at a location whose type is already wrong (one defect, one report)."""
+    if _valid_fast(name, data):
+        return []
     errors = list(validator(name).iter_errors(data))
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
     return [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
