@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from . import __version__
 from .attestation import catalogue_digest
@@ -117,6 +118,50 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     return [await _execute(c, requirement, target) for c in checks]
 
 
+def lane_of(requirement: Requirement) -> tuple[str, str]:
+    """The checks that run in sequence: those of one draft and one role. A lane's checks share sessions and
+    the state of the target they drive in that role (an SDSI server's pool, an ACI master's runs); lanes
+    share nothing but read-only documents, so they run at once without changing any verdict (tested)."""
+    return requirement.draft, requirement.role
+
+
+@dataclass
+class InOrder:
+    """Results decided out of order (lanes run at once), handed on in catalogue order as soon as they can be."""
+
+    hand_on: Callable[[list[Result]], None]
+    decided: dict[int, list[Result]] = field(default_factory=dict)
+    next: int = 0
+
+    def decide(self, index: int, results: list[Result]) -> None:
+        self.decided[index] = results
+        while self.next in self.decided:
+            self.hand_on(self.decided.pop(self.next))
+            self.next += 1
+
+    def flush(self) -> None:
+        for index in sorted(self.decided):
+            self.hand_on(self.decided.pop(index))
+
+
+async def _judge_lanes(selected: list[Requirement], target: Target, in_order: InOrder) -> None:
+    """Judge every requirement, lanes at once (at most `parallel` checks at a time), each lane in catalogue order."""
+    lanes: dict[tuple[str, str], list[int]] = {}
+    for index, requirement in enumerate(selected):
+        lanes.setdefault(lane_of(requirement), []).append(index)
+    gate = asyncio.Semaphore(max(1, target.options.parallel))
+
+    async def lane(indices: list[int]) -> None:
+        for index in indices:
+            async with gate:
+                judged = await _judge(selected[index], target)
+            in_order.decide(index, judged)
+
+    async with asyncio.TaskGroup() as group:
+        for indices in lanes.values():
+            group.create_task(lane(indices))
+
+
 async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFetch:
     """The jsonrpc binding has no document: a first template request shows the endpoint answers."""
     scenario = options.scenarios[0] if options.scenarios else "flight_booking"
@@ -168,14 +213,17 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
         broadcast(RunStarted(header), handlers)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
+
+        def hand_on(decided: list[Result]) -> None:
+            for result in decided:
+                results.append(options.baseline.apply(result) if options.baseline else result)
+                broadcast(ResultRecorded(results[-1]), handlers)
+
+        in_order = InOrder(hand_on)
         completion = "complete"
         try:
             async with asyncio.timeout_at(deadline):
-                for requirement in selected:
-                    for result in await _judge(requirement, target):
-                        result = options.baseline.apply(result) if options.baseline else result
-                        results.append(result)
-                        broadcast(ResultRecorded(result), handlers)
+                await _judge_lanes(selected, target, in_order)
         except TimeoutError:
             completion = "out-of-budget"
         except asyncio.CancelledError:
@@ -188,6 +236,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                 if "woa" in options.suites and options.driver is None else ()
             await target.aclose()
         if completion != "complete":
+            in_order.flush()  # what lanes that ran ahead of an undecided requirement decided
             why = "the run was interrupted" if completion == "interrupted" else f"the run's {options.budget:g} s budget ran out"
             judged = {r.requirement for r in results}
             for requirement in selected:

@@ -76,6 +76,7 @@ class RunOptions:
     scenarios: tuple[str, ...] = ()  # for the SDSI jsonrpc binding, which has no document to name them
     max_experimental_keys: int = 10  # the SDSI convergence cap the suite holds servers to (6.2.3)
     strict: bool = False  # judge inferred requirements at their strict level (their errata's stronger reading)
+    parallel: int = 4  # checks of different lanes (draft and role) judged at once; 1: one after another
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
     client_command: str | None = None  # a WoA client to certify, driven through this command (conformance/driver)
@@ -109,7 +110,7 @@ class RunOptions:
                 "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
                 "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
                 "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None,
-                "headers": [name for name, _ in self.headers], "seed": self.seed,
+                "headers": [name for name, _ in self.headers], "seed": self.seed, "parallel": self.parallel,
                 "replayed_from": str(self.replay.folder) if self.replay else None}  # names only: values may be credentials
 
 

@@ -4,14 +4,18 @@ cut short by its budget or a signal still finishes in order."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from pathlib import Path
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
 from conformance.bindings import DocumentFetch, HttpClient, WoaRestBinding
 from conformance.checks import Check
 from conformance.checks.registry import Verdict, passed
+from conformance.cli import app
 from conformance.report import ResultRecorded, RunFinished, Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
@@ -110,3 +114,22 @@ async def test_a_cancelled_run_is_finished_as_interrupted(monkeypatch: pytest.Mo
     task.cancel("SIGINT")
     summary = await task
     assert summary.completion == "interrupted" and footers and footers[0].summary.completion == "interrupted"
+
+
+def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None:
+    """Lanes (a draft and a role) run at once; every verdict and message, and the order of the results and of
+    their evidence, is what a run one check after another gives (the mock's own ids, keys and times aside:
+    each run starts a mock of its own)."""
+    roles = [option for role in ("host", "server", "client", "master", "invoked") for option in ("--role", role)]
+    reports = []
+    for parallel in ("1", "16"):
+        result = CliRunner().invoke(app, ["run", "--mock", "--suite", "all", *roles, "--quiet", "--seed", "3", "--parallel", parallel,
+                                          "--report-dir", str(tmp_path / parallel)])
+        assert result.exit_code == 0, result.output
+        report = json.loads((tmp_path / parallel / "report.json").read_text())
+        origin = report["header"]["target"].split("//")[1]
+        reports.append([re.sub(r"127\.0\.0\.1:\d+", "LOOPBACK", json.dumps(
+            [r["requirement"], r["status"], r["message"], r.get("check"), [e["method"] for e in r.get("evidence", [])]]).replace(origin, "HOST"))
+            for r in report["results"]])
+    assert len(reports[0]) > 200
+    assert [pair for pair in zip(*reports, strict=True) if pair[0] != pair[1]] == []

@@ -86,7 +86,7 @@ async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], all
             card = await A2ACardResolver(http, base_url).get_agent_card()
             sdk = ClientFactory(ClientConfig(httpx_client=http, streaming=False,
                                              supported_protocol_bindings=[TransportProtocol.JSONRPC])).create(card)
-            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=made_uuid(),
+            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=made_uuid("a2a-messages"),
                                                          parts=[new_data_part(data)]))
             found: list[Any] = []
             async for response in sdk.send_message(request):

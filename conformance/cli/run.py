@@ -114,6 +114,7 @@ def run(
     header: Annotated[list[str] | None, typer.Option(help="Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN' for a protected host; the report records its name only.")] = None,
     record: Annotated[Path | None, typer.Option(file_okay=False, help="Record every exchange into this folder, to judge it again later with `rejudge`.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every value the suite makes up (session and message ids); recorded.")] = 0,
+    parallel: Annotated[int, typer.Option(min=1, max=64, help="Checks judged at once, from different lanes (a draft and a role); 1: one after another. The report is the same either way.")] = 4,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
 ) -> None:
@@ -181,7 +182,7 @@ def run(
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
-                             selection=selection, baseline=expected, headers=headers, record=record, seed=seed)
+                             selection=selection, baseline=expected, headers=headers, record=record, seed=seed, parallel=parallel)
         display = RunDisplay(quiet=quiet)
         try:
             summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))

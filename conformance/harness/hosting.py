@@ -24,11 +24,8 @@ async def hosted(server: str, build: Callable[[str], ASGIApp]) -> AsyncIterator[
     replay = replaying()
     if replay is not None:
         base = replay.base_of(server)
-        replay.attach(server, build(base))
-        try:
+        async with replay.hosting(server, build(base)):
             yield base
-        finally:
-            await replay.detach(server)
         return
     from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
 

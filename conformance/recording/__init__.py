@@ -35,6 +35,8 @@ as `skip` "not in the recording".
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
 import hashlib
 import json
@@ -43,7 +45,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict, deque
-from collections.abc import Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +63,9 @@ FORMAT = "agent-conformance-recording/1"
 STAMPS = "agent_conformance.stamps"
 _REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay", default=None)
 _RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
+#: The hosted servers whose block the current task is in: a replayed request feeds only them (another
+#: lane's servers get what they received when that lane's own requests are answered).
+_HOSTING: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("hosting", default=frozenset())
 _SEED: contextvars.ContextVar[tuple[int, dict[str, random.Random]] | None] = contextvars.ContextVar("seed", default=None)
 
 
@@ -89,7 +94,7 @@ def _source(purpose: str) -> random.Random | None:
     return streams[purpose]
 
 
-def made_uuid(purpose: str = "ids") -> str:
+def made_uuid(purpose: str) -> str:
     """A UUID from the run's seed: the same recording re-judged makes the same ones."""
     source = _source(purpose)
     return str(uuid.UUID(int=source.getrandbits(128), version=4) if source is not None else uuid.uuid4())
@@ -129,8 +134,17 @@ def stamp(scope: MutableMapping[str, Any], name: str, clock: Callable[[], float]
     return stamps[name]
 
 
-def _key(method: str, url: str, body: bytes) -> tuple[str, str, str]:
-    return method.upper(), url, _sha256(body)
+_UNKEYED = frozenset({"host", "content-length", "user-agent", "accept-encoding", "connection"})
+
+
+def _key(method: str, url: str, body: str) -> tuple[str, str, str]:
+    return method.upper(), url, body
+
+
+def _headers_key(headers: Mapping[str, str]) -> str:
+    """The request headers that can change an answer (a conditional GET's, a session id), as a digest."""
+    kept = sorted((k.lower(), v) for k, v in headers.items() if k.lower() not in _UNKEYED)
+    return _sha256(json.dumps(kept).encode())
 
 
 @dataclass
@@ -202,39 +216,54 @@ class Replay:
 
     folder: Path
     meta: dict[str, Any]
-    answers: dict[tuple[str, str, str], deque[dict[str, Any]]] = field(default_factory=dict)
+    #: Recorded exchanges by request (method, URL, body digest), then by the same and the headers' digest:
+    #: positions into `records`, in recorded order
+    loose: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
+    exact: dict[tuple[str, str, str, str], list[int]] = field(default_factory=dict)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)
     inbound: list[dict[str, Any]] = field(default_factory=list)  # by arrival
     bases: dict[str, str] = field(default_factory=dict)
     values: dict[str, deque[float]] = field(default_factory=dict)
     hosts: dict[str, ASGIApp] = field(default_factory=dict)  # the hosted servers of the replayed run, by name
     fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
+    feeding: asyncio.Lock = field(default_factory=asyncio.Lock)  # one feed at a time: the servers see the recorded order
 
     @classmethod
     def load(cls, folder: Path) -> Replay:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             raise ValueError(f"{folder} is not a recording ({FORMAT})")
-        answers: dict[tuple[str, str, str], deque[dict[str, Any]]] = defaultdict(deque)
-        for record in _lines(folder / "exchanges.jsonl"):
-            answers[(record["method"], record["url"], record["request_body"])].append(record)
+        records = _lines(folder / "exchanges.jsonl")
+        loose: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+        exact: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+        for n, record in enumerate(records):
+            key = _key(record["method"], record["url"], record["request_body"])
+            loose[key].append(n)
+            exact[(*key, _headers_key(record.get("request_headers", {})))].append(n)
         values: dict[str, deque[float]] = defaultdict(deque)
         for record in _lines(folder / "values.jsonl"):
             values[record["purpose"]].append(record["value"])
         inbound = _lines(folder / "inbound.jsonl")
         bases = {r["hosted"]: r["base"] for r in inbound if "hosted" in r}
         received = sorted((r for r in inbound if "server" in r), key=lambda r: float(r["at"]))
-        return cls(folder, meta, dict(answers), received, bases, dict(values))
+        return cls(folder, meta, dict(loose), dict(exact), records, set(), received, bases, dict(values))
 
     def activate(self) -> None:
         """Make this the replay of the current run (and of the tasks it starts)."""
         _REPLAY.set(self)
 
-    def answer(self, method: str, url: str, body: bytes) -> dict[str, Any]:
-        """The recorded outcome of this request, its body read back; raises `NotRecorded`."""
-        queue = self.answers.get(_key(method, url, body))
-        if not queue:
+    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, Any]:
+        """The recorded outcome of this request, its body read back; raises `NotRecorded`. The first unused
+        answer to the same request with the same headers, else to the same request; when every one was
+        used, the last again (a replay may ask more often than the recorded run did)."""
+        key = _key(method, url, _sha256(body))
+        candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
+        if not candidates:
             raise NotRecorded(f"not in the recording: {method} {url}")
-        record = queue.popleft() if len(queue) > 1 else queue[0]
+        chosen = next((n for n in candidates if n not in self.used), candidates[-1])
+        self.used.add(chosen)
+        record = self.records[chosen]
         if "response_body" in record:
             record = {**record, "response_body": self.body(record["response_body"])}
         return record
@@ -265,22 +294,31 @@ class Replay:
             raise NotRecorded(f"not in the recording: the suite's {server} server")
         return self.bases[server]
 
-    def attach(self, server: str, app: ASGIApp) -> None:
+    @contextlib.asynccontextmanager
+    async def hosting(self, server: str, app: ASGIApp) -> AsyncIterator[None]:
+        """While the block runs, requests the current task replays feed `app` what `server` received; at
+        its end, what it received after the last of them."""
         self.hosts[server] = app
-
-    async def detach(self, server: str) -> None:
-        """The hosted server's block ends: what it received after the last replayed request is fed to it."""
-        await self.feed(None, only=server)
-        self.hosts.pop(server, None)
+        token = _HOSTING.set(_HOSTING.get() | {server})
+        try:
+            yield
+            await self.feed(None, only=server)
+        finally:
+            _HOSTING.reset(token)
+            self.hosts.pop(server, None)
 
     async def feed(self, until: float | None, only: str | None = None) -> None:
-        """Feed the hosted servers what they received up to the recorded time `until` (None: all)."""
+        """Feed the current task's hosted servers what they received up to the recorded time `until` (None: all)."""
         from .inbound import replay_request
 
+        async with self.feeding:
+            await self._feed(until, only, replay_request)
+
+    async def _feed(self, until: float | None, only: str | None, replay_request: Callable[..., Awaitable[None]]) -> None:
         for n, record in enumerate(self.inbound):
             if until is not None and float(record["at"]) > until:
                 break
-            if n in self.fed or record["server"] not in self.hosts or (only is not None and record["server"] != only):
+            if n in self.fed or record["server"] not in _HOSTING.get() or (only is not None and record["server"] != only):
                 continue
             self.fed.add(n)
             await replay_request(self.hosts[record["server"]], record, self.body(record["request_body"]))

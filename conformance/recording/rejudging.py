@@ -25,7 +25,8 @@ def options_for(replay: Replay) -> RunOptions:
                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
                       max_experimental_keys=int(recorded.get("max_experimental_keys", 10)), strict=bool(recorded.get("strict")),
                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
-                      client_command=recorded.get("client_command"), seed=int(replay.meta.get("seed", 0)), replay=replay)
+                      client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
+                      seed=int(replay.meta.get("seed", 0)), replay=replay)
 
 
 async def rejudged(replay: Replay) -> list[Result]:

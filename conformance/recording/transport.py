@@ -70,7 +70,7 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
         self.replay = replay
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        record = self.replay.answer(request.method, str(request.url), await _body(request))
+        record = self.replay.answer(request.method, str(request.url), await _body(request), request.headers)
         await self.replay.feed(record.get("ended_at"))
         if record.get("failure"):
             raise httpx2.ConnectError(record["message"], request=request) if record["failure"] == "unreachable" \

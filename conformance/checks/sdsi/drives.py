@@ -134,7 +134,7 @@ class Plan:
         drive = self.drive
         if drive.problem:
             return drive
-        session = f"agent-conformance-{made_uuid()}"
+        session = f"agent-conformance-{made_uuid('sdsi-drives')}"
         schema_id = self.template["schema_id"]
         for kind, at, client, detail in self.steps:
             bound = binding.with_headers({"SDSI-Test-Session": session, "SDSI-Test-Clock": format_time(at)})
