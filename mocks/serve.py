@@ -9,7 +9,6 @@ The port is chosen by the OS unless given; the server runs in a thread and stops
 
 from __future__ import annotations
 
-import gc
 import json
 import socket
 import ssl
@@ -26,6 +25,8 @@ import trustme
 import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from conformance.harness.loop_server import PromptServer
 
 __all__ = ["ProblemH11Protocol", "ServedMock", "make_certificates", "serve", "serve_host"]
 
@@ -79,7 +80,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
         config.load()
         if tls_maximum is not None and config.ssl is not None:
             config.ssl.maximum_version = tls_maximum
-        server = uvicorn.Server(config)
+        server = PromptServer(config)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         deadline = time.monotonic() + 10
@@ -90,8 +91,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
         try:
             yield ServedMock(url, cacert)
         finally:
-            gc.collect()  # closes clients' kept-alive connections that would hold up the shutdown
-            server.should_exit = True
+            server.stop_soon()
             thread.join(timeout=5)
             sock.close()
 

@@ -83,10 +83,12 @@ def check(
 def bench(
     sizes: Annotated[str, typer.Option(help="Fragment counts to replay, comma-separated.")] = "10000,100000,1000000",
     baseline: Annotated[int, typer.Option(help="Fragments for the batched-against-loop comparison.")] = 10_000,
+    repeat: Annotated[int, typer.Option(min=1, max=20, help="Repetitions of each figure (min and median are printed).")] = 3,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Also write the figures as JSON here.")] = None,
 ) -> None:
-    """Print the oracle's figures: replay throughput and peak memory at each size (precomputed
-    384-dimension vectors around 1,000 intents), the ratio against the per-fragment loop, and the
+    """Print the oracle's figures: replay throughput and peak memory at each size (384-dimension vectors around
+    1,000 intents, made from a seed outside the timed work; nothing is written to disk), min and median over
+    --repeat runs, the machine's float32 matrix-product roof, the ratio against the per-fragment loop, and the
     encoders' sentences per second."""
     from ..oracle import bench as figures
 
@@ -96,6 +98,6 @@ def bench(
         fail_usage(f"--sizes must be integers: {sizes!r}")
     if not counts or min(counts) < 1 or baseline < 1:
         fail_usage("sizes and baseline must be positive")
-    report = figures.run(counts, baseline, typer.echo)
+    report = figures.run(counts, baseline, typer.echo, repeat)
     if output:
         output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

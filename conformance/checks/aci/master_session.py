@@ -8,12 +8,14 @@ and asks each ACI master of the target to run the draft's two tasks, once per ru
 - `tour-contradicting`: the same, its abstract saying the booking failed.
 
 The master is invoked through WoA REST: run_task with {"UserQuery", "agents": the URL of the
-run's spy document}. The spies run on http://127.0.0.1 (the master under test must be allowed to
+run's spy document}. `tour` runs alone (whether its calls overlap is reported); the other runs are
+independent (each has spies of its own) and are asked for at once, at most --parallel at a time. The spies run on http://127.0.0.1 (the master under test must be allowed to
 call loopback agents, as a test deployment is).
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,16 +82,24 @@ async def _gather(target: Target) -> MasterSession:
 
     spies = Spies(delay=0.0 if replaying() else Spies.delay)  # a replay has the recorded times
     session = MasterSession()
+    gate = asyncio.Semaphore(max(1, target.options.parallel))
+
+    async def play(name: str, scenario: str) -> MasterRun:
+        run = MasterRun(name, scenario, spies.runs[name])
+        async with gate:
+            run.reply = await master.run_task(QUERIES[scenario], spies.document_url(name))
+        for record in run.spies.received:
+            if record.reference:
+                record.fetched = (record.reference, *await fetch(record.reference))
+        return run
+
+    for name, (_, behaviour) in RUNS.items():  # made in order: their canaries come from the seed in this order
+        spies.runs[name] = SpyRun(name, behaviour)
     async with hosted("aci-spies", lambda base: spies_app(spies)) as base:
         spies.base = base
-        for name, (scenario, behaviour) in RUNS.items():
-            spies.runs[name] = SpyRun(name, behaviour)
-            run = MasterRun(name, scenario, spies.runs[name])
-            run.reply = await master.run_task(QUERIES[scenario], spies.document_url(name))
-            for record in run.spies.received:
-                if record.reference:
-                    record.fetched = (record.reference, *await fetch(record.reference))
-            session.runs[name] = run
+        alone = [await play("tour", "tour")]  # whether its calls overlap is reported: nothing else may slow the master then
+        played = await asyncio.gather(*(play(name, scenario) for name, (scenario, _) in RUNS.items() if name != "tour"))
+    session.runs = {run.name: run for run in (*alone, *played)}
     return session
 
 
