@@ -7,7 +7,10 @@ Prints min and median over the repetitions, never asserts a time:
 - certification of the reference agents over loopback HTTPS and in-process (ASGI), beside its floor:
   the same exchanges (read from a recording of the run) sent back to back with one client to the
   same agents; the ratio, and milliseconds per check;
-- message validation: the suite's `validate_message` against plain jsonschema on the same document.
+- message validation: the suite's `validate_message` against plain jsonschema and jsonschema-rs on
+  the same document, valid and invalid;
+- mock throughput: the reference host's document and an invocation, against a bare Starlette app
+  answering the same bytes under the same uvicorn and TLS, loaded by two processes of four clients.
 """
 
 from __future__ import annotations
@@ -122,19 +125,72 @@ def main() -> None:
 
         _compare("in-process (ASGI)", certify_in_process, in_process_floor, len(requests), repeat)
 
+    _validation(repeat)
+    _throughput(repeat)
+
+
+def _validation(repeat: int) -> None:
     from jsonschema import Draft202012Validator
 
-    from conformance.schemas import validator
+    from conformance.schemas import fast_validator, validator
     from conformance.validation import validate_message
     from mocks.reference.woa_host import woa_document
 
     document = woa_document("https://bench.test")
+    broken = {**document, "woa_version": 2}
     plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)
+    rust = fast_validator("woa/document")
     n = 200
-    ours = _timed(lambda: [validate_message("woa/document", document) for _ in range(n)], repeat)
-    theirs = _timed(lambda: [plain.is_valid(document) for _ in range(n)], repeat)
-    print(f"validation of the reference WoA document ({n} times): validate_message {_figures(ours)}; "
-          f"plain jsonschema {_figures(theirs)}; ratio {min(ours) / min(theirs):.1f}x")
+    for label, message in (("valid", document), ("invalid", broken)):
+        ours = _timed(lambda m=message: [validate_message("woa/document", m) for _ in range(n)], repeat)
+        theirs = _timed(lambda m=message: [list(plain.iter_errors(m)) for _ in range(n)], repeat)
+        native = _timed(lambda m=message: [list(rust.iter_errors(m)) for _ in range(n)], repeat)
+        print(f"validation of the reference WoA document, {label} ({n} times): validate_message {_figures(ours)}; plain jsonschema "
+              f"{_figures(theirs)}; jsonschema-rs {_figures(native)}; validate_message / jsonschema {min(ours) / min(theirs):.2f}x")
+
+
+def _bare(document: bytes, answer: bytes) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    async def served(_: Request) -> Response:
+        return Response(document, media_type="application/woa+json")
+
+    async def invoked(request: Request) -> Response:
+        await request.body()
+        return Response(answer, media_type="application/json")
+
+    return Starlette(routes=[Route("/.well-known/woa.json", served), Route("/agents/summarizer/invoke", invoked, methods=["POST"])])
+
+
+def _loaded(arguments: list[str], processes: int) -> None:
+    """Run `processes` load generators at once (bench/load.py) and wait for them."""
+    runs = [subprocess.Popen([sys.executable, "-m", "bench.load", *arguments], stdout=subprocess.PIPE) for _ in range(processes)]
+    for started in runs:
+        started.communicate()
+
+
+def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int = 4) -> None:
+    from mocks.serve import serve
+
+    envelope = json.dumps({"agent": "summarizer", "input": {"text": "The IETF is an open international community of network designers."}})
+    with serve_host() as host:
+        document = httpx.get(host.url + "/.well-known/woa.json", verify=str(host.cacert)).content
+        answer = httpx.post(host.url + "/agents/summarizer/invoke", content=envelope, headers={"content-type": "application/json"},
+                            verify=str(host.cacert)).content
+    for label, method, path, body in (("document GET", "GET", "/.well-known/woa.json", ""),
+                                      ("invocation POST", "POST", "/agents/summarizer/invoke", envelope)):
+        rates = {}
+        for name, server in (("reference host", serve_host()), ("bare Starlette", serve(lambda _: _bare(document, answer)))):
+            with server as served:
+                arguments = [served.url + path, str(served.cacert), method, body, str(count // processes), str(clients)]
+                rates[name] = [count / t for t in _timed(lambda a=arguments: _loaded(a, processes), repeat)]
+        print(f"mock throughput, {label} ({count} requests, {processes} processes x {clients} clients): reference host "
+              f"max {max(rates['reference host']):,.0f}/s, median {statistics.median(rates['reference host']):,.0f}/s; bare Starlette "
+              f"max {max(rates['bare Starlette']):,.0f}/s, median {statistics.median(rates['bare Starlette']):,.0f}/s; "
+              f"ratio {max(rates['bare Starlette']) / max(rates['reference host']):.2f}x")
 
 
 if __name__ == "__main__":
