@@ -16,9 +16,11 @@ temporary folder. Each curl command carries what it needs to work as printed (`-
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +86,14 @@ def _requirement(check: str, status: int | None) -> str:
     return CHECK_REQUIREMENTS.get(check, "ROBUSTNESS")
 
 
+def _let_go_of_its_connections() -> None:
+    """schemathesis leaves its HTTP sessions' sockets to the garbage collector: collect them now, quietly
+    (their ResourceWarning is schemathesis's, and would otherwise surface at a random later point)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
+
+
 def fuzz(openapi: dict[str, Any], base: str, *, max_examples: int = 100, seed: int = 0, timeout: float = 10.0,
          cacert: Path | None = None, app: Any = None) -> FuzzOutcome:
     """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process)."""
@@ -123,4 +133,5 @@ def fuzz(openapi: dict[str, Any], base: str, *, max_examples: int = 100, seed: i
                 outcome.errors.append(f"schemathesis could not run: {event.exception}")
             elif isinstance(event, events.EngineFinished):
                 outcome.stop_reason = event.stop_reason.value
+        _let_go_of_its_connections()
         return outcome
