@@ -70,3 +70,38 @@ def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_repo
     assert {p.name for p in (tmp_path / "out").iterdir()} >= {"fleet.json", "fleet.md", "comparison.html", "comparison.md"}
     again = runner.invoke(app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")])
     assert again.output.count("(kept from an earlier run)") == 3
+
+
+@pytest.mark.timeout(300)
+def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(hosts: list[TargetSpec], tmp_path: Path) -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    from distributed import Client, LocalCluster
+
+    specs = hosts[:4]
+    victim = f"certify-{slug(specs[0].target)}"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster.scheduler_address) as observer:
+        rows: list[dict[str, object]] = []
+        fleet = threading.Thread(target=lambda: rows.extend(fleet_results(specs, tmp_path / "dask", scheduler=cluster.scheduler_address)))
+        fleet.start()
+        killed = None
+        deadline = time.monotonic() + 60
+        while killed is None and time.monotonic() < deadline:
+            for address, keys in observer.processing().items():
+                if victim in keys:
+                    nanny = next(n for n in cluster.workers.values() if n.worker_address == address)
+                    killed = nanny.process.pid
+                    os.kill(killed, signal.SIGKILL)  # the worker dies in the middle of its target
+            time.sleep(0.05)
+        fleet.join(timeout=240)
+    assert killed is not None, "the victim's task was never seen running"
+    assert [r["target"] for r in rows] == [s.target for s in specs]
+    assert [r["exit_code"] for r in rows] == [0, 0, 0, 0]  # the victim's target certified again, the others untouched
+    serial = tmp_path / "serial"
+    for spec in specs:
+        certify_one(spec, str(serial))
+    assert verdicts(tmp_path / "dask", specs) == verdicts(serial, specs)
