@@ -23,6 +23,14 @@ from pathlib import Path
 from conformance.fleet import TargetSpec, fleet_results, slug
 
 
+def _peak_mib() -> float:
+    """This process's peak resident memory (VmHWM), in MiB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _serve_hosts(count: int, listing: Path) -> None:
     """Child mode: serve `count` reference hosts, write their specs to `listing`, serve until stdin closes."""
     from mocks.serve import serve_host
@@ -60,12 +68,12 @@ def main() -> None:
         out = Path(folder) / "reports"
         started = time.perf_counter()
         if arguments.dask:
-            from distributed import LocalCluster
+            from distributed import Client, LocalCluster
 
-            with LocalCluster(n_workers=arguments.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+            with LocalCluster(n_workers=arguments.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                    Client(cluster.scheduler_address) as client:
                 rows = fleet_results(specs, out, scheduler=cluster.scheduler_address)
-                workers = cluster.scheduler_info().get("workers", {})
-                memory = [w.get("metrics", {}).get("memory", 0) / 2**20 for w in workers.values()]
+                memory = list(client.run(_peak_mib).values())
         else:
             rows = fleet_results(specs, out, jobs=arguments.jobs)
             memory = []
@@ -77,8 +85,8 @@ def main() -> None:
         print(f"certified {len(rows)} targets ({arguments.suite}, {'Dask LocalCluster' if arguments.dask else 'threads'}, "
               f"{arguments.jobs} at a time) in {wall:.1f} s: {60 * len(rows) / wall:,.0f} targets a minute, {passed} passed")
         print(f"each target's own run: min {min(own):.2f} s, median {statistics.median(own):.2f} s, max {max(own):.2f} s")
-        print(f"peak memory of the driver {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
-              + (f"; workers now {', '.join(f'{m:.0f}' for m in memory)} MiB" if memory else ""))
+        print(f"peak memory of the driver {_peak_mib():.0f} MiB"
+              + (f"; peak of each worker {', '.join(f'{m:.0f}' for m in memory)} MiB" if memory else ""))
 
 
 if __name__ == "__main__":

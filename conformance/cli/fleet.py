@@ -14,6 +14,9 @@ from ._console import console, fail_usage
 __all__ = ["fleet"]
 
 
+MATRIX_LIMIT = 100
+
+
 def fleet(
     targets: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="One target URL a line, or a JSON list of {target, suite, cacert, timeout, budget, allow_http_loopback}.")],
     jobs: Annotated[int, typer.Option(min=1, max=256, help="Targets certified at once (locally).")] = 4,
@@ -35,7 +38,10 @@ def fleet(
 
     rows = fleet_results(specs, report_dir, jobs=jobs, scheduler=scheduler, progress=finished)
     reports = [report_dir / row["folder"] / "report.json" for row in rows if (report_dir / row["folder"] / "report.json").is_file()]
-    if reports:
+    if len(reports) > MATRIX_LIMIT:  # a column per target: past this nobody reads it, and it holds every report in memory
+        console.print(f"No comparison matrix for {len(reports)} targets (it is written up to {MATRIX_LIMIT}); "
+                      "fleet.json and fleet.md hold every verdict.", markup=False)
+    elif reports:
         try:
             matrix = load_matrix(reports)
             (report_dir / "comparison.html").write_text(matrix.html(), encoding="utf-8")
