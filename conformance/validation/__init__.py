@@ -35,14 +35,13 @@ FAST_DEPTH = 256
 
 
 def _shallow(data: Any, limit: int = FAST_DEPTH) -> bool:
-    pending: list[tuple[Any, int]] = [(data, 0)]
-    while pending:
-        value, depth = pending.pop()
-        if isinstance(value, dict | list):
-            if depth >= limit:
-                return False
-            pending.extend((child, depth + 1) for child in (value.values() if isinstance(value, dict) else value))
-    return True
+    level = [data] if isinstance(data, dict | list) else []
+    for _ in range(limit):
+        if not level:
+            return True
+        level = [child for node in level for child in (node.values() if isinstance(node, dict) else node)
+                 if isinstance(child, dict | list)]
+    return not level
 
 
 def _valid_fast(name: str, data: Any) -> bool:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from conformance.schemas import fast_validator, validator
 from conformance.validation import _valid_fast, validate_message
 from conformance.vectors import message_vector_files
+from tests.mocks.test_never_500 import _places
 
 CASES = [(vector["schema"], case["data"]) for path in message_vector_files() for vector in [json.loads(path.read_text())]
          for case in vector["cases"]]
@@ -32,23 +33,12 @@ def test_every_golden_vector_is_judged_alike() -> None:
         agree(name, data)
 
 
-def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [here]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += _paths(child, (*here, key))
-    elif isinstance(value, list):
-        for n, child in enumerate(value):
-            found += _paths(child, (*here, n))
-    return found
-
-
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzzed_variants_of_the_vectors_are_judged_alike(data: st.DataObject) -> None:
     name, golden = data.draw(st.sampled_from(CASES))
     mutant = copy.deepcopy(golden)
-    path = data.draw(st.sampled_from(_paths(mutant)))
+    path = data.draw(st.sampled_from(_places(mutant)))
     replacement, action = data.draw(JSON), data.draw(st.sampled_from(["replace", "delete", "add"]))
     if not path:
         mutant = replacement
