@@ -19,7 +19,7 @@ from mocks.hostile import HOSTILE, Hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET = 30  # seconds for the whole run (--budget), the process may take a few more to start and stop; the 80,000
-#  agents take 9 s alone and up to 25 s beside the other test worker on two cores
+# agents take 9 s alone and up to 25 s beside the other test worker on two cores
 MEMORY_MB = 500
 
 
