@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from . import __version__
+from .recording import FILES
 from .report.model import utc_now
 from .requirements import DRAFTS, catalogue
 
@@ -85,7 +86,7 @@ def _document_digest(report: dict[str, Any]) -> str | None:
     return digest if isinstance(digest, str) else None
 
 
-RECORDED = ("meta.json", "exchanges.jsonl", "results.jsonl")
+RECORDED = FILES  # every file of a recording is attested, and each body by its name
 
 
 def statement_of(report_dir: Path, recording: Path | None = None) -> dict[str, Any]:
@@ -168,7 +169,11 @@ def _verify_recording(statement: dict[str, Any], recording: Path, report: Path) 
     before: dict[str, list[str]] = {}
     for result in json.loads(report.read_text(encoding="utf-8")).get("results", []):
         before.setdefault(result["requirement"], []).append(result["status"])
-    changed = changed_verdicts(before, asyncio.run(rejudged(Replay.load(recording))))
+    try:
+        replay = Replay.load(recording)
+    except (OSError, ValueError, KeyError, RecursionError) as error:
+        raise AttestationInvalid(f"the recording cannot be read: {type(error).__name__}: {error}") from None
+    changed = changed_verdicts(before, asyncio.run(rejudged(replay)))
     if changed:
         requirement, old, new, message = changed[0]
         raise AttestationInvalid(f"the recording re-judges to other verdicts ({len(changed)}): {requirement} "

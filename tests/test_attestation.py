@@ -121,3 +121,16 @@ def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(tmp_path: 
     result = runner.invoke(app, ["verify", str(reports / "attestation.json"), "--key", f"{key}.pub", "--recording", str(recording)])
     assert result.exit_code == 1
     assert "the recording re-judges to other verdicts (1): WOA-4-VERSION-1 pass -> fail" in result.output
+
+
+def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    runner.invoke(app, ["run", "--mock", "--suite", "aci", "--quiet", "--record", str(recording), "--report-dir", str(reports)])
+    runner.invoke(app, ["keygen", "--out", str(key)])
+    assert runner.invoke(app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)]).exit_code == 0
+    statement = json.loads((reports / "attestation.json").read_text())["statement"]
+    assert set(statement["recording"]) == {"meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "results.jsonl"}
+    with (recording / "inbound.jsonl").open("a") as log:  # what a spy received, added after the fact
+        log.write(json.dumps({"server": "aci-spies", "method": "GET", "path": "/", "at": 0.0}) + "\n")
+    tampered = runner.invoke(app, ["verify", str(reports / "attestation.json"), "--key", f"{key}.pub", "--recording", str(recording)])
+    assert tampered.exit_code == 1 and "the recording's inbound.jsonl is not the attested one" in tampered.output

@@ -121,7 +121,7 @@ class HttpClient:
         sent = request.content if request.content else b""
         replay = replaying()
         if replay is not None:
-            record = replay.answer(method, str(request.url), sent, request.headers)
+            record = replay.answer(method, str(request.url), sent, request.headers, self.max_body)
             await replay.feed(record.get("ended_at"))  # what the target sent the suite's servers meanwhile
             return self._replayed(record, evidence, str(request.url))
 

@@ -99,7 +99,7 @@ async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any]
     replay, recorder = replaying(), recording()
     inner: httpx2.AsyncBaseTransport
     if replay is not None:
-        inner = ReplayTransport(replay)
+        inner = ReplayTransport(replay, max_body)
     else:
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
         inner = transport or httpx2.AsyncHTTPTransport(verify=verify)

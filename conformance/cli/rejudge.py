@@ -35,7 +35,7 @@ def rejudge(
     The exit code is run's."""
     try:
         replay = Replay.load(recording)
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, RecursionError) as error:
         fail_usage(f"{recording} is not a recording: {error}")
     if replay.meta.get("suite_version") != __version__:
         console.print(f"The recording was made by agent-conformance {replay.meta.get('suite_version')}; judging with {__version__}.",

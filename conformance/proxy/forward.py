@@ -93,14 +93,18 @@ class Traffic:
 
     @classmethod
     def recorded(cls, replay: Replay) -> Traffic:
-        """The traffic a `proxy --record` run kept, in the order it completed."""
+        """The traffic a `proxy --record` run kept, in the order it completed (bodies no longer than the proxy's cap)."""
         exchanges = []
         for line in replay.lines("exchanges.jsonl"):
             client = line.get("proxied", {"path": line["url"], "headers": line["request_headers"]})
-            exchanges.append(Recorded(line["method"], line["url"], client["path"], client["headers"], replay.body(line["request_body"]),
-                                      line.get("status") if not line.get("failure") else None, line.get("response_headers", {}),
-                                      replay.body(line["response_body"]) if "response_body" in line else b"",
-                                      line.get("elapsed_ms") or 0.0, line.get("message")))
+            sent = replay.body(line["request_body"], MAX_BODY)
+            answered = replay.body(line["response_body"], MAX_BODY) if "response_body" in line else b""
+            error = line.get("message") if line.get("failure") else None
+            if len(sent) > MAX_BODY or len(answered) > MAX_BODY:
+                error, answered = f"a recorded body exceeds the proxy's {MAX_BODY:,}-byte cap", b""
+            exchanges.append(Recorded(line["method"], line["url"], client["path"], client["headers"], sent[:MAX_BODY],
+                                      line.get("status") if error is None else None, line.get("response_headers", {}),
+                                      answered, line.get("elapsed_ms") or 0.0, error))
         return cls(exchanges)
 
 

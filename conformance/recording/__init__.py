@@ -55,10 +55,12 @@ from starlette.types import ASGIApp
 
 from ..report.model import Exchange, utc_now
 
-__all__ = ["FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "made_bytes", "made_hex", "made_time",
+__all__ = ["FILES", "FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "made_bytes", "made_hex", "made_time",
            "made_uuid", "outcome_of", "recording", "replaying", "seeded", "stamp"]
 
 FORMAT = "agent-conformance-recording/1"
+#: The files of a recording besides its bodies (what an attestation of it covers).
+FILES = ("meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl")
 #: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
 STAMPS = "agent_conformance.stamps"
 _REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay", default=None)
@@ -156,7 +158,7 @@ class Recorder:
 
     def start(self, meta: dict[str, Any]) -> None:
         (self.folder / "bodies").mkdir(parents=True, exist_ok=True)
-        for stale in ("exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl"):
+        for stale in FILES[1:]:
             (self.folder / stale).unlink(missing_ok=True)
         (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
         _RECORDER.set(self)
@@ -253,10 +255,11 @@ class Replay:
         """Make this the replay of the current run (and of the tasks it starts)."""
         _REPLAY.set(self)
 
-    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, Any]:
+    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str], limit: int) -> dict[str, Any]:
         """The recorded outcome of this request, its body read back; raises `NotRecorded`. The first unused
         answer to the same request with the same headers, else to the same request; when every one was
-        used, the last again (a replay may ask more often than the recorded run did)."""
+        used, the last again (a replay may ask more often than the recorded run did). A recorded body over
+        `limit` bytes is the failure it would have been live."""
         key = _key(method, url, _sha256(body))
         candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
         if not candidates:
@@ -265,11 +268,17 @@ class Replay:
         self.used.add(chosen)
         record = self.records[chosen]
         if "response_body" in record:
-            record = {**record, "response_body": self.body(record["response_body"])}
+            answered = self.body(record["response_body"], limit)
+            if len(answered) > limit:
+                return {k: v for k, v in record.items() if k != "response_body"} | {
+                    "failure": "exchange", "message": f"the response body exceeds the {limit:,}-byte cap"}
+            record = {**record, "response_body": answered}
         return record
 
-    def body(self, digest: str) -> bytes:
-        return (self.folder / "bodies" / digest).read_bytes()
+    def body(self, digest: str, limit: int | None = None) -> bytes:
+        """A recorded body, no more than `limit` + 1 bytes of it (a recording may come from anyone)."""
+        with (self.folder / "bodies" / digest).open("rb") as stored:
+            return stored.read(-1 if limit is None else limit + 1)
 
     def lines(self, name: str) -> list[dict[str, Any]]:
         """The lines of one of the recording's files, in order."""

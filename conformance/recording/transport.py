@@ -66,11 +66,11 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
 
 
 class ReplayTransport(httpx2.AsyncBaseTransport):
-    def __init__(self, replay: Replay) -> None:
-        self.replay = replay
+    def __init__(self, replay: Replay, limit: int) -> None:
+        self.replay, self.limit = replay, limit
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        record = self.replay.answer(request.method, str(request.url), await _body(request), request.headers)
+        record = self.replay.answer(request.method, str(request.url), await _body(request), request.headers, self.limit)
         await self.replay.feed(record.get("ended_at"))
         if record.get("failure"):
             raise httpx2.ConnectError(record["message"], request=request) if record["failure"] == "unreachable" \

@@ -4,6 +4,7 @@ changed check shows up as a changed verdict; the format is as documented."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 import mocks.serve as serving
 from conformance.checks import CHECKS, Verdict, failed
 from conformance.cli import app
-from conformance.recording import FORMAT
+from conformance.recording import FORMAT, Replay
 
 runner = CliRunner()
 _TIMES = {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"}
@@ -97,3 +98,18 @@ def test_a_changed_check_shows_up_as_a_changed_verdict(recording: Path, monkeypa
     assert result.exit_code == 1
     assert "WOA-4-VERSION-1: pass -> fail: a stricter reading in a newer suite" in result.output
     assert "1 verdicts changed since the recording:" in result.output
+
+
+def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(recording: Path) -> None:
+    from conformance.bindings.http import ExchangeFailed, HttpClient
+
+    first = json.loads((recording / "exchanges.jsonl").read_text().splitlines()[0])
+    replay = Replay.load(recording)
+
+    async def fetch() -> None:
+        replay.activate()
+        async with HttpClient(max_body=10) as client:
+            await client.request("GET", first["url"])
+
+    with pytest.raises(ExchangeFailed, match="exceeds the 10-byte cap"):
+        asyncio.run(fetch())
