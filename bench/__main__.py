@@ -32,16 +32,13 @@ from typing import Any
 
 import httpx
 
+from conformance.oracle.bench import spread
 from conformance.report import Collect
 from conformance.runner import RunOptions, run
 from mocks.reference.woa_host import create_app
 from mocks.serve import serve_host
 
 IN_PROCESS = "https://agent.test"
-
-
-def _figures(samples: list[float]) -> str:
-    return f"min {min(samples):.3f} s, median {statistics.median(samples):.3f} s"
 
 
 def _timed(work: Callable[[], Any], repeat: int) -> list[float]:
@@ -78,7 +75,7 @@ def _compare(label: str, certify: Callable[..., Awaitable[int]], floor: Callable
     run_samples = _timed(lambda: asyncio.run(certify()), repeat)
     floor_samples = _timed(lambda: asyncio.run(floor()), repeat)
     ratio = min(run_samples) / min(floor_samples)
-    print(f"{label}: certification {_figures(run_samples)}; floor ({exchanges} exchanges back to back) {_figures(floor_samples)}; "
+    print(f"{label}: certification {spread(run_samples)}; floor ({exchanges} exchanges back to back) {spread(floor_samples)}; "
           f"ratio {ratio:.1f}x (of the minima); {1000 * min(run_samples) / checks:.1f} ms per check ({checks} checks)")
 
 
@@ -93,7 +90,7 @@ def main() -> None:
 
     bare = _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat)
     cli = _timed(lambda: subprocess.run([sys.executable, "-m", "conformance.cli", "version"], check=True, capture_output=True), repeat)
-    print(f"startup: bare interpreter {_figures(bare)}; agent-conformance version {_figures(cli)}")
+    print(f"startup: bare interpreter {spread(bare)}; agent-conformance version {spread(cli)}")
 
     with serve_host() as host, tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
         options = RunOptions(target=host.url, suites=suites, cacert=host.cacert, timeout=10)
@@ -145,8 +142,8 @@ def _validation(repeat: int) -> None:
         ours = _timed(lambda m=message: [validate_message("woa/document", m) for _ in range(n)], repeat)
         theirs = _timed(lambda m=message: [list(plain.iter_errors(m)) for _ in range(n)], repeat)
         native = _timed(lambda m=message: [list(rust.iter_errors(m)) for _ in range(n)], repeat)
-        print(f"validation of the reference WoA document, {label} ({n} times): validate_message {_figures(ours)}; plain jsonschema "
-              f"{_figures(theirs)}; jsonschema-rs {_figures(native)}; validate_message / jsonschema {min(ours) / min(theirs):.2f}x")
+        print(f"validation of the reference WoA document, {label} ({n} times): validate_message {spread(ours)}; plain jsonschema "
+              f"{spread(theirs)}; jsonschema-rs {spread(native)}; validate_message / jsonschema {min(ours) / min(theirs):.2f}x")
 
 
 def _bare(document: bytes, answer: bytes) -> Any:

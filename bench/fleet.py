@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -21,14 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from conformance.fleet import TargetSpec, fleet_results, slug
-
-
-def _peak_mib() -> float:
-    """This process's peak resident memory (VmHWM), in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from conformance.oracle.bench import peak_mb
 
 
 def _serve_hosts(count: int, listing: Path) -> None:
@@ -73,7 +65,7 @@ def main() -> None:
             with LocalCluster(n_workers=arguments.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                     Client(cluster.scheduler_address) as client:
                 rows = fleet_results(specs, out, scheduler=cluster.scheduler_address)
-                memory = list(client.run(_peak_mib).values())
+                memory = list(client.run(peak_mb).values())
         else:
             rows = fleet_results(specs, out, jobs=arguments.jobs)
             memory = []
@@ -85,7 +77,7 @@ def main() -> None:
         print(f"certified {len(rows)} targets ({arguments.suite}, {'Dask LocalCluster' if arguments.dask else 'threads'}, "
               f"{arguments.jobs} at a time) in {wall:.1f} s: {60 * len(rows) / wall:,.0f} targets a minute, {passed} passed")
         print(f"each target's own run: min {min(own):.2f} s, median {statistics.median(own):.2f} s, max {max(own):.2f} s")
-        print(f"peak memory of the driver {_peak_mib():.0f} MiB"
+        print(f"peak memory of the driver {peak_mb():.0f} MiB"
               + (f"; peak of each worker {', '.join(f'{m:.0f}' for m in memory)} MiB" if memory else ""))
 
 

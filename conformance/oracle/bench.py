@@ -29,7 +29,7 @@ from .config import DAY, OracleConfig
 from .engine import Oracle
 from .pool import BatchPool, LoopPool, Pool
 
-__all__ = ["Figures", "blas_roof", "encoding_rate", "fragments", "measure", "replay"]
+__all__ = ["Figures", "blas_roof", "encoding_rate", "fragments", "measure", "peak_mb", "replay", "spread"]
 
 DIMENSION, INTENTS, CLIENTS, SPAN = 384, 1000, 10_000, 3 * DAY
 RATE = 1_000_000 / SPAN  # fragments per second of simulated time
@@ -93,7 +93,7 @@ class Figures:
     triggers: int
 
 
-def _peak_mb() -> float:
+def peak_mb() -> float:
     """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited across exec)."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
@@ -107,7 +107,7 @@ def _peak_mb() -> float:
 def measure(n: int) -> Figures:
     """Replay in this process (run it in a fresh one for an honest peak memory)."""
     seconds, oracle = replay(n, BatchPool)
-    peak = _peak_mb()
+    peak = peak_mb()
     return Figures(n, round(seconds, 3), round(n / seconds), round(peak, 1),
                    sum(p.clusters for p in oracle._pools.values()), len(oracle.outcome.triggers))
 
@@ -125,7 +125,8 @@ def encoding_rate(encoder_name: str, sentences: int = 1000) -> float:
     return sentences / (time.perf_counter() - started)
 
 
-def _spread(samples: list[float]) -> str:
+def spread(samples: list[float]) -> str:
+    """Seconds as the benchmarks print them: min and median."""
     return f"min {min(samples):.3f} s, median {statistics.median(samples):.3f} s"
 
 
@@ -143,15 +144,15 @@ def run(sizes: list[int], baseline: int, echo: Callable[[str], None], repeat: in
         same = len({(r.clusters, r.triggers) for r in runs}) == 1
         best = min(runs, key=lambda r: r.seconds)
         rows.append(best.__dict__ | {"median_seconds": statistics.median(seconds), "repeat": repeat, "same_output": same})
-        echo(f"  {n:>9,} fragments  {_spread(seconds)}  {best.per_second:>9,.0f} fragments/s (best)  peak RSS "
+        echo(f"  {n:>9,} fragments  {spread(seconds)}  {best.per_second:>9,.0f} fragments/s (best)  peak RSS "
              f"{max(r.peak_rss_mb for r in runs):6.0f} MiB  clusters {best.clusters}  triggers {best.triggers}"
              + ("" if same else "  OUTPUT DIFFERS BETWEEN REPETITIONS"))
     fast = [replay(baseline, BatchPool) for _ in range(repeat)]
     slow = [replay(baseline, LoopPool) for _ in range(repeat)]
     same = len({json.dumps(o.outcome.to_json(), sort_keys=True) for _, o in fast + slow}) == 1
     ratio = min(t for t, _ in slow) / min(t for t, _ in fast)
-    echo(f"  baseline on {baseline:,} from a cold start: batched {_spread([t for t, _ in fast])}, per-fragment loop "
-         f"{_spread([t for t, _ in slow])}, ratio {ratio:.1f}x (of the minima), same output: {'yes' if same else 'NO'}")
+    echo(f"  baseline on {baseline:,} from a cold start: batched {spread([t for t, _ in fast])}, per-fragment loop "
+         f"{spread([t for t, _ in slow])}, ratio {ratio:.1f}x (of the minima), same output: {'yes' if same else 'NO'}")
     warm_fast = min(replay(baseline, BatchPool, warm=baseline)[0] for _ in range(repeat))
     warm_slow = min(replay(baseline, LoopPool, warm=baseline)[0] for _ in range(repeat))
     echo(f"  baseline on {baseline:,} after {baseline:,} (clusters founded): batched {baseline / warm_fast:,.0f}/s, "

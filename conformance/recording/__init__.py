@@ -45,9 +45,10 @@ import threading
 import time
 import uuid
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import AsyncIterator, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import httpx
@@ -67,7 +68,7 @@ _REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay"
 _RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
 #: The hosted servers whose block the current task is in: a replayed request feeds only them (another
 #: lane's servers get what they received when that lane's own requests are answered).
-_HOSTING: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("hosting", default=frozenset())
+_HOSTING: contextvars.ContextVar[Mapping[str, ASGIApp]] = contextvars.ContextVar("hosting", default=MappingProxyType({}))
 _SEED: contextvars.ContextVar[tuple[int, dict[str, random.Random]] | None] = contextvars.ContextVar("seed", default=None)
 
 
@@ -163,7 +164,8 @@ class Recorder:
         (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
         _RECORDER.set(self)
 
-    def _body(self, data: bytes) -> str:
+    def body(self, data: bytes) -> str:
+        """Keep `data` among the recording's bodies (once); its SHA-256."""
         digest = _sha256(data)
         path = self.folder / "bodies" / digest
         if not path.exists():
@@ -176,9 +178,9 @@ class Recorder:
 
     def exchange(self, request: httpx.Request, body: bytes, outcome: dict[str, Any]) -> None:
         line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
-                "request_body": self._body(body)}
+                "request_body": self.body(body)}
         if "response_body" in outcome:
-            outcome = {**outcome, "response_body": self._body(outcome["response_body"])}
+            outcome = {**outcome, "response_body": self.body(outcome["response_body"])}
         self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
 
     def hosted(self, server: str, base: str) -> None:
@@ -188,8 +190,8 @@ class Recorder:
     def inbound(self, server: str, request: dict[str, Any], body: bytes, answer: dict[str, Any], response: bytes) -> None:
         """A request a hosted server received and what it answered (`request` and `answer` hold the
         rest: method, path, query, headers, arrival; status, headers, stamps)."""
-        self._append("inbound.jsonl", {"server": server, **request, "request_body": self._body(body), **answer,
-                                       "response_body": self._body(response)})
+        self._append("inbound.jsonl", {"server": server, **request, "request_body": self.body(body), **answer,
+                                       "response_body": self.body(response)})
 
     def value(self, purpose: str, value: float) -> None:
         self._append("values.jsonl", {"purpose": purpose, "value": value})
@@ -197,10 +199,6 @@ class Recorder:
     def observed(self, what: str, value: Any) -> None:
         """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by `body`)."""
         self._append("observed.jsonl", {"what": what, "value": value})
-
-    def body(self, data: bytes) -> str:
-        """Keep `data` among the recording's bodies; its SHA-256."""
-        return self._body(data)
 
     def results(self, results: list[dict[str, Any]]) -> None:
         with (self.folder / "results.jsonl").open("w", encoding="utf-8") as log:
@@ -227,7 +225,6 @@ class Replay:
     inbound: list[dict[str, Any]] = field(default_factory=list)  # by arrival
     bases: dict[str, str] = field(default_factory=dict)
     values: dict[str, deque[float]] = field(default_factory=dict)
-    hosts: dict[str, ASGIApp] = field(default_factory=dict)  # the hosted servers of the replayed run, by name
     fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
     feeding: asyncio.Lock = field(default_factory=asyncio.Lock)  # one feed at a time: the servers see the recorded order
 
@@ -307,30 +304,26 @@ class Replay:
     async def hosting(self, server: str, app: ASGIApp) -> AsyncIterator[None]:
         """While the block runs, requests the current task replays feed `app` what `server` received; at
         its end, what it received after the last of them."""
-        self.hosts[server] = app
-        token = _HOSTING.set(_HOSTING.get() | {server})
+        token = _HOSTING.set({**_HOSTING.get(), server: app})
         try:
             yield
             await self.feed(None, only=server)
         finally:
             _HOSTING.reset(token)
-            self.hosts.pop(server, None)
 
     async def feed(self, until: float | None, only: str | None = None) -> None:
         """Feed the current task's hosted servers what they received up to the recorded time `until` (None: all)."""
-        from .inbound import replay_request
+        from .inbound import replay_request  # inbound.py builds on this module
 
+        hosts = _HOSTING.get()
         async with self.feeding:
-            await self._feed(until, only, replay_request)
-
-    async def _feed(self, until: float | None, only: str | None, replay_request: Callable[..., Awaitable[None]]) -> None:
-        for n, record in enumerate(self.inbound):
-            if until is not None and float(record["at"]) > until:
-                break
-            if n in self.fed or record["server"] not in _HOSTING.get() or (only is not None and record["server"] != only):
-                continue
-            self.fed.add(n)
-            await replay_request(self.hosts[record["server"]], record, self.body(record["request_body"]))
+            for n, record in enumerate(self.inbound):
+                if until is not None and float(record["at"]) > until:
+                    break
+                if n in self.fed or record["server"] not in hosts or (only is not None and record["server"] != only):
+                    continue
+                self.fed.add(n)
+                await replay_request(hosts[record["server"]], record, self.body(record["request_body"]))
 
     def previous_results(self) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = defaultdict(list)

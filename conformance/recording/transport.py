@@ -15,10 +15,6 @@ from . import Recorder, Replay
 __all__ = ["RecordingTransport", "ReplayTransport"]
 
 
-async def _body(request: httpx2.Request) -> bytes:
-    return await request.aread()
-
-
 class _Kept(httpx2.AsyncByteStream):
     """A response stream that hands the recorder what went through it once it is closed (a server-sent
     event stream is kept as far as the client read it)."""
@@ -45,7 +41,7 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         self.inner, self.recorder = inner, recorder
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        sent, started = await _body(request), time.perf_counter()
+        sent, started = await request.aread(), time.perf_counter()
         try:
             response = await self.inner.handle_async_request(request)
         except httpx2.TransportError as error:
@@ -70,7 +66,7 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
         self.replay, self.limit = replay, limit
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        record = self.replay.answer(request.method, str(request.url), await _body(request), request.headers, self.limit)
+        record = self.replay.answer(request.method, str(request.url), await request.aread(), request.headers, self.limit)
         await self.replay.feed(record.get("ended_at"))
         if record.get("failure"):
             raise httpx2.ConnectError(record["message"], request=request) if record["failure"] == "unreachable" \
