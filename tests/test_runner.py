@@ -116,6 +116,11 @@ async def test_a_cancelled_run_is_finished_as_interrupted(monkeypatch: pytest.Mo
     assert summary.completion == "interrupted" and footers and footers[0].summary.completion == "interrupted"
 
 
+#: Messages that report the target's own timing (whether the master's calls overlapped): the machine's load
+#: changes them, at any parallelism; their verdicts are compared.
+TIMED = {"ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED"}
+
+
 def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None:
     """Lanes (a draft and a role) run at once; every verdict and message, and the order of the results and of
     their evidence, is what a run one check after another gives (the mock's own ids, keys and times aside:
@@ -129,7 +134,8 @@ def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None
         report = json.loads((tmp_path / parallel / "report.json").read_text())
         origin = report["header"]["target"].split("//")[1]
         reports.append([re.sub(r"127\.0\.0\.1:\d+", "LOOPBACK", json.dumps(
-            [r["requirement"], r["status"], r["message"], r.get("check"), [e["method"] for e in r.get("evidence", [])]]).replace(origin, "HOST"))
+            [r["requirement"], r["status"], "" if r["requirement"] in TIMED else r["message"], r.get("check"),
+             [e["method"] for e in r.get("evidence", [])]]).replace(origin, "HOST"))
             for r in report["results"]])
     assert len(reports[0]) > 200
     assert [pair for pair in zip(*reports, strict=True) if pair[0] != pair[1]] == []
