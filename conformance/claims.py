@@ -22,9 +22,10 @@ from .report import Result, Status
 from .validation import validate_message
 from .validation.target_schemas import Unjudgeable
 
-__all__ = ["Claim", "claims_of"]
+__all__ = ["AgentCoverage", "Claim", "claims_of", "coverage_of"]
 
-
+#: The outcomes that mean a requirement was judged on what an agent answered.
+_JUDGED = (Status.PASS, Status.FAIL, Status.WAIVED, Status.ERROR)
 
 @dataclass(frozen=True)
 class Claim:
@@ -95,3 +96,62 @@ def claims_of(document: Any, plan: Any, results: list[Result]) -> list[Claim]:
         for capability in [c for c in agent.get("capabilities", []) if isinstance(c, str)][:64] if isinstance(agent.get("capabilities"), list) else []:
             claims.append(Claim(agent_id, "capability", capability, "not verifiable", "WoA gives capability identifiers no behaviour"))
     return claims
+
+
+@dataclass(frozen=True)
+class AgentCoverage:
+    """One advertised agent: whether the run exercised it (a valid invocation sent and answered), the
+    requirements judged on what it answered, and why it was not exercised."""
+
+    id: str
+    exercised: bool
+    requirements: tuple[str, ...]
+    why: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"id": self.id, "exercised": self.exercised, "requirements": list(self.requirements)}
+        if self.why is not None:
+            entry["why"] = self.why
+        return entry
+
+
+def _rest_coverage(agent_id: str, probes: list[Any], plan: Any, judged: dict[str, Status],
+                   judged_by: dict[str, tuple[str, ...]]) -> AgentCoverage:
+    answered = [p for p in probes if p.response is not None]
+    requirements = sorted({r for p in answered for r in judged_by.get(p.kind, ()) if judged.get(r) in _JUDGED})
+    if any(p.kind == "valid" for p in answered):
+        return AgentCoverage(agent_id, True, tuple(requirements))
+    why = getattr(plan, "why", {}).get(agent_id)
+    if why is None:
+        broken = next((p for p in probes if p.failure is not None), None)
+        why = f"no answer to its invocations: {broken.failure}" if broken is not None else "no valid invocation was sent"
+    return AgentCoverage(agent_id, False, tuple(requirements), why)
+
+
+def coverage_of(document: Any, plan: Any, results: list[Result], judged_by: dict[str, tuple[str, ...]]) -> list[AgentCoverage]:
+    """Every agent `document` advertises, exercised or not and why, from the run's invocation `plan`
+    (None: the run made none) and its `results`; `judged_by` names the requirements each kind of probe serves."""
+    agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
+    judged = {r.requirement: r.status for r in results}
+    mcp = judged.get("WOA-5.3-MCP-TOOL-INVOCATION")
+    mcp_result = next((r for r in results if r.requirement == "WOA-5.3-MCP-TOOL-INVOCATION"), None)
+    by_agent: dict[str, list[Any]] = {}
+    for probe in getattr(plan, "probes", []):
+        by_agent.setdefault(probe.agent, []).append(probe)
+    coverage: list[AgentCoverage] = []
+    for agent in agents:
+        agent_id = str(agent.get("id"))
+        transports = [t for t in agent.get("transports", []) if isinstance(t, str)] if isinstance(agent.get("transports"), list) else []
+        found = AgentCoverage(agent_id, False, (), "it names no transport the suite speaks (rest or mcp)")
+        if "rest" in transports:
+            found = _rest_coverage(agent_id, by_agent.get(agent_id, []), plan, judged, judged_by) if plan is not None else \
+                AgentCoverage(agent_id, False, (), "the run judged no invocation requirement (not selected, or cut short)")
+        if not found.exercised and "mcp" in transports:
+            if mcp in (Status.PASS, Status.FAIL):
+                found = AgentCoverage(agent_id, True, tuple(sorted({*found.requirements, "WOA-5.3-MCP-TOOL-INVOCATION"})))
+            else:
+                why = f"over mcp: {mcp_result.message}" if mcp_result is not None else "over mcp: not judged"
+                found = AgentCoverage(agent_id, False, found.requirements, why if "rest" not in transports else f"{found.why}; {why}")
+        coverage.append(found)
+    return coverage
+

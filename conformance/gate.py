@@ -7,7 +7,7 @@
                       document never obtained, or no MUST-level requirement tested
     3  SUITE_DEFECT   a defect of the suite itself (never caused by a target or the user's paths)
     4  INCONCLUSIVE   no MUST failed, but a MUST check errored, or the run was interrupted or ran
-                      out of its budget
+                      out of its budget, or (--require-every-agent) an advertised agent was not exercised
 
 The order of the tests below is the contract's precedence: nothing certifiable outranks a failure,
 a failure outranks an unfinished run. The README's table is this one.
@@ -57,6 +57,9 @@ def decide(summary: Summary) -> GateOutcome:
         return GateOutcome(ExitCode.INCONCLUSIVE, f"the run {what} before every requirement was judged")
     if summary.must_errored:
         return GateOutcome(ExitCode.INCONCLUSIVE, f"{summary.must_errored} MUST-level check(s) could not reach a verdict")
+    if summary.every_agent_required and summary.unexercised:
+        return GateOutcome(ExitCode.INCONCLUSIVE, f"{len(summary.unexercised)} of {len(summary.coverage)} advertised agents "
+                                                  "were not exercised (--require-every-agent)")
     if not summary.count("MUST", *_TESTED):
         return GateOutcome(ExitCode.NOT_CERTIFIED, "nothing was tested at MUST level")
     return GateOutcome(ExitCode.PASSED, f"{summary.count('MUST', *_TESTED)} MUST-level requirement(s) tested, none failed")

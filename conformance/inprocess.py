@@ -2,9 +2,11 @@
 
     app = load_app("my_service.main:app")
     async with lifespan(app):
-        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=httpx.ASGITransport(app=app)), handlers)
+        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app)), handlers)
 
-The app is still a black box: the suite speaks HTTP to it through httpx's ASGI transport.
+The app is still a black box: the suite speaks HTTP to it through httpx's ASGI transport. An
+exception the app raises is what a server would make of it, a 500 answer judged as such, never an
+error of the suite; checks of the connection itself (TLS, a socket) are skips, with the reason.
 """
 
 from __future__ import annotations
@@ -15,10 +17,18 @@ import importlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "lifespan", "load_app"]
+import httpx
+
+__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "in_process", "lifespan", "load_app"]
 
 #: The origin an in-process app is certified as (its documents' URLs should name it).
 IN_PROCESS_ORIGIN = "https://agent.test"
+
+
+def in_process(app: Any) -> httpx.AsyncBaseTransport:
+    """The transport that carries the suite's requests to `app` with no socket; an exception in the
+    app is answered 500, as uvicorn answers it over a socket."""
+    return httpx.ASGITransport(app=app, raise_app_exceptions=False)
 
 
 class AppUnusable(ValueError):

@@ -16,7 +16,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from .baseline import Baseline
@@ -66,7 +65,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
-    from .inprocess import IN_PROCESS_ORIGIN, lifespan, load_app
+    from .inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
     from .runner import run
 
     collect = Collect()
@@ -78,7 +77,7 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     if reference:
         app = load_app(reference)
         async with lifespan(app):
-            await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=httpx.ASGITransport(app=app), **common), [collect])
+            await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])
     else:
         await run(RunOptions(target=config.getoption("--agent-target").rstrip("/"), cacert=config.getoption("--agent-cacert"),
                              **common), [collect])

@@ -25,8 +25,8 @@ from . import __version__
 from .attestation import catalogue_digest
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from .checks import Check, checks_for, driven_by
-from .checks.woa.invocation import PLAN_KEY
-from .claims import claims_of
+from .checks.woa.invocation import JUDGED_BY, PLAN_KEY
+from .claims import claims_of, coverage_of
 from .recording import NotRecorded, Recorder, seeded
 from .report import (
     Handler,
@@ -76,7 +76,13 @@ def _cancelled_from_outside() -> bool:
     return task is not None and task.cancelling() > 0
 
 
+#: Why a check of the connection itself is not made in-process.
+IN_PROCESS = "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire) to judge"
+
+
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
+    if check.wire and target.options.transport is not None:
+        return Result.of(requirement, Status.SKIP, IN_PROCESS, check=check.name, strict=target.options.strict)
     started = time.perf_counter()
     deadline = target.options.check_deadline
     try:
@@ -232,8 +238,10 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                 task.uncancel()
             completion = "interrupted"
         finally:
-            claims = tuple(c.as_dict() for c in claims_of(target.document, target.finished(PLAN_KEY), results)) \
-                if "woa" in options.suites and options.driver is None else ()
+            woa_host = "woa" in options.suites and options.driver is None
+            claims = tuple(c.as_dict() for c in claims_of(target.document, target.finished(PLAN_KEY), results)) if woa_host else ()
+            coverage = tuple(c.as_dict() for c in coverage_of(target.document, target.finished(PLAN_KEY), results, JUDGED_BY)) \
+                if woa_host else ()
             await target.aclose()
         if completion != "complete":
             in_order.flush()  # what lanes that ran ahead of an undecided requirement decided
@@ -247,6 +255,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     if recorder is not None:
         recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
     summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
-                        completion=completion, blocker=_blocker(options, discovery), claims=claims)
+                        completion=completion, blocker=_blocker(options, discovery), claims=claims,
+                        coverage=coverage, every_agent_required=options.require_every_agent)
     broadcast(RunFinished(summary), handlers)
     return summary

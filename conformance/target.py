@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import secrets
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from .bindings.http import same_origin
 from .recording import Replay
 from .selection import Selection
 
-__all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
+__all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_MAX_PROBES", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
            "may_call", "rest_config"]
 
 T = TypeVar("T")
@@ -33,6 +34,10 @@ DEFAULT_ROLES = ("host", "server", "master", "invoked", "any")
 #: Seconds a whole run may take unless --budget says otherwise: the largest reference run (all drafts,
 #: every role, about 7 s) forty times over, so that a slow but honest target over a real network fits.
 DEFAULT_BUDGET = 300.0
+#: Invocations one run may send to a WoA host's agents: every agent of a host of up to about 330 gets its
+#: input-independent probes and a valid invocation (three each), and a hostile document of 80,000 agents
+#: stays bounded (examples are built only for the agents the cap reaches).
+DEFAULT_MAX_PROBES = 1_000
 #: The deadline of the check running in this task, which waiting on shared work must not use up.
 CHECK_SCOPE: ContextVar[asyncio.Timeout | None] = ContextVar("CHECK_SCOPE", default=None)
 
@@ -85,7 +90,11 @@ class RunOptions:
     headers: tuple[tuple[str, str], ...] = ()  # sent with every request (credentials for a protected host)
     record: Path | None = None  # write a recording of every exchange here (conformance/recording)
     replay: Replay | None = field(default=None, compare=False)  # answer every request from this recording instead
-    seed: int = 0  # every value the suite makes up comes from it (recorded, so that a replay makes the same)
+    #: every value the suite makes up comes from it (recorded, so that a replay makes the same); fresh for every
+    #: run unless given, so that a live target certified again never meets the sessions of the run before
+    seed: int = field(default_factory=lambda: secrets.randbits(32))
+    max_probes: int = DEFAULT_MAX_PROBES  # invocations the WoA host checks may send in one run, spent breadth first
+    require_every_agent: bool = False  # an advertised agent not exercised makes the run inconclusive (exit 4)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
 
     @property
@@ -111,6 +120,7 @@ class RunOptions:
                 "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
                 "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None,
                 "headers": [name for name, _ in self.headers], "seed": self.seed, "parallel": self.parallel,
+                "max_probes": self.max_probes, "require_every_agent": self.require_every_agent,
                 "replayed_from": str(self.replay.folder) if self.replay else None}  # names only: values may be credentials
 
 

@@ -85,6 +85,12 @@ def _tls_version(response: httpx.Response) -> str | None:
     return str(ssl_object.version()) if ssl_object is not None else None
 
 
+#: Seconds an idle pooled connection is kept: under the 5 s after which uvicorn and Node close theirs, so
+#: that the suite does not send on a connection the server is closing.
+KEEPALIVE_SECONDS = 2.0
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
 class HttpClient:
     """An httpx client bound to the suite's limits; close it with `aclose()` or `async with`."""
 
@@ -97,6 +103,7 @@ class HttpClient:
         # a replay makes no connection: the recorded run's CA (a path on its machine) is not needed
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert and replaying() is None else True
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), verify=verify, transport=transport,
+                                         limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
                                          follow_redirects=False, headers={"user-agent": USER_AGENT, **(headers or {})})
 
     async def __aenter__(self) -> HttpClient:
@@ -138,7 +145,14 @@ class HttpClient:
 
         try:
             async with asyncio.timeout(self.timeout):
-                response = await self._client.send(request, stream=True)
+                try:
+                    response = await self._client.send(request, stream=True)
+                except httpx.RemoteProtocolError:
+                    # a pooled connection the server closed as it was reused ("Server disconnected without
+                    # sending a response"): a request that changes nothing is sent again, on a fresh connection
+                    if method not in _IDEMPOTENT:
+                        raise
+                    response = await self._client.send(request, stream=True)
                 try:
                     body = bytearray()
                     async for chunk in response.aiter_bytes():  # decoded: a compression bomb meets the cap too

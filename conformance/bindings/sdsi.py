@@ -53,17 +53,17 @@ class WoaRestSdsi:
 
     name = "woa-rest"
 
-    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str, headers: dict[str, str] | None = None,
+                 scenarios: tuple[str, ...] = ()) -> None:
         self.client, self.agent, self.endpoint, self.headers = client, agent, url, headers or {}
+        self.given = scenarios
         operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
         self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
         self.supports_updates = "get_schema_updates" in self._operations
 
     async def scenarios(self) -> list[str]:
-        inputs = self._operations.get("get_schema_template", {}).get("inputs", self.agent.get("inputs"))
-        scenario = inputs.get("properties", {}).get("scenario", {}) if isinstance(inputs, dict) else {}
-        values = scenario.get("enum") if isinstance(scenario, dict) else None
-        return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+        """The scenarios to certify: --scenario's, or those the agent's schema lists (the checks read them)."""
+        return list(self.given)
 
     async def _invoke(self, operation: str, value: dict[str, Any], client_id: str | None = None) -> Reply:
         envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
@@ -73,7 +73,7 @@ class WoaRestSdsi:
 
     def with_headers(self, headers: dict[str, str]) -> WoaRestSdsi:
         """The same binding, sending `headers` with every request (a test session's clock, say)."""
-        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers})
+        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers}, self.given)
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         value: dict[str, Any] = {"scenario": scenario}

@@ -63,21 +63,23 @@ class Check:
     requirement: str
     function: CheckFunction
     driver: str | None = None  # how the suite makes the target act: None (it calls the target) or "client-command"
+    wire: bool = False  # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
 
 
 CHECKS: dict[str, Check] = {}
 
 
-def check(requirement: str, *, driver: str | None = None) -> Callable[[CheckFunction], CheckFunction]:
+def check(requirement: str, *, driver: str | None = None, wire: bool = False) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated function as the check of `requirement`; `driver` names what a check of a
-    client needs to make the client act ("client-command": the run's --client-command)."""
+    client needs to make the client act ("client-command": the run's --client-command); `wire`, that it
+    judges the connection itself (TLS, HTTP on a socket), which an in-process run does not have."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if requirement not in catalogue():
             raise ValueError(f"check {function.__name__} names {requirement!r}, which is not in the catalogue")
         if function.__name__ in CHECKS:
             raise ValueError(f"two checks are named {function.__name__}")
-        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver)
+        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver, wire)
         return function
 
     return register

@@ -65,13 +65,14 @@ class RunDisplay:
             console.print(f"{draft.upper()}: {self._done[draft]} requirements judged, {self._failing[draft]} failing or erring",
                           markup=False)
 
-    def finish(self, summary: Summary, reports: list[Path]) -> None:
+    def finish(self, summary: Summary, reports: list[Path], seed: int | None = None) -> None:
         """The table per draft, each MUST or SHOULD failure on one line, and where the reports are."""
         unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
         if self.quiet:
-            console.print(f"Compliance: {summary.level}{unfinished}. Reports: {reports[0].parent if reports else '-'}", markup=False)
+            console.print(f"Compliance: {summary.headline}{unfinished}. Reports: {reports[0].parent if reports else '-'}", markup=False)
+            _unexercised(summary)
             return
-        table = Table(title=f"Compliance: {summary.level}{unfinished}", title_justify="left")
+        table = Table(title=f"Compliance: {summary.headline}{unfinished}", title_justify="left")
         table.add_column("draft")
         table.add_column("level")
         for status in Status:
@@ -87,5 +88,22 @@ class RunDisplay:
                 console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
             else:  # piped: the whole line, for a log
                 console.out(line, highlight=False)
+        _unexercised(summary)
         console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
+        if seed is not None:
+            console.print(f"Seed {seed}: --seed {seed} makes the same values again.")
         console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
+
+
+#: Agents named one line each before the rest are counted.
+_AGENT_LINES = 20
+
+
+def _unexercised(summary: Summary) -> None:
+    """One line for each advertised agent the run did not exercise, with why: partial coverage is never silent."""
+    missing = summary.unexercised
+    for agent in missing[:_AGENT_LINES]:
+        console.out(f"AGENT {agent['id']!r} not exercised: {agent.get('why', '')}", highlight=False)
+    if len(missing) > _AGENT_LINES:
+        console.out(f"AGENT ... and {len(missing) - _AGENT_LINES} more not exercised (report.json: coverage.agents)", highlight=False)
+

@@ -27,13 +27,14 @@ def fuzz(
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports/fuzz"),
     allow_http_loopback: Annotated[bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")] = False,
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at their stronger level, as `run --strict`: a schema-valid input answered 5xx then fails at MUST.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")] = False,
 ) -> None:
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
     answers that keep to the declared schemas and media types. Each failure comes with a curl command.
     Exit codes as for `run`."""
     options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=usable_cacert(cacert),
-                         allow_http_loopback=allow_http_loopback,
+                         allow_http_loopback=allow_http_loopback, strict=strict,
                          allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import ssl
 from contextlib import ExitStack
@@ -23,7 +24,7 @@ from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
 from ..runner import run as run_suite
 from ..selection import Selection, UnknownSelection
-from ..target import DEFAULT_BUDGET
+from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
 from ._terminal import RunDisplay
@@ -100,7 +101,7 @@ def run(
     allow_http_loopback: Annotated[bool, typer.Option(help="For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never as pass).")] = False,
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
     binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite sdsi) or a2a (ACI invoked agents, --suite aci).")] = "woa-rest",
-    scenario: Annotated[list[str] | None, typer.Option(help="With --binding jsonrpc: an SDSI scenario to certify (repeatable).")] = None,
+    scenario: Annotated[list[str] | None, typer.Option(help="An SDSI scenario to certify (repeatable); by default those the server's schema lists (over WoA REST), required with --binding jsonrpc.")] = None,
     max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
     check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
@@ -113,7 +114,9 @@ def run(
     baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
     header: Annotated[list[str] | None, typer.Option(help="Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN' for a protected host; the report records its name only.")] = None,
     record: Annotated[Path | None, typer.Option(file_okay=False, help="Record every exchange into this folder, to judge it again later with `rejudge`.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every value the suite makes up (session and message ids); recorded.")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of every value the suite makes up (session ids, canaries); by default a fresh one each run, printed and recorded, so that a live server certified again meets new sessions.")] = None,
+    max_probes: Annotated[int, typer.Option(min=1, max=1_000_000, help="Invocations the WoA host checks may send, spent breadth first: every agent's cheap probes and one valid invocation before any agent gets a second.")] = DEFAULT_MAX_PROBES,
+    require_every_agent: Annotated[bool, typer.Option("--require-every-agent", help="Exit 4 (inconclusive) when an advertised agent was not exercised (a valid invocation sent and answered).")] = False,
     parallel: Annotated[int, typer.Option(min=1, max=64, help="Checks judged at once, from different lanes (a draft and a role); 1: one after another. The report is the same either way.")] = 4,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
@@ -147,6 +150,8 @@ def run(
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
     if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
         fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
+    if scenario and suite not in (Suite.sdsi, Suite.all):
+        fail_usage("--scenario names SDSI scenarios: give --suite sdsi (or all)")
     if binding == "a2a" and suite is not Suite.aci:
         fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
     try:
@@ -182,11 +187,15 @@ def run(
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
-                             selection=selection, baseline=expected, headers=headers, record=record, seed=seed, parallel=parallel)
+                             selection=selection, baseline=expected, headers=headers, record=record, parallel=parallel,
+                             max_probes=max_probes, require_every_agent=require_every_agent,
+                             )
+        if seed is not None:
+            options = dataclasses.replace(options, seed=seed)
         display = RunDisplay(quiet=quiet)
         try:
             summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
-    display.finish(summary, written(report_dir, formats))
+    display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)

@@ -3,9 +3,9 @@ and each failed check becomes a result naming the requirement it breaks (or ROBU
 draft sentence covers it), with the curl command that reproduces it.
 
     checks run             requirement it judges
-    not_a_server_error     ROBUSTNESS (a 5xx); to a valid input also WOA-5.2-SUCCESS-2XX, as `run` judges it
+    not_a_server_error     ROBUSTNESS (a 5xx); to a valid input also WOA-5.2-VALID-INPUT-ACCEPTED, as `run` judges it
     status_code_conformance ROBUSTNESS (a status the document does not declare)
-    positive_data_acceptance WOA-5.2-SUCCESS-2XX
+    positive_data_acceptance WOA-5.2-VALID-INPUT-ACCEPTED
     response_schema_conformance WOA-5.2-SUCCESS-CONFORMS-OUTPUTS (2xx) / WOA-5.2-ERROR-PROBLEM-DETAILS (4xx)
     content_type_conformance WOA-4.3.1-HOST-RESPONDS-JSON
     negative_data_rejection WOA-5.2-ERROR-PROBLEM-DETAILS
@@ -30,7 +30,7 @@ __all__ = ["CHECK_REQUIREMENTS", "FuzzFailure", "FuzzOutcome", "fuzz"]
 CHECK_REQUIREMENTS = {
     "not_a_server_error": "ROBUSTNESS",
     "status_code_conformance": "ROBUSTNESS",
-    "positive_data_acceptance": "WOA-5.2-SUCCESS-2XX",
+    "positive_data_acceptance": "WOA-5.2-VALID-INPUT-ACCEPTED",
     "response_schema_conformance": "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",
     "content_type_conformance": "WOA-4.3.1-HOST-RESPONDS-JSON",
     "negative_data_rejection": "WOA-5.2-ERROR-PROBLEM-DETAILS",
@@ -119,7 +119,7 @@ def fuzz(openapi: dict[str, Any], base: str, *, max_examples: int = 100, seed: i
                         status = response.status_code if response is not None else None
                         requirements = [_requirement(node.name, status)]
                         if node.name == "not_a_server_error" and _valid_input(event.recorder, failure.case_id or case_id):
-                            requirements.append("WOA-5.2-SUCCESS-2XX")  # a valid input answered 5xx, as run judges it
+                            requirements.append("WOA-5.2-VALID-INPUT-ACCEPTED")  # a valid input answered 5xx, as run judges it
                         for requirement in requirements:
                             key = (requirement, node.name, failure.title, event.recorder.label, status)
                             if key not in seen:

@@ -1,27 +1,42 @@
 """Deterministic examples from a JSON Schema: valid instances with boundary values, and near-misses.
 
-The generator knows the profile WoA 4.2 says every implementation supports (an object with typed
-properties and required names) and the common validation keywords (enum, const, minimum,
-maximum, lengths, items, formats), and reads `examples` and `default` where a schema gives them.
-Every candidate is checked against the schema with a real validator, so a keyword the generator
-does not understand can only lose examples, never produce a wrong one. When no candidate is
-valid, `Ungeneratable` says so and the checks that needed an example report a skip.
+The builder reads JSON Schema 2020-12 as frameworks emit it (pydantic, FastAPI, the MCP SDK, zod,
+OpenAI function calling): `$ref` to `$defs` or `definitions`, `$anchor`, embedded `$id`, recursion,
+`allOf` (merged), `anyOf`/`oneOf` (each branch in turn: nullable and discriminated unions),
+`if`/`then`/`else`, `const` and `enum` anywhere, `prefixItems`, `contains`, `uniqueItems`,
+`patternProperties`, `propertyNames`, `additionalProperties` as a schema, `dependentRequired`,
+`dependentSchemas`, `minProperties`, `pattern` (strings walked from the expression,
+`patterns.py`), `multipleOf`, formats, `examples` and `default`. Values are built part by part,
+each part the first candidate its own subschema accepts, so the simplest instance comes first and
+the same schema always gives the same instances.
 
-What the suite builds from a target's schema is bounded (`CAPS`): a string's length, an array's
-items, nesting, numbers' magnitude. A schema that demands more (`minLength: 100000000`) is
-`Ungeneratable` with the bound named; an invalid example that would exceed a cap is not made.
+Every candidate is checked against the whole schema with a real validator that asserts formats,
+so a keyword the builder does not understand can only lose examples, never produce a wrong one.
+When no candidate is valid, `Ungeneratable` says so and the checks that needed an example report
+a skip. What the suite builds from a target's schema is bounded (`CAPS`): a string's length, an
+array's items, nesting, numbers' magnitude, and the candidates one build looks at. A schema that
+demands more (`minLength: 100000000`) is `Ungeneratable` with the bound named; an invalid example
+that would exceed a cap is not made. References never leave the schema (nothing is fetched).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
-from ..validation.target_schemas import Unjudgeable, target_validator
+from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
 
-__all__ = ["CAPS", "Caps", "Ungeneratable", "invalid_examples", "valid_examples"]
+from ..validation.target_schemas import Unjudgeable, pattern_matches, target_validator
+from .patterns import pattern_strings
+
+__all__ = ["CAPS", "Caps", "Ungeneratable", "invalid_examples", "listed_values", "valid_examples"]
 
 
 class Ungeneratable(Exception):
@@ -37,12 +52,18 @@ class Caps:
     depth: int = 8
     magnitude: float = 2.0**53  # I-JSON's interoperable range (RFC 7493, 2.2)
     schema_nodes: int = 20_000  # subschemas looked at when searching for a demand beyond the caps
+    candidates: int = 400  # candidates one part of an instance may try before it gives up
+    references: int = 32  # $ref hops followed in a row (a chain of references to references)
 
 
 CAPS = Caps()
 _LENGTHS = {"minLength": ("string_length", "characters"), "minItems": ("items", "items"),
             "minProperties": ("items", "properties"), "minContains": ("items", "items")}
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+#: Branches kept when two anyOf (or oneOf) meet in one merged schema: each pair of theirs is one.
+_BRANCHES = 64
+#: Below this depth objects are built whole and arrays with an item; deeper, only what is required.
+_SHALLOW = 3
 
 
 def _beyond_caps(schema: Any) -> str | None:
@@ -69,26 +90,253 @@ def _beyond_caps(schema: Any) -> str | None:
 
 
 _FORMATS = {"date-time": "2026-05-04T09:00:00Z", "date": "2026-05-04", "time": "09:00:00Z", "email": "user@example.com",
-            "uri": "https://example.com/", "uri-reference": "/example", "uuid": "123e4567-e89b-12d3-a456-426614174000",
-            "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1"}
+            "idn-email": "user@example.com", "uri": "https://example.com/", "iri": "https://example.com/",
+            "uri-reference": "/example", "iri-reference": "/example", "uri-template": "https://example.com/{id}",
+            "uuid": "123e4567-e89b-12d3-a456-426614174000", "hostname": "example.com", "idn-hostname": "example.com",
+            "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "duration": "P1D", "json-pointer": "/a/b",
+            "relative-json-pointer": "0/a", "regex": "^[a-z]+$", "byte": "aGVsbG8=", "binary": "hello",
+            "password": "correct horse battery staple", "int32": "1", "int64": "1", "color": "#336699"}
 _WRONG = {"string": 12345, "integer": "12", "number": "1.5", "boolean": "true", "object": [], "array": {}, "null": 0}
+_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+#: Keywords that say nothing of which instances are valid: they do not stop a $ref's target from being used whole.
+_ANNOTATIONS = {"$ref", "$dynamicRef", "$defs", "definitions", "$id", "$schema", "$anchor", "$dynamicAnchor", "$comment",
+                "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly", "discriminator"}
+_GREATEST = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+_LEAST = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 
 
-def _type(schema: dict[str, Any]) -> str | None:
+class _Stop(Exception):
+    """The build looked at more than its share of candidates."""
+
+
+@dataclass
+class _Budget:
+    left: int = CAPS.candidates * 20
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _Stop
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """Where the builder stands: the resolver at the current base URI, how deep, and the shared budget."""
+
+    resolver: Any
+    validator: Any
+    budget: _Budget = field(default_factory=_Budget)
+    depth: int = 0
+
+    def deeper(self) -> _Walk:
+        return replace(self, depth=self.depth + 1)
+
+    def accepts(self, schema: Any, value: Any) -> bool:
+        try:
+            return bool(self.validator.for_subschema(schema).is_valid(value))
+        except (Unjudgeable, RecursionError):
+            return False
+
+
+def _dict_of(schema: dict[str, Any], key: str) -> dict[str, Any]:
+    value = schema.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _list_of(schema: dict[str, Any], key: str) -> list[Any]:
+    value = schema.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
     declared = schema.get("type")
-    if isinstance(declared, list):
-        declared = next((t for t in declared if t != "null"), declared[0] if declared else None)
     if isinstance(declared, str):
-        return declared
-    if "properties" in schema or "required" in schema:
-        return "object"
-    if "items" in schema:
-        return "array"
+        declared = [declared]
+    if isinstance(declared, list):
+        named = [t for t in declared if t in _TYPES]
+        return sorted(named, key=lambda t: t == "null")
+    if any(k in schema for k in ("properties", "required", "patternProperties", "additionalProperties", "minProperties",
+                                 "propertyNames", "dependentRequired", "unevaluatedProperties")):
+        return ["object"]
+    if any(k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")):
+        return ["array"]
     if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
-        return "number"
+        return ["number"]
     if any(k in schema for k in ("minLength", "maxLength", "pattern", "format")):
-        return "string"
-    return None
+        return ["string"]
+    return []
+
+
+def _both(a: Any, b: Any) -> Any:
+    return a if b is True or b == {} else b if a is True or a == {} else {"allOf": [a, b]}
+
+
+def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """One schema that asks what `a` and `b` both ask (allOf), as far as the builder needs to know."""
+    merged = dict(a)
+    for key, value in b.items():
+        if key not in merged:
+            merged[key] = value
+        elif key in ("properties", "patternProperties", "dependentSchemas") and isinstance(value, dict) \
+                and isinstance(merged[key], dict):
+            merged[key] = {**merged[key], **{n: _both(merged[key][n], s) if n in merged[key] else s for n, s in value.items()}}
+        elif key == "prefixItems" and isinstance(value, list) and isinstance(merged[key], list):
+            mine = merged[key]
+            merged[key] = [_both(mine[i], value[i]) if i < len(mine) and i < len(value) else (mine if i < len(mine) else value)[i]
+                           for i in range(max(len(mine), len(value)))]
+        elif key == "required" and isinstance(value, list) and isinstance(merged[key], list):
+            merged[key] = list(dict.fromkeys([*merged[key], *value]))
+        elif key == "type":
+            mine = set(_types({"type": merged[key]}))
+            theirs = set(_types({"type": value}))
+            common = mine & theirs or ({"integer"} if {"integer", "number"} <= mine | theirs and
+                                        ("integer" in mine or "integer" in theirs) else set())
+            merged[key] = sorted(common, key=_TYPES.index)
+        elif key == "enum" and isinstance(value, list) and isinstance(merged[key], list):
+            keys = {_key(v) for v in value}
+            merged[key] = [v for v in merged[key] if _key(v) in keys]
+        elif key in _GREATEST and isinstance(value, int | float) and isinstance(merged[key], int | float):
+            merged[key] = max(merged[key], value)
+        elif key in _LEAST and isinstance(value, int | float) and isinstance(merged[key], int | float):
+            merged[key] = min(merged[key], value)
+        elif key in ("anyOf", "oneOf") and isinstance(value, list) and isinstance(merged[key], list):
+            merged[key] = [{"allOf": [mine, theirs]} for mine in merged[key] for theirs in value][:_BRANCHES]
+        elif key == "allOf" and isinstance(value, list) and isinstance(merged[key], list):
+            merged[key] = [*merged[key], *value]
+        elif key in _ANNOTATIONS:
+            continue
+        elif isinstance(value, dict | bool) and isinstance(merged[key], dict | bool):
+            merged[key] = _both(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _resolved(schema: Any, walk: _Walk) -> tuple[Any, _Walk]:
+    """`schema` with its references followed (siblings kept, as 2020-12 reads them) and its allOf merged."""
+    for _ in range(CAPS.references):
+        walk.budget.spend()
+        if not isinstance(schema, dict):
+            return schema, walk
+        if isinstance(schema.get("$id"), str) and walk.depth > 0:
+            with suppress(Exception):  # an $id the resolver cannot take: references from here resolve against the parent
+                walk = replace(walk, resolver=walk.resolver.in_subresource(DRAFT202012.create_resource(schema)))
+        reference = schema.get("$ref", schema.get("$dynamicRef"))
+        if isinstance(reference, str):
+            try:
+                found = walk.resolver.lookup(reference.replace("$dynamicRef", "$ref"))
+            except (Unresolvable, ValueError, TypeError, KeyError, IndexError):
+                return False, walk
+            siblings = {k: v for k, v in schema.items() if k not in ("$ref", "$dynamicRef")}
+            walk = replace(walk, resolver=found.resolver)
+            target = found.contents
+            if not any(k not in _ANNOTATIONS for k in siblings):
+                schema = target
+            elif isinstance(target, dict):
+                schema = _merge(target, siblings)
+            else:
+                schema = siblings if target is True else False
+            continue
+        if isinstance(schema.get("allOf"), list) and schema["allOf"]:
+            merged = {k: v for k, v in schema.items() if k != "allOf"}
+            for part in schema["allOf"]:
+                part, _ = _resolved(part, walk)
+                if part is False:
+                    return False, walk
+                if isinstance(part, dict):
+                    merged = _merge(merged, part)
+            schema = merged
+            continue
+        return schema, walk
+    return False, walk
+
+
+def _first(schema: Any, walk: _Walk) -> Any:
+    """The first candidate that `schema` accepts; its first candidate if none does; "example" for an open schema."""
+    fallback: Any = _NOTHING
+    for candidate in islice(_candidates(schema, walk), CAPS.candidates):
+        if walk.accepts(schema, candidate):
+            return candidate
+        if fallback is _NOTHING:
+            fallback = candidate
+    return "example" if fallback is _NOTHING else fallback
+
+
+def _distinct(schema: Any, walk: _Walk, count: int) -> list[Any]:
+    """Up to `count` distinct values `schema` accepts, the simplest first."""
+    found: dict[str, Any] = {}
+    for candidate in islice(_candidates(schema, walk), CAPS.candidates):
+        if _key(candidate) not in found and walk.accepts(schema, candidate):
+            found[_key(candidate)] = candidate
+            if len(found) >= count:
+                break
+    return list(found.values())
+
+
+_NOTHING = object()
+
+
+def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
+    walk.budget.spend()
+    if schema is True:
+        yield "example"
+        return
+    if walk.depth > CAPS.depth:
+        return
+    schema, walk = _resolved(schema, walk)
+    if schema is True or schema == {}:
+        yield "example"
+        return
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("examples"), list):
+        yield from schema["examples"][:CAPS.items]
+    for key in ("const", "default"):
+        if key in schema:
+            yield schema[key]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        yield from schema["enum"][:CAPS.items]
+        return
+    if "const" in schema:
+        return
+    base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "if", "then", "else")}
+    for branch in ("oneOf", "anyOf"):
+        if isinstance(schema.get(branch), list) and schema[branch]:
+            for option in schema[branch]:
+                option, inner = _resolved(option, walk)
+                if isinstance(option, dict):
+                    yield from _candidates({**_merge(base, option), **_rest(schema, branch)}, replace(walk, resolver=inner.resolver))
+                elif option is True:
+                    yield from _candidates({**base, **_rest(schema, branch)}, walk)
+            return
+    if isinstance(schema.get("if"), dict | bool):
+        condition, _ = _resolved(schema["if"], walk)
+        then, _ = _resolved(schema.get("then", True), walk)
+        otherwise, _ = _resolved(schema.get("else", True), walk)
+        if isinstance(condition, dict) and isinstance(then, dict):
+            yield from _candidates(_merge(_merge(base, condition), then), walk)
+        if isinstance(otherwise, dict):
+            yield from _candidates(_merge(base, otherwise), walk)
+        yield from _candidates(base, walk)
+        return
+    for kind in _types(schema) or ["string", "integer", "object"]:
+        if kind == "object":
+            yield from _objects(schema, walk)
+        elif kind == "array":
+            yield from _arrays(schema, walk)
+        elif kind in ("integer", "number"):
+            yield from _numbers(schema, kind == "integer")
+        elif kind == "string":
+            yield from _strings(schema)
+        elif kind == "boolean":
+            yield from (True, False)
+        elif kind == "null":
+            yield None
+
+
+def _rest(schema: dict[str, Any], branch: str) -> dict[str, Any]:
+    """The branching keywords of `schema` other than `branch` (anyOf beside oneOf), still to be applied."""
+    return {k: schema[k] for k in ("anyOf", "oneOf") if k != branch and k in schema}
 
 
 def _numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
@@ -100,17 +348,32 @@ def _numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
 
 def _bounded_numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
     low, high = schema.get("minimum"), schema.get("maximum")
-    if isinstance(schema.get("exclusiveMinimum"), int | float):
-        low = schema["exclusiveMinimum"] + (1 if integer else 0.5)
-    if isinstance(schema.get("exclusiveMaximum"), int | float):
-        high = schema["exclusiveMaximum"] - (1 if integer else 0.5)
-    middle = 1 if low is None and high is None else (low if high is None else high if low is None else (low + high) / 2)
-    for value in (middle, low, high):
-        if value is not None:
-            yield int(value) if integer else value
+    low = low if isinstance(low, int | float) and not isinstance(low, bool) else None
+    high = high if isinstance(high, int | float) and not isinstance(high, bool) else None
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    if isinstance(above, int | float) and not isinstance(above, bool):
+        low = max(low, above + (1 if integer else 0.5)) if low is not None else above + (1 if integer else 0.5)
+    if isinstance(below, int | float) and not isinstance(below, bool):
+        high = min(high, below - (1 if integer else 0.5)) if high is not None else below - (1 if integer else 0.5)
+    if integer:
+        low = math.ceil(low) if low is not None else None
+        high = math.floor(high) if high is not None else None
+    middle: float = (low + high) / 2 if low is not None and high is not None else low if low is not None else \
+        high if high is not None else 1
     step = schema.get("multipleOf")
-    if isinstance(step, int | float) and step > 0:
-        yield step if low is None or step >= low else step * ((low // step) + 1)
+    if isinstance(step, int | float) and not isinstance(step, bool) and step > 0:
+        start = math.ceil(low / step) if low is not None else (1 if high is None or high >= step else math.floor(high / step))
+        for k in (start, start + 1, math.floor(high / step) if high is not None else start + 2):
+            value = k * step
+            yield round(value) if integer or float(value).is_integer() else round(value, 12)
+        return
+    for bound in (middle, low, high):
+        if bound is not None:
+            yield int(bound) if integer else bound
+    if integer and not float(middle).is_integer():
+        yield math.floor(middle)
+    for n in range(1, 5):  # distinct values, for uniqueItems
+        yield (int(middle) if integer else middle) + n
 
 
 def _strings(schema: dict[str, Any]) -> Iterator[str]:
@@ -121,6 +384,12 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
     low, high = schema.get("minLength", 0), schema.get("maxLength")
     low = low if isinstance(low, int) and 0 <= low <= CAPS.string_length else 0
     high = min(high, CAPS.string_length) if isinstance(high, int) and high >= 0 else None
+    if isinstance(schema.get("pattern"), str):
+        for made in pattern_strings(schema["pattern"]):
+            if len(made) < low:  # a pattern that asks little, with a minLength that asks more: the string again
+                made = (made * (low // max(len(made), 1) + 1)) if made else "a" * low
+            yield made if high is None else made[:high]
+        return
     typical = "The IETF is an open community of designers."
     if high is not None:
         typical = typical[:high]
@@ -129,66 +398,136 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
         yield "a" * low
     if high is not None:
         yield "a" * high
+    for n in range(1, 6):  # distinct values, for uniqueItems and enough properties
+        made = f"item-{n}"
+        yield (made + "x" * (low - len(made)))[:high] if high is not None else made + "x" * (low - len(made))
 
 
-def _candidates(schema: Any, depth: int = 0) -> Iterator[Any]:
-    if schema is True or schema == {}:
-        yield "example"
-        return
-    if not isinstance(schema, dict) or depth > CAPS.depth:
-        return
-    for key in ("examples",):
-        if isinstance(schema.get(key), list):
-            yield from schema[key]
-    for key in ("const", "default"):
-        if key in schema:
-            yield schema[key]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        yield schema["enum"][0]
-        yield schema["enum"][-1]
-    for branch in ("anyOf", "oneOf", "allOf"):
-        if isinstance(schema.get(branch), list) and schema[branch]:
-            merged = {k: v for k, v in schema.items() if k != branch}
-            for option in schema[branch]:
-                if isinstance(option, dict):
-                    yield from _candidates({**merged, **option}, depth + 1)
-    kind = _type(schema)
-    if kind == "object":
-        yield from _objects(schema, depth)
-    elif kind == "array":
-        item = next(_candidates(schema.get("items", {}), depth + 1), "example")
-        least = schema.get("minItems", 1)
-        yield [item] * (least if isinstance(least, int) and 1 <= least <= CAPS.items else 1)
-        if not schema.get("minItems"):
-            yield []
-    elif kind in ("integer", "number"):
-        yield from _numbers(schema, kind == "integer")
-    elif kind == "string":
-        yield from _strings(schema)
-    elif kind == "boolean":
-        yield from (True, False)
-    elif kind == "null":
-        yield None
+def _name_for(schema: dict[str, Any], walk: _Walk, index: int, taken: set[str]) -> str | None:
+    """A property name not in `taken`, accepted by propertyNames and wanted by a patternProperties if any."""
+    names = schema.get("propertyNames", True)
+    options: list[str] = []
+    for pattern in _dict_of(schema, "patternProperties"):
+        options.extend(pattern_strings(pattern, variants=4 + index))
+    options.extend(_distinct(names, walk.deeper(), 4 + index) if names is not True else [])
+    options.extend(f"key{n}" for n in range(index + 8))
+    for name in options:
+        if isinstance(name, str) and name not in taken and walk.accepts(names, name):
+            return name
+    return None
 
 
-def _first(schema: Any, depth: int) -> Any:
-    return next(_candidates(schema, depth + 1), "example")
+def _value_schema(schema: dict[str, Any], name: str) -> Any:
+    """What a property called `name` must satisfy: its properties entry, the patternProperties it matches, or additionalProperties."""
+    properties = _dict_of(schema, "properties")
+    if name in properties:
+        return properties[name]
+    matched = [sub for pattern, sub in _dict_of(schema, "patternProperties").items() if _matches(pattern, name)]
+    if matched:
+        return matched[0] if len(matched) == 1 else {"allOf": matched}
+    extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
+    return extra if isinstance(extra, dict | bool) else True
 
 
-def _objects(schema: dict[str, Any], depth: int) -> Iterator[dict[str, Any]]:
-    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
-    required = [r for r in schema.get("required", []) if isinstance(r, str)] if isinstance(schema.get("required"), list) else []
-    minimal = {name: _first(properties.get(name, {}), depth) for name in required}
-    full = {**minimal, **{name: _first(sub, depth) for name, sub in properties.items()}}
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return pattern_matches(pattern, name)
+    except Unjudgeable:
+        return False
+
+
+def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
+    properties = _dict_of(schema, "properties")
+    required = [r for r in _list_of(schema, "required") if isinstance(r, str)]
+    depends = _dict_of(schema, "dependentRequired")
+    if isinstance(schema.get("dependencies"), dict):  # draft-07's spelling of both dependent keywords
+        depends = {**{k: v for k, v in schema["dependencies"].items() if isinstance(v, list)}, **depends}
+        schema = {**schema, "dependentSchemas": {**{k: v for k, v in schema["dependencies"].items() if isinstance(v, dict)},
+                                                 **_dict_of(schema, "dependentSchemas")}}
+    inner = walk.deeper()
+
+    def completed(names: list[str]) -> dict[str, Any]:
+        names = list(dict.fromkeys(names))
+        for name in list(names):  # dependentRequired: a present property brings the ones it names
+            names.extend(n for n in depends.get(name, []) if isinstance(n, str) and n not in names)
+        value = {name: _first(_value_schema(schema, name), inner) for name in names}
+        for name in list(value):  # dependentSchemas: a present property brings what its schema requires
+            extra, _ = _resolved(_dict_of(schema, "dependentSchemas").get(name, True), walk)
+            if isinstance(extra, dict):
+                for needed in _list_of(extra, "required"):
+                    if isinstance(needed, str) and needed not in value:
+                        value[needed] = _first(_dict_of(extra, "properties").get(needed, _value_schema(schema, needed)), inner)
+        least = schema.get("minProperties")
+        if isinstance(least, int) and len(value) < least:
+            for name in properties:
+                if len(value) >= least:
+                    break
+                value.setdefault(name, _first(properties[name], inner))
+            index = 0
+            while len(value) < least and index < least + 8:
+                extra_name = _name_for(schema, walk, index, set(value))
+                index += 1
+                if extra_name is not None:
+                    value[extra_name] = _first(_value_schema(schema, extra_name), inner)
+        return value
+
+    minimal = completed(required)
     yield minimal
+    if walk.depth >= _SHALLOW:
+        return
+    most = schema.get("maxProperties")
+    optional = [n for n in properties if n not in minimal]
+    if isinstance(most, int):
+        optional = optional[:max(most - len(minimal), 0)]
+    full = completed([*required, *optional])
     yield full
+    if walk.depth > 0:
+        return
     for name, sub in properties.items():  # boundary values, one property at a time
-        for value in list(_candidates(sub, depth + 1))[1:]:
+        for value in islice(_candidates(sub, inner), 1, 6):
             yield {**full, name: value}
+
+
+def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
+    inner = walk.deeper()
+    prefix = _list_of(schema, "prefixItems")
+    items = schema.get("items", schema.get("unevaluatedItems", True))
+    if isinstance(items, list):  # draft-07's tuple form (zod-to-json-schema): items as a list, additionalItems after it
+        prefix, items = items, schema.get("additionalItems", True)
+    items = items if isinstance(items, dict | bool) else True
+    least = schema.get("minItems", 0)
+    least = least if isinstance(least, int) and 0 <= least <= CAPS.items else 0
+    most = schema.get("maxItems")
+    unique = schema.get("uniqueItems") is True
+    head = [_first(sub, inner) for sub in prefix]
+    contains = schema.get("contains")
+    wanted = schema.get("minContains", 1) if contains is not None else 0
+    wanted = wanted if isinstance(wanted, int) and 0 <= wanted <= CAPS.items else 1
+    contained = _both(items, contains) if contains is not None and items is not False else contains
+    middle = _distinct(contained, inner, wanted) if unique and contains is not None else \
+        [_first(contained, inner)] * wanted if contains is not None else []
+    shallow = walk.depth < _SHALLOW
+    for count in dict.fromkeys((max(least, 1 if shallow else 0), least)):
+        need = max(count - len(head) - len(middle), 0)
+        if need and items is False:
+            continue
+        tail = _distinct(items, inner, need) if unique else [_first(items, inner)] * need if need else []
+        value = [*head, *middle, *tail]
+        if isinstance(most, int) and len(value) > most:
+            value = value[:most]
+        yield value
 
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
+
+
+def _start(schema: Any) -> _Walk:
+    resource: Resource[Any] = DRAFT202012.create_resource(schema) if isinstance(schema, dict | bool) else \
+        DRAFT202012.create_resource({})
+    base = resource.id() or "urn:agent-conformance:target-schema"
+    registry: Registry[Any] = Registry().with_resource(base, resource)
+    return _Walk(resolver=registry.resolver(base_uri=base), validator=target_validator(schema, formats=True))
 
 
 def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
@@ -196,15 +535,20 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     beyond = _beyond_caps(schema)
     if beyond:
         raise Ungeneratable(beyond)
+    if not isinstance(schema, dict | bool):
+        raise Ungeneratable("the schema is neither an object nor a boolean")
     try:
-        validator = target_validator(schema if isinstance(schema, dict) else {})
-        list(validator.iter_errors({}))  # surfaces a schema that cannot be applied before any guessing
+        walk = _start(schema)
+        list(walk.validator.iter_errors({}))  # surfaces a schema that cannot be applied before any guessing
         found: dict[str, Any] = {}
-        for candidate in _candidates(schema):
-            if _key(candidate) not in found and not list(validator.iter_errors(candidate)):
-                found[_key(candidate)] = candidate
-                if len(found) >= limit:
-                    break
+        try:
+            for candidate in _candidates(schema, walk):
+                if _key(candidate) not in found and walk.validator.is_valid(candidate):
+                    found[_key(candidate)] = candidate
+                    if len(found) >= limit:
+                        break
+        except (_Stop, RecursionError):
+            pass  # what was found in the budget stands
     except Unjudgeable as error:
         raise Ungeneratable(str(error)) from None
     if not found:
@@ -212,17 +556,18 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     return list(found.values())
 
 
-def _near_misses(schema: dict[str, Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
-    for name in schema.get("required", []) if isinstance(schema.get("required"), list) else []:
+def _near_misses(schema: dict[str, Any], base: dict[str, Any], walk: _Walk) -> Iterator[tuple[str, Any]]:
+    properties = _dict_of(schema, "properties")
+    for name in _list_of(schema, "required"):
         if name in base:
             yield f"without the required {name!r}", {k: v for k, v in base.items() if k != name}
     for name, sub in properties.items():
+        sub, _ = _resolved(sub, walk.deeper())
         if not isinstance(sub, dict):
             continue
-        kind = _type(sub)
-        if kind in _WRONG:
-            yield f"{name!r} of the wrong type", {**base, name: _WRONG[kind]}
+        kinds = _types(sub)
+        if len(kinds) == 1 and kinds[0] in _WRONG:
+            yield f"{name!r} of the wrong type", {**base, name: _WRONG[kinds[0]]}
         for bound, delta, words in (("minimum", -1, "below its minimum"), ("maximum", 1, "above its maximum")):
             if isinstance(sub.get(bound), int | float) and not isinstance(sub.get(bound), bool) and abs(sub[bound]) < CAPS.magnitude:
                 yield f"{name!r} {words}", {**base, name: sub[bound] + delta}
@@ -230,11 +575,13 @@ def _near_misses(schema: dict[str, Any], base: dict[str, Any]) -> Iterator[tuple
             yield f"{name!r} shorter than its minLength", {**base, name: "a" * (sub["minLength"] - 1)}
         if isinstance(sub.get("maxLength"), int) and sub["maxLength"] < CAPS.string_length:
             yield f"{name!r} longer than its maxLength", {**base, name: "a" * (sub["maxLength"] + 1)}
-        if isinstance(sub.get("enum"), list):
-            yield f"{name!r} outside its enum", {**base, name: "not-one-of-the-listed-values"}
-    if schema.get("additionalProperties") is False:
+        if isinstance(sub.get("enum"), list) or "const" in sub:
+            yield f"{name!r} outside its {'enum' if 'enum' in sub else 'const'}", {**base, name: "not-one-of-the-listed-values"}
+        if isinstance(sub.get("pattern"), str):
+            yield f"{name!r} not matching its pattern", {**base, name: "\u0000 does not match \u0000"}
+    if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
         yield "with a property the schema does not allow", {**base, "unexpected_property": "x"}
-    if schema.get("type") == "object":
+    if "object" in _types(schema):
         yield "not an object", ["an", "array"]
 
 
@@ -246,8 +593,47 @@ def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
         base = next((e for e in valid_examples(schema, limit=2) if isinstance(e, dict)), None)
         if base is None:
             return []
-        validator = target_validator(schema)
-        misses = [(d, v) for d, v in _near_misses(schema, base) if list(validator.iter_errors(v))]
-    except (Ungeneratable, Unjudgeable):
+        walk = _start(schema)
+        root, _ = _resolved(schema, walk)
+        if not isinstance(root, dict):
+            return []
+        misses = [(d, v) for d, v in _near_misses(root, base, walk) if not walk.validator.is_valid(v)]
+    except (Ungeneratable, Unjudgeable, _Stop, RecursionError):
         return []
     return misses[:limit]
+
+
+def _listing(schema: Any, walk: _Walk) -> list[Any] | None:
+    schema, walk = _resolved(schema, walk)
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return [schema["const"]]
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    for branch in ("oneOf", "anyOf"):
+        if isinstance(schema.get(branch), list) and schema[branch]:
+            values: list[Any] = []
+            for option in schema[branch]:
+                listed = _listing(option, walk.deeper())
+                if listed is None:
+                    return None
+                values.extend(v for v in listed if v not in values)
+            return values
+    return None
+
+
+def listed_values(schema: Any, name: str) -> list[Any] | None:
+    """The values property `name` of the object schema `schema` may take, when the schema lists them
+    in any spelling (an enum, a const, a $ref to either as pydantic emits an Enum, a oneOf or anyOf
+    of consts); None when it does not."""
+    try:
+        walk = _start(schema)
+        root, walk = _resolved(schema, walk)
+        properties = root.get("properties") if isinstance(root, dict) else None
+        if not isinstance(properties, dict) or name not in properties:
+            return None
+        return _listing(properties[name], walk.deeper())
+    except (_Stop, RecursionError, Unjudgeable):
+        return None
+

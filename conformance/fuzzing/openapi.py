@@ -3,14 +3,18 @@
 One path per agent offered over rest (its invocation URL); the request body is the envelope, its
 `input` the agent's inputs schema (one `anyOf` branch per operation, each naming its operation);
 a 2XX response is the outputs schema (again one branch per operation), a 4XX response problem
-details. An agent whose schemas hold a `$ref` is left out, with the reason: inside the OpenAPI
-document a local reference would point elsewhere, and a remote one must never be fetched.
+details. Each agent schema is placed under `components/schemas` whole, its local references (`#`,
+`#/$defs/...`, `#/definitions/...`, any JSON pointer) rewritten to point inside it, so that the
+`$defs` pydantic, FastAPI and zod emit are fuzzed as they are. An agent whose schemas hold a
+reference that cannot be placed (an `$anchor`, an `$id` of its own, another document) is left out,
+with the reason: a remote reference must never be fetched.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -35,22 +39,45 @@ class FuzzPlan:
         return len(self.openapi["paths"])
 
 
-def _has_ref(schema: Any) -> bool:
-    return '"$ref"' in json.dumps(schema)
+class _Unplaceable(Exception):
+    pass
 
 
-def _bare(schema: Any) -> Any:
-    """The schema without its $schema and $id, which mean nothing inside an OpenAPI document."""
+def _placed(schema: Any, pointer: str) -> Any:
+    """A copy of `schema` whose local references point inside it, once it stands at `pointer`."""
+    if isinstance(schema, list):
+        return [_placed(item, pointer) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    return {k: v for k, v in copy.deepcopy(schema).items() if k not in ("$schema", "$id")}
+    placed: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("$ref", "$dynamicRef") and isinstance(value, str):
+            if value != "#" and not value.startswith("#/"):
+                raise _Unplaceable(f"a reference {value[:80]!r} that is not a JSON pointer into the schema")
+            placed["$ref"] = pointer + value[1:]
+        elif key == "$id" and isinstance(value, str):
+            raise _Unplaceable("an $id of its own")
+        elif key not in ("$schema", "$anchor", "$dynamicAnchor"):
+            placed[key] = _placed(value, pointer)
+    return placed
+
+
+def _component(components: dict[str, Any], name: str, schema: Any) -> Any:
+    """`schema` as a component named `name`, referenced from where it is used (inline when it has no reference)."""
+    if '"$ref"' not in json.dumps(schema) and '"$dynamicRef"' not in json.dumps(schema):
+        return _placed(copy.deepcopy(schema), "")
+    pointer = f"#/components/schemas/{name}"
+    components[name] = _placed(schema, pointer)
+    return {"$ref": pointer}
 
 
 def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
     """The OpenAPI document for every agent of `document` offered over rest, and what was left out."""
     rest = document.get("transports", {}).get("rest") if isinstance(document.get("transports"), dict) else None
     paths: dict[str, Any] = {}
-    plan = FuzzPlan({"openapi": "3.1.0", "info": {"title": "WoA agents", "version": "1"}, "paths": paths}, None)
+    components: dict[str, Any] = {}
+    plan = FuzzPlan({"openapi": "3.1.0", "info": {"title": "WoA agents", "version": "1"}, "paths": paths,
+                     "components": {"schemas": components}}, None)
     if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not str(rest.get("invoke_path", "")).startswith("/"):
         plan.left_out.append("the document has no usable rest transport")
         return plan
@@ -64,15 +91,24 @@ def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
         operations: list[str | None] = [n for n in names if isinstance(n, str)] or [None]
         inputs = [selected_schema(agent, op, "inputs") for op in operations]
         outputs = [selected_schema(agent, op, "outputs") for op in operations]
-        if any(not isinstance(s, dict) or _has_ref(s) for s in (*inputs, *outputs)):
-            plan.left_out.append(f"agent {agent_id!r}: a schema is missing or holds a $ref")
+        if any(not isinstance(s, dict) for s in (*inputs, *outputs)):
+            plan.left_out.append(f"agent {agent_id!r}: a schema is missing")
             continue
+        prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", agent_id)
+        mine: dict[str, Any] = {}
+        try:
+            inputs = [_component(mine, f"{prefix}.{op or 'default'}.inputs", s) for op, s in zip(operations, inputs, strict=True)]
+            outputs = [_component(mine, f"{prefix}.{op or 'default'}.outputs", s) for op, s in zip(operations, outputs, strict=True)]
+        except _Unplaceable as error:
+            plan.left_out.append(f"agent {agent_id!r}: a schema holds {error}")
+            continue
+        components.update(mine)
         # operation is OPTIONAL (WoA 5.1): omitting it means "default" (and the single unnamed operation);
         # agent may be left out where the URL names the agent (WoA 5.2 lets the host use the URL's)
         required = ["input"] + ([] if "{agent_id}" in rest["invoke_path"] else ["agent"])
         envelopes = [{"type": "object",
                       "required": required if op in (None, "default") else [*required, "operation"],
-                      "properties": {"agent": {"const": agent_id}, "input": _bare(schema),
+                      "properties": {"agent": {"const": agent_id}, "input": schema,
                                      "operation": {"const": op or "default"}}}
                      for op, schema in zip(operations, inputs, strict=True)]
         path = urlsplit(base + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))).path
@@ -83,7 +119,7 @@ def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
                 "schema": envelopes[0] if len(envelopes) == 1 else {"anyOf": envelopes}}}},
             "responses": {
                 "2XX": {"description": "the agent's output", "content": {"application/json": {
-                    "schema": _bare(outputs[0]) if len(outputs) == 1 else {"anyOf": [_bare(o) for o in outputs]}}}},
+                    "schema": outputs[0] if len(outputs) == 1 else {"anyOf": outputs}}}},
                 "4XX": {"description": "a problem", "content": {"application/problem+json": {"schema": PROBLEM}}},
             },
         }}

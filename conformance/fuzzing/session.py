@@ -38,22 +38,23 @@ class FuzzUnavailable(Exception):
     """The target cannot be fuzzed at all (unreachable, no document, no rest agent allowed)."""
 
 
-def _result(requirement: str, status: Status, message: str, duration_ms: float = 0.0) -> Result:
+def _result(requirement: str, status: Status, message: str, duration_ms: float = 0.0, *, strict: bool = False) -> Result:
     if requirement in catalogue():
-        return Result.of(catalogue()[requirement], status, message, check="fuzz", duration_ms=duration_ms)
+        return Result.of(catalogue()[requirement], status, message, check="fuzz", duration_ms=duration_ms, strict=strict)
     return Result(requirement, "woa", "5.2", "SHOULD", status, f"{message} (robustness: no draft sentence covers it)",
                   check="fuzz", duration_ms=duration_ms)
 
 
-def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float) -> list[Result]:
+def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float, strict: bool) -> list[Result]:
     results = []
     for requirement in dict.fromkeys(CHECK_REQUIREMENTS.values()):
         found = [f for f in outcome.failures if f.requirement == requirement]
         for failure in found:
             results.append(_result(requirement, Status.FAIL, f"{failure.operation}: {failure.title} ({failure.check}, "
-                                   f"status {failure.status}): {failure.message.strip()[:300]} | reproduce: {failure.curl}", duration_ms))
+                                   f"status {failure.status}): {failure.message.strip()[:300]} | reproduce: {failure.curl}",
+                                   duration_ms, strict=strict))
         if not found:
-            results.append(_result(requirement, Status.PASS, f"{outcome.cases} fuzzed requests, no failure", duration_ms))
+            results.append(_result(requirement, Status.PASS, f"{outcome.cases} fuzzed requests, no failure", duration_ms, strict=strict))
     results += [_result("ROBUSTNESS", Status.ERROR, error) for error in outcome.errors[:5]]
     results += [_result("ROBUSTNESS", Status.SKIP, f"not fuzzed: {reason}") for reason in left_out]
     return results
@@ -82,7 +83,7 @@ async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int
     outcome = await asyncio.to_thread(fuzz, plan.openapi, plan.base, max_examples=max_examples, seed=seed,
                                       timeout=options.timeout, cacert=options.cacert)
     duration = round((time.perf_counter() - clock) * 1000, 1)
-    results = _results(outcome, plan.left_out, duration)
+    results = _results(outcome, plan.left_out, duration, options.strict)
     for result in results:
         broadcast(ResultRecorded(result), handlers)
     summary = summarize(results, finished=utc_now(), duration_ms=duration)

@@ -113,7 +113,7 @@ async def _certify(config: str, middleware: Mutating) -> Verdicts:
         await stack.enter_async_context(app.router.lifespan_context(app))
         # one check after another: the mutants are planned from the answers in the order they came, and a stale
         # answer is the one before at its site, so lanes at once would plan and judge different mutants
-        options = RunOptions(target=TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1,
+        options = RunOptions(target=TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1, seed=0,
                              transport=httpx.ASGITransport(app=middleware))
         await run(options, [Collect()])
     return verdicts

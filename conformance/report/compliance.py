@@ -63,6 +63,20 @@ class Summary:
     blocker: str | None = None
     #: what the target's WoA document claims, and what the run verified of it (conformance/claims.py)
     claims: tuple[dict[str, str], ...] = ()
+    #: every agent the WoA document advertises: exercised or not, the requirements judged on it, why not (claims.py)
+    coverage: tuple[dict[str, Any], ...] = ()
+    #: --require-every-agent: an agent not exercised makes the run inconclusive
+    every_agent_required: bool = False
+
+    @property
+    def unexercised(self) -> list[dict[str, Any]]:
+        return [a for a in self.coverage if not a.get("exercised")]
+
+    @property
+    def headline(self) -> str:
+        """The level, and how many of the advertised agents it rests on when not all: "MUST-compliant, 1 of 2 agents"."""
+        missing = len(self.unexercised)
+        return f"{self.level}, {len(self.coverage) - missing} of {len(self.coverage)} agents" if missing else self.level
 
     def count(self, level: str, *statuses: Status) -> int:
         return _count(self.counts, level, statuses)
@@ -105,7 +119,9 @@ class Summary:
                 "gate": decide(self).as_dict(),
                 "counts": self.counts, "drafts": self.drafts, "by_status": self.by_status(), "total": self.total,
                 "untested_must": self.untested_must, "waived": self.waived, "finished": self.finished,
-                "duration_ms": self.duration_ms, "claims": list(self.claims)}
+                "duration_ms": self.duration_ms, "claims": list(self.claims), "headline": self.headline,
+                "agents": {"advertised": len(self.coverage), "exercised": len(self.coverage) - len(self.unexercised),
+                           "every_agent_required": self.every_agent_required}}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
@@ -114,7 +130,8 @@ class Summary:
 
 
 def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
-              completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = ()) -> Summary:
+              completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = (),
+              coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False) -> Summary:
     """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
@@ -125,4 +142,5 @@ def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: flo
         total += 1
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
-    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims)
+    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims, coverage,
+                   every_agent_required)

@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import regex
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
-__all__ = ["Unjudgeable", "target_validator"]
+__all__ = ["Unjudgeable", "pattern_matches", "target_validator"]
 
 
 class Unjudgeable(Exception):
@@ -39,7 +39,8 @@ _REGISTRY: Registry[Any] = Registry(retrieve=_refuse).combine(SPECIFICATIONS)  #
 PATTERN_SECONDS = 0.25
 
 
-def _search(pattern: str, text: str) -> bool:
+def pattern_matches(pattern: str, text: str) -> bool:
+    """Whether `pattern` finds a match in `text`, under the time limit (`Unjudgeable` past it)."""
     try:
         return regex.search(pattern, text, timeout=PATTERN_SECONDS) is not None
     except TimeoutError:
@@ -49,7 +50,7 @@ def _search(pattern: str, text: str) -> bool:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
-    if validator.is_type(instance, "string") and not _search(pattern, instance):
+    if validator.is_type(instance, "string") and not pattern_matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -58,7 +59,7 @@ def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any,
         return
     for pattern, subschema in patterns.items():
         for name, value in instance.items():
-            if _search(pattern, name):
+            if pattern_matches(pattern, name):
                 yield from validator.descend(value, subschema, path=name, schema_path=pattern)
 
 
@@ -85,14 +86,27 @@ def _counted(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationEr
     return counted
 
 
-_KEYWORDS = {**Draft202012Validator.VALIDATORS, "pattern": _pattern, "patternProperties": _pattern_properties}
-_Guarded202012 = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {name: _counted(function) for name, function in _KEYWORDS.items()})
+def _guarded(dialect: Any) -> Any:
+    keywords = {**dialect.VALIDATORS, "pattern": _pattern, "patternProperties": _pattern_properties}
+    return validators.extend(dialect, {name: _counted(function) for name, function in keywords.items()})  # type: ignore[no-untyped-call]
+
+
+_Guarded202012 = _guarded(Draft202012Validator)
+#: The dialects a target's schema may declare with $schema (zod-to-json-schema emits draft-07); 2020-12 otherwise (WoA 4.2).
+_DIALECTS = {"http://json-schema.org/draft-07/schema": _guarded(Draft7Validator),
+             "https://json-schema.org/draft/2019-09/schema": _guarded(Draft201909Validator)}
 
 
 class _Guarded:
-    def __init__(self, validator: Draft202012Validator) -> None:
+    def __init__(self, validator: Any) -> None:
         self._validator = validator
+
+    def for_subschema(self, subschema: Any) -> _Guarded:
+        """The same guards for a part of the schema, its references resolved against the whole."""
+        return _Guarded(self._validator.evolve(schema=subschema))
+
+    def is_valid(self, instance: Any) -> bool:
+        return next(self.iter_errors(instance), None) is None
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         _work.steps, _work.deadline = 0, time.monotonic() + VALIDATION_SECONDS
@@ -104,8 +118,14 @@ class _Guarded:
             raise Unjudgeable("the schema or the instance nests too deeply") from None
         except (UnknownType, SchemaError) as error:
             raise Unjudgeable(f"the schema cannot be applied: {str(error).splitlines()[0]}") from None
+        except (AttributeError, TypeError) as error:  # a keyword whose value is of the wrong kind (a list for a schema)
+            raise Unjudgeable(f"the schema cannot be applied: {type(error).__name__}: {error}") from None
 
 
-def target_validator(schema: dict[str, Any]) -> _Guarded:
-    """A validator for `schema` that never fetches and turns unresolvable references into `Unjudgeable`."""
-    return _Guarded(_Guarded202012(schema, registry=_REGISTRY))
+def target_validator(schema: dict[str, Any] | bool, *, formats: bool = False) -> _Guarded:
+    """A validator for `schema` that never fetches and turns unresolvable references into `Unjudgeable`;
+    with `formats`, formats are assertions (what the suite builds keeps to them: a host may assert them)."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    dialect = _DIALECTS.get(declared.rstrip("#") if isinstance(declared, str) else "", _Guarded202012)
+    checker = Draft202012Validator.FORMAT_CHECKER if formats else None  # every format 2020-12 knows, whatever the dialect
+    return _Guarded(dialect(schema, registry=_REGISTRY, format_checker=checker))

@@ -21,12 +21,14 @@ runner = CliRunner()
 
 def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(tmp_path: Path) -> None:
     with serve(hostile.planted_500) as host:
-        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path)])
-        assert result.exit_code == 1, result.output  # a 5xx to a valid input fails WOA-5.2-SUCCESS-2XX, as run judges it
+        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--strict"])
+        # a 5xx to a valid input fails WOA-5.2-VALID-INPUT-ACCEPTED, as run judges it: basis inferred, MUST only under --strict
+        assert result.exit_code == 1, result.output
         report = json.loads((tmp_path / "report.json").read_text())
         failed = {r["requirement"] for r in report["results"] if r["status"] == "fail"}
-        assert {"ROBUSTNESS", "WOA-5.2-SUCCESS-2XX"} <= failed
-        found = next(r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "WOA-5.2-SUCCESS-2XX")
+        assert {"ROBUSTNESS", "WOA-5.2-VALID-INPUT-ACCEPTED"} <= failed
+        found = next(r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED")
         assert '"max_words": 500' in found["message"]
         curl = found["message"].split("reproduce: ", 1)[1]
         assert curl.startswith(f"curl --cacert {host.cacert} -X POST")
@@ -37,12 +39,13 @@ def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduce
 
 
 def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
-    with serve_host("woa-5.2-success-2xx") as host:
+    with serve_host("woa-5.2-valid-input-accepted") as host:
         result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
                                      "--max-examples", "30"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 0, result.output  # the draft never says a valid input must succeed: a SHOULD, inferred
     report = json.loads((tmp_path / "report.json").read_text())
-    assert "WOA-5.2-SUCCESS-2XX" in {r["requirement"] for r in report["results"] if r["status"] == "fail"}
+    failing = {r["requirement"]: r["level"] for r in report["results"] if r["status"] == "fail"}
+    assert failing["WOA-5.2-VALID-INPUT-ACCEPTED"] == "SHOULD"
 
 
 def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
@@ -70,10 +73,22 @@ def test_the_openapi_document_follows_the_envelope_rules() -> None:
     assert "$schema" not in body["properties"]["input"]
 
 
-def test_an_agent_whose_schema_holds_a_ref_is_left_out() -> None:
+def test_an_agent_whose_schema_holds_a_remote_ref_is_left_out() -> None:
     document = woa_document("https://api.example.com")
     document["agents"][0]["inputs"] = {"$ref": "https://evil.example/schema.json"}
     plan = openapi_from_woa(document)
     assert "/agents/summarizer/invoke" not in plan.openapi["paths"]
-    assert plan.left_out == ["agent 'summarizer': a schema is missing or holds a $ref"]
+    assert plan.left_out == ["agent 'summarizer': a schema holds a reference 'https://evil.example/schema.json' "
+                             "that is not a JSON pointer into the schema"]
+
+
+def test_local_refs_are_placed_inside_the_component_that_holds_them() -> None:
+    document = woa_document("https://api.example.com")
+    document["agents"][0]["inputs"] = {"type": "object", "required": ["lang"], "properties": {"lang": {"$ref": "#/$defs/Lang"},
+                                       "tree": {"$ref": "#"}}, "$defs": {"Lang": {"enum": ["en", "fr"]}}}
+    plan = openapi_from_woa(document)
+    component = plan.openapi["components"]["schemas"]["summarizer.default.inputs"]
+    assert component["properties"]["lang"] == {"$ref": "#/components/schemas/summarizer.default.inputs/$defs/Lang"}
+    assert component["properties"]["tree"] == {"$ref": "#/components/schemas/summarizer.default.inputs"}
+    assert plan.left_out == []
 

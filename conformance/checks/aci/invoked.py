@@ -243,7 +243,7 @@ async def expired_references_are_refused(target: Target) -> Verdict:
     return _reference_verdict(found, "expired", "an expired ContextURI")
 
 
-@check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
+@check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", wire=True)
 async def agent_contexts_travel_over_tls(target: Target) -> Verdict:
     """6: AgentContext messages travel over TLS: the endpoint of every ACI agent certified (invoked
     agents, and masters) is https. Read from the document, so a plain-HTTP host fails here rather

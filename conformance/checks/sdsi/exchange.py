@@ -81,7 +81,7 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
     return passed(f"{len(suggested)} suggestions, each well-formed", *evidence)
 
 
-@check("SDSI-7-DATA-PROTECTED-IN-TRANSIT")
+@check("SDSI-7-DATA-PROTECTED-IN-TRANSIT", wire=True)
 async def sdsi_7_data_protected_in_transit(target: Target) -> Verdict:
     found, verdict = await unavailable(target)
     evidence: tuple[Exchange, ...] = ()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings.sdsi import JsonRpcSdsi, Reply, SdsiBinding, WoaRestSdsi, sdsi_agents
+from ...fuzzing import listed_values
 from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES, json_type_matches
@@ -121,7 +122,16 @@ def _binding(target: Target) -> tuple[SdsiBinding | None, str]:
     url, reason = target.invoke_url(agent_id) if isinstance(agent_id, str) else (None, "the SDSI agent has no id")
     if url is None:
         return None, reason or ""
-    return WoaRestSdsi(target.client, agents[0], url), ""
+    return WoaRestSdsi(target.client, agents[0], url, scenarios=target.options.scenarios or _listed_scenarios(agents[0])), ""
+
+
+def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
+    """The values get_schema_template's `scenario` input lists, in any spelling a framework emits
+    (enum, const, a $ref to an Enum, a oneOf or anyOf of consts)."""
+    operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
+    template = next((o for o in operations if isinstance(o, dict) and o.get("name") == "get_schema_template"), {})
+    values = listed_values(template.get("inputs", agent.get("inputs")), "scenario") or []
+    return tuple(v for v in values if isinstance(v, str))
 
 
 async def _gather(target: Target) -> Session:

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed, HttpResponse
 from ...target import Target
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
 
 __all__: list[str] = []
 
@@ -100,12 +100,10 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
     return failed(f"a GET with {name}: {value} for the unchanged document was answered {again.status}, not 304", again.exchange)
 
 
-@check("WOA-8.1-HOST-USES-HTTPS")
+@check("WOA-8.1-HOST-USES-HTTPS", wire=True)
 async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     url = target.discovery.url
     evidence = (target.discovery.response.exchange,) if target.discovery.response else ()
-    if target.options.transport is not None:
-        return skipped("the run is in-process (an ASGI app, no socket): there is no connection whose security to judge", *evidence)
     if urlsplit(url).scheme == "https":
         return passed(f"the document is served over HTTPS at {url}", *evidence)
     if target.waives_plain_http(url):
@@ -113,11 +111,9 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     return failed(f"the document is served over plain HTTP at {url}", *evidence)
 
 
-@check("WOA-8.1-TLS-1.3")
+@check("WOA-8.1-TLS-1.3", wire=True)
 async def woa_8_1_tls_1_3(target: Target) -> Verdict:
     response = target.discovery.response
-    if target.options.transport is not None:
-        return skipped("the run is in-process (an ASGI app, no socket): there is no TLS connection to judge")
     if urlsplit(target.discovery.url).scheme != "https":
         return not_applicable("the target is not served over TLS (see WOA-8.1-HOST-USES-HTTPS)")
     if response is None:

@@ -30,12 +30,24 @@ from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 
-__all__ = ["PLAN_KEY", "Plan", "Probe", "plan"]
+__all__ = ["JUDGED_BY", "PLAN_KEY", "Plan", "Probe", "plan"]
 
 PROBLEM_JSON = "application/problem+json"
-MAX_PROBES = 160
 PLAN_KEY = "woa-invocation-plan"
 CONCURRENCY = 8
+#: The order an agent's probes are sent in: its valid invocations first, so that the first answer at an
+#: agent's URL is a success (the mutation engine plans its mutants on the first answer at each URL).
+_SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
+
+
+#: The requirements that judge each kind of probe: what an agent's probes let the run judge on it.
+JUDGED_BY = {
+    "valid": ("WOA-5.2-SUCCESS-2XX", "WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+    "invalid": ("WOA-5.2-ERROR-PROBLEM-DETAILS", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+    "mismatch": ("WOA-5.2-AGENT-MISMATCH-400", "WOA-5.2-AGENT-MISMATCH-PROBLEM", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+    "malformed": ("WOA-4.3.1-ERRORS-PROBLEM-JSON", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+    "implied": ("WOA-5.1-DEFAULT-OPERATION", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+}
 
 
 @dataclass
@@ -66,6 +78,7 @@ class Plan:
     probes: list[Probe] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)  # reasons an agent was not invoked
     ungenerated: list[str] = field(default_factory=list)  # reasons no valid input was made
+    why: dict[str, str] = field(default_factory=dict)  # agent id -> why it got no valid invocation
     rest_agents: int = 0
 
     def of(self, kind: str) -> list[Probe]:
@@ -88,35 +101,42 @@ def _envelope(agent_id: str, operation: str | None, value: Any) -> dict[str, Any
     return envelope
 
 
-def _probes_for(target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan) -> list[Probe]:
-    agent_id = agent.get("id")
-    if not isinstance(agent_id, str) or not agent_id:
-        plan.unreachable.append("an agent without a usable id")
-        return []
+def _agent_probes(target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan) -> list[list[Probe]]:
+    """The probes of one agent in three tiers: those that need no valid input (a mismatch, a body that
+    is not JSON), then one valid invocation per operation, then the rest (more valid inputs, near-misses).
+    The tiers decide what a cap keeps; the probes kept are sent in the agent's own order (`_SENDING`)."""
+    agent_id = agent["id"]
     url, reason = target.invoke_url(agent_id)
     if url is None:
         plan.unreachable.append(f"agent {agent_id!r}: {reason}")
+        plan.why.setdefault(agent_id, reason or "")
         return []
-    probes: list[Probe] = []
-    operations = _operations(agent)
-    for operation in operations:
+    cheap: list[Probe] = []
+    first: list[Probe] = []
+    rest: list[Probe] = []
+    placeholder = "{agent_id}" in rest_config(document)["invoke_path"]
+    for operation in _operations(agent):
         schema = selected_schema(agent, operation, "inputs")
         try:
             examples = valid_examples(schema, limit=4)
         except Ungeneratable as error:
             plan.ungenerated.append(f"agent {agent_id!r} operation {operation!r}: {error}")
+            plan.why.setdefault(agent_id, f"no valid input could be built{f' for operation {operation!r}' if operation else ''}: {error}")
+            examples = []
+        if placeholder:  # no valid input is needed: the mismatch is the host's to see before the input
+            cheap.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
+                               _envelope(agent_id + "-not-this-agent", operation, examples[0] if examples else {})))
+        if not examples:
             continue
-        for example in examples:
-            probes.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
-        for description, value in invalid_examples(schema, limit=4):
-            probes.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
-        if "{agent_id}" in rest_config(document)["invoke_path"]:
-            probes.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
-                                _envelope(agent_id + "-not-this-agent", operation, examples[0])))
+        first.append(Probe("valid", agent_id, operation, f"input {examples[0]!r}"[:200], url, _envelope(agent_id, operation, examples[0])))
         if operation == "default":
-            probes.append(Probe("implied", agent_id, None, "envelope without operation", url, _envelope(agent_id, None, examples[0])))
-    probes.append(Probe("malformed", agent_id, None, "a body that is not JSON", url, content=b'{"agent": '))
-    return probes
+            first.append(Probe("implied", agent_id, None, "envelope without operation", url, _envelope(agent_id, None, examples[0])))
+        for example in examples[1:]:
+            rest.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
+        for description, value in invalid_examples(schema, limit=4):
+            rest.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
+    cheap.append(Probe("malformed", agent_id, None, "a body that is not JSON", url, content=b'{"agent": '))
+    return [cheap, first, rest]
 
 
 async def _send(target: Target, probe: Probe, gate: asyncio.Semaphore) -> None:
@@ -135,18 +155,31 @@ async def _send(target: Target, probe: Probe, gate: asyncio.Semaphore) -> None:
 
 
 async def _run_plan(target: Target) -> Plan:
+    """Spend the run's probes breadth first: every agent's input-independent probes and one valid
+    invocation before any agent gets a second, so a cap cuts depth, never whole agents, until it must."""
     plan = Plan()
     document = target.document
     if not isinstance(document, dict) or not isinstance(document.get("agents"), list):
         return plan
+    cap = target.options.max_probes
+    tiers: list[list[Probe]] = [[], [], []]
     for agent in document["agents"]:
-        if isinstance(agent, dict) and isinstance(agent.get("transports"), list) and "rest" in agent["transports"]:
-            plan.rest_agents += 1
-            if len(plan.probes) < MAX_PROBES:  # examples are made only for the agents the cap lets through
-                plan.probes.extend(_probes_for(target, document, agent, plan))
-            else:
-                plan.unreachable.append(f"agent {agent.get('id')!r}: not invoked, the run's {MAX_PROBES} probes were spent")
-    plan.probes = plan.probes[:MAX_PROBES]
+        if not (isinstance(agent, dict) and isinstance(agent.get("transports"), list) and "rest" in agent["transports"]):
+            continue
+        plan.rest_agents += 1
+        agent_id = agent.get("id")
+        if not isinstance(agent_id, str) or not agent_id:
+            plan.unreachable.append("an agent without a usable id")
+            continue
+        if len(tiers[0]) + len(tiers[1]) >= cap:  # examples are made only for the agents the cap lets through
+            plan.unreachable.append(f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)")
+            plan.why.setdefault(agent_id, f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)")
+            continue
+        for tier, probes in zip(tiers, _agent_probes(target, document, agent, plan), strict=False):
+            tier.extend(probes)
+    kept = [*tiers[0], *tiers[1], *tiers[2]][:cap]
+    position = {agent_id: n for n, agent_id in enumerate(dict.fromkeys(p.agent for p in kept))}
+    plan.probes = sorted(kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind)))  # stable: examples keep their order
     gate = asyncio.Semaphore(CONCURRENCY)
     await asyncio.gather(*(_send(target, p, gate) for p in plan.probes))
     return plan
@@ -226,9 +259,54 @@ def _status_2xx(probe: Probe) -> str | None:
     return None if 200 <= probe.response.status < 300 else f"answered {probe.response.status}"
 
 
+def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
+    """Whether a non-2xx answer is a success all the same: a JSON body, not problem details, that conforms to the outputs schema."""
+    response = probe.response
+    assert response is not None
+    if 200 <= response.status < 300 or response.media_type == PROBLEM_JSON:
+        return False
+    body, error = _json_body(response)
+    agent = next((a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent), None)
+    if error or agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
+        return False
+    return not validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+
+
 @check("WOA-5.2-SUCCESS-2XX")
 async def woa_5_2_success_2xx(target: Target) -> Verdict:
-    return await _verdict(target, ("valid",), _status_2xx, "every valid invocation was answered 2xx")
+    """WoA 5.2: "On success, the host MUST return a 2xx status code": an answer that carries the
+    agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx.
+    Whether a schema-valid input must succeed at all the draft does not say (WOA-5.2-VALID-INPUT-ACCEPTED)."""
+    document = target.document
+
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if _succeeded_elsewhere(probe, document):
+            return f"answered {probe.response.status} with a body that conforms to the outputs schema (a success)"
+        return None
+
+    verdict = await _verdict(target, ("valid",), judge, "every success was answered 2xx")
+    if verdict.status.value == "pass":
+        run = await plan(target)
+        if not any(p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")):
+            return skipped("no invocation succeeded, so no success could be seen: every schema-valid input was refused "
+                           "(WOA-5.2-VALID-INPUT-ACCEPTED judges that)", *verdict.evidence)
+    return verdict
+
+
+@check("WOA-5.2-VALID-INPUT-ACCEPTED")
+async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
+    """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-SUCCESS-ON-VALID-INPUT): an input that
+    the selected inputs schema accepts, addressed to a listed agent, is served with 2xx."""
+    document = target.document
+
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        if 200 <= probe.response.status < 300 or _succeeded_elsewhere(probe, document):
+            return None  # a success under another status is WOA-5.2-SUCCESS-2XX's
+        return f"refused a schema-valid input with {probe.response.status}"
+
+    return await _verdict(target, ("valid",), judge, "every schema-valid invocation was served 2xx")
 
 
 @check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS")

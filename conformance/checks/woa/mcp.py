@@ -84,7 +84,7 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     return None
 
 
-@check("WOA-5.3-MCP-TOOL-INVOCATION")
+@check("WOA-5.3-MCP-TOOL-INVOCATION", wire=True)
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
         return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
@@ -93,8 +93,6 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
         return not_applicable("no agent is offered over the mcp transport")
     if config is None:
         return skipped(reason or "")
-    if target.options.transport is not None:
-        return skipped("the run is in-process (an ASGI app, no socket): the MCP SDK's client speaks only over the network")
     verdicts = [await _judge(target, config, agent) for agent in agents]
     for status in ("fail", "error", "skip"):
         found = next((v for v in verdicts if v is not None and v.status.value == status), None)

@@ -60,5 +60,8 @@ class BadgeWriter:
     def write(self, summary: Summary) -> None:
         for draft in self.suites:
             level = summary.levels.get(draft, "untested")
+            if draft == "woa" and summary.unexercised:  # a level that rests on some of the agents says so
+                level += f", {len(summary.coverage) - len(summary.unexercised)} of {len(summary.coverage)} agents"
             label = f"agent-conformance {_LABELS.get(draft, draft)}"
-            (self.directory / f"badge-{draft}.svg").write_text(badge_svg(label, level, COLOURS.get(level, "#9f9f9f")), encoding="utf-8")
+            (self.directory / f"badge-{draft}.svg").write_text(
+                badge_svg(label, level, COLOURS.get(summary.levels.get(draft, "untested"), "#9f9f9f")), encoding="utf-8")

@@ -126,6 +126,22 @@ def _claims(summary: Summary) -> str:
             f"<th>Claims</th><th>Verified</th><th>Detail</th></tr></thead><tbody>{rows}</tbody></table></details>")
 
 
+def _coverage(summary: Summary) -> str:
+    if not summary.coverage:
+        return ""
+    rows = "".join(f"<tr><td>{escape(a['id'])}</td><td class=\"status {'pass' if a['exercised'] else 'fail'}\">"
+                   f"{'yes' if a['exercised'] else 'no'}</td><td>{escape(' '.join(a['requirements']))}</td>"
+                   f"<td>{escape(a.get('why', ''))}</td></tr>" for a in summary.coverage[:_AGENT_ROWS])
+    exercised = len(summary.coverage) - len(summary.unexercised)
+    return (f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised} of {len(summary.coverage)} exercised"
+            "</summary><table><thead><tr><th>Agent</th><th>Exercised</th><th>Requirements judged on it</th><th>Why not</th></tr>"
+            f"</thead><tbody>{rows}</tbody></table></details>")
+
+
+#: Agents listed in the page; the rest are in report.json.
+_AGENT_ROWS = 1_000
+
+
 class HtmlWriter(Collected):
     filename: ClassVar[str] = "report.html"
 
@@ -142,12 +158,12 @@ class HtmlWriter(Collected):
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>agent-conformance: {escape(summary.level)}</title><style>{_STYLE}</style></head><body>"
-            f"<header><h1>agent-conformance: {escape(summary.level)}{unfinished}</h1>"
+            f"<title>agent-conformance: {escape(summary.headline)}</title><style>{_STYLE}</style></head><body>"
+            f"<header><h1>agent-conformance: {escape(summary.headline)}{unfinished}</h1>"
             f'<p class="meta">Target {escape(header.target)} · suites {escape(", ".join(header.suites))} · binding '
             f"{escape(header.binding)} · agent-conformance {escape(header.tool_version)} · {escape(header.started)}</p>{blocker}"
             f'<div class="drafts">{"".join(_draft_card(d, lvl, summary) for d, lvl in summary.levels.items())}</div>'
-            f"{_claims(summary)}</header>"
+            f"{_coverage(summary)}{_claims(summary)}</header>"
             f'<main><div class="filters"><label>Draft <select id="draft"><option value="">all</option>{options}</select></label>'
             '<label>Level <select id="level"><option value="">all</option><option>MUST</option><option>SHOULD</option>'
             f'<option>MAY</option></select></label>{checks}<input id="search" type="search" placeholder="Search">'

@@ -53,7 +53,7 @@ class MarkdownWriter(Collected):
         problems = [r for r in ranked if r.status in (Status.FAIL, Status.ERROR)]
         waived = [r for r in ranked if r.status is Status.WAIVED]
         lines = [
-            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.level}**"
+            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.headline}**"
             + (f" ({summary.waived} waived)" if summary.waived else "")
             + ("" if summary.complete else f" — **incomplete: {summary.completion}**"),
             "",
@@ -78,6 +78,13 @@ class MarkdownWriter(Collected):
                       "| Agent | Claims | Verified | Detail |", "|---|---|---|---|"]
             lines += [f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} | {c['verified']} | {_cell(c['detail'], 200)} |"
                       for c in summary.claims[:_LIST_LIMIT]]
+            lines += ["", "</details>", ""]
+        if summary.coverage:
+            exercised = len(summary.coverage) - len(summary.unexercised)
+            lines += [f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised} of {len(summary.coverage)} "
+                      "exercised</summary>", "", "| Agent | Exercised | Requirements judged on it | Why not |", "|---|---|---|---|"]
+            lines += [f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} | {len(a['requirements'])} | "
+                      f"{_cell(a.get('why', ''), 200)} |" for a in summary.coverage[:_LIST_LIMIT]]
             lines += ["", "</details>", ""]
         untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
         if untested:

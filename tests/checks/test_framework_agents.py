@@ -1,0 +1,142 @@
+"""Agents as users build them: a FastAPI + pydantic host (examples/fastapi_host.py), a host of one
+agent per schema of the framework corpus, and an agent whose input the suite cannot build. Every
+advertised agent is exercised or named with why; the rules that need no valid input are probed on
+every agent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator, validators
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from typer.testing import CliRunner
+
+from conformance.cli import app as cli
+from examples.fastapi_host import FAULTS, create_app
+from mocks.serve import serve
+
+runner = CliRunner()
+CORPUS = Path(__file__).parents[1] / "fuzzing" / "corpus"
+#: An input the suite cannot build: a lookahead pattern (no string is walked from it) on a required member.
+HARD = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]{8}$"}}}
+PROBLEM = "application/problem+json"
+
+
+def _certify(url: str, cacert: Path, folder: Path, *more: str) -> tuple[int, str, dict[str, Any]]:
+    result = runner.invoke(cli, ["run", "--target", url, "--cacert", str(cacert), "--suite", "woa", "--report-dir", str(folder), *more])
+    return result.exit_code, result.output, json.loads((folder / "report.json").read_text())
+
+
+def _failing(report: dict[str, Any]) -> set[str]:
+    return {r["requirement"] for r in report["results"] if r["status"] in ("fail", "error")}
+
+
+def test_the_fastapi_host_is_certified_clean_with_both_agents_exercised(tmp_path: Path) -> None:
+    with serve(lambda base: create_app(base)) as host:
+        code, output, report = _certify(host.url, host.cacert, tmp_path)
+    assert code == 0, output
+    assert _failing(report) == set()
+    agents = {a["id"]: a for a in report["coverage"]["agents"]}
+    assert agents.keys() == {"weather", "translate"} and all(a["exercised"] for a in agents.values())
+    assert "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]  # its $ref-to-Enum input was built
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_each_fault_of_the_fastapi_host_is_caught_on_its_requirement_alone(fault: str, tmp_path: Path) -> None:
+    with serve(lambda base: create_app(base, fault)) as host:
+        _, output, report = _certify(host.url, host.cacert, tmp_path)
+    assert _failing(report) == {FAULTS[fault]}, output
+
+
+def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
+    with serve(lambda base: create_app(base)) as host:
+        result = runner.invoke(cli, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--max-examples", "25"])
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert set(report["header"]["options"]["fuzzed_agents"]) == {"weather", "translate"}, result.output
+    assert report["header"]["options"]["left_out"] == []
+    assert result.exit_code == 0, result.output
+
+
+def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
+    """A host with one agent per schema of the corpus (unless not `corpus`), each validating its input,
+    plus `extra` agents (id: inputs)."""
+    agents: dict[str, Any] = {}
+    for path in sorted(CORPUS.glob("*.json")) if corpus else []:
+        for n, entry in enumerate(json.loads(path.read_text())):
+            agents[f"{entry['source']}-{n}"] = entry["schema"]
+    agents.update(extra)
+    checkers = {agent_id: validators.validator_for(s, default=Draft202012Validator)(s, format_checker=Draft202012Validator.FORMAT_CHECKER)
+                for agent_id, s in agents.items()}
+
+    def build(base: str) -> Starlette:
+        document = {"woa_version": "1", "host": {"name": "corpus"}, "transports": {"rest": {"base": base, "invoke_path": "/a/{agent_id}"}},
+                    "agents": [{"id": i, "name": i, "description": "d", "inputs": s, "outputs": {"type": "object"}, "transports": ["rest"]}
+                               for i, s in agents.items()]}
+
+        async def woa(request: Request) -> Response:
+            return Response(json.dumps(document), media_type="application/woa+json")
+
+        async def invoke(request: Request) -> Response:
+            agent_id = request.path_params["agent_id"]
+            try:
+                envelope = json.loads(await request.body())
+            except ValueError:
+                return JSONResponse({"title": "not JSON", "status": 400}, status_code=400, media_type=PROBLEM)
+            lenient = agent_id == "hard-and-lenient"  # serves any envelope: a MUST the suite must see without a valid input
+            if not lenient and (not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id):
+                return JSONResponse({"title": "mismatch", "status": 400}, status_code=400, media_type=PROBLEM)
+            if not lenient and not checkers[agent_id].is_valid(envelope.get("input")):
+                return JSONResponse({"title": "invalid input", "status": 422}, status_code=422, media_type=PROBLEM)
+            return JSONResponse({})
+
+        return Starlette(routes=[Route("/.well-known/woa.json", woa), Route("/a/{agent_id}", invoke, methods=["POST"])])
+
+    return build
+
+
+@pytest.fixture(scope="module")
+def corpus_host() -> Iterator[Any]:
+    with serve(_corpus_host({"hard": HARD, "hard-and-lenient": HARD})) as host:
+        yield host
+
+
+def test_every_agent_of_a_host_of_hundreds_is_exercised_by_default_or_named_with_why(corpus_host: Any, tmp_path: Path) -> None:
+    code, output, report = _certify(corpus_host.url, corpus_host.cacert, tmp_path)
+    coverage = {a["id"]: a for a in report["coverage"]["agents"]}
+    assert len(coverage) == report["coverage"]["advertised"] >= 269
+    assert [a for a in coverage.values() if not a["exercised"]] == [coverage["hard"], coverage["hard-and-lenient"]]
+    assert "no valid input could be built" in coverage["hard"]["why"]
+    # the mismatch needs no valid input: the lenient hard agent is caught, the other judged
+    assert "WOA-5.2-AGENT-MISMATCH-400" in coverage["hard"]["requirements"]
+    assert "WOA-5.2-AGENT-MISMATCH-400" in _failing(report) and code == 1
+    assert "AGENT 'hard' not exercised: no valid input could be built" in output
+    assert f"{len(coverage) - 2} of {len(coverage)} agents" in report["summary"]["headline"]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Agents: 267 of 269 exercised" in summary
+
+
+def test_a_partial_run_exits_4_when_every_agent_is_required(tmp_path: Path) -> None:
+    easy = {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}}
+    with serve(_corpus_host({"easy": easy, "hard": HARD}, corpus=False)) as host:
+        code, output, report = _certify(host.url, host.cacert, tmp_path, "--require-every-agent")
+        assert code == 4, output
+        assert "1 of 2 advertised agents were not exercised" in report["summary"]["gate"]["reason"]
+        code, output, report = _certify(host.url, host.cacert, tmp_path)
+    assert code == 0 and "MUST-compliant, 1 of 2 agents" in output, output
+    assert 'MUST-compliant, 1 of 2 agents' in (tmp_path / "badge-woa.svg").read_text()
+
+
+def test_a_probe_cap_cuts_agents_breadth_first_and_says_so(corpus_host: Any, tmp_path: Path) -> None:
+    _, _, report = _certify(corpus_host.url, corpus_host.cacert, tmp_path, "--max-probes", "60")
+    coverage = report["coverage"]["agents"]
+    exercised = [a for a in coverage if a["exercised"]]
+    assert 15 <= len(exercised) <= 30  # about three probes an agent before any agent gets a fourth
+    assert all("raise --max-probes" in a["why"] for a in coverage[len(exercised) + 2:])

@@ -1,0 +1,145 @@
+"""Targets as users run them: one live server certified again and again (a team gating every commit
+on its staging server), SDSI scenarios however a framework spells them, and the WoA 5.2 reading
+that a refused schema-valid input breaks no MUST."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.types import ASGIApp, Receive, Scope, Send
+from typer.testing import CliRunner
+
+from conformance.bindings.sdsi import CAPABILITY
+from conformance.cli import app as cli
+from mocks.reference.woa_host import create_app
+from mocks.serve import ServedMock, serve, serve_host
+
+runner = CliRunner()
+
+
+def _certify(host: ServedMock, folder: Path, *more: str) -> tuple[int, str, dict[str, Any]]:
+    result = runner.invoke(cli, ["run", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(folder), *more])
+    report = json.loads((folder / "report.json").read_text()) if (folder / "report.json").exists() else {}
+    return result.exit_code, result.output, report
+
+
+def _verdicts(report: dict[str, Any]) -> dict[str, str]:
+    return {r["requirement"]: r["status"] for r in report["results"]}
+
+
+def test_one_live_server_certified_five_times_in_a_row_gets_the_same_verdicts(tmp_path: Path) -> None:
+    with serve_host() as host:  # not --mock: the same server, its state kept from run to run
+        runs = [_certify(host, tmp_path / str(n)) for n in range(5)]
+    seeds = {report["header"]["options"]["seed"] for _, _, report in runs}
+    assert len(seeds) == 5  # a fresh seed each run: new sessions, canaries and ids
+    assert [code for code, _, _ in runs] == [0] * 5, runs[-1][1]
+    first = _verdicts(runs[0][2])
+    for _, output, report in runs[1:]:
+        assert _verdicts(report) == first, output
+    assert "Seed " in runs[0][1]
+
+
+def test_a_given_seed_is_kept_and_recorded(tmp_path: Path) -> None:
+    with serve_host() as host:
+        _, _, report = _certify(host, tmp_path, "--suite", "sdsi", "--seed", "7")
+    assert report["header"]["options"]["seed"] == 7
+
+
+class Respelled:
+    """The reference host with its WoA document edited on the way out (how another framework would emit it)."""
+
+    def __init__(self, app: ASGIApp, edit: Callable[[dict[str, Any]], None]) -> None:
+        self.app, self.edit = app, edit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/.well-known/woa.json":
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            else:
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    body = b"".join(chunks)
+                    if start["status"] == 200:
+                        document = json.loads(body)
+                        self.edit(document)
+                        body = json.dumps(document).encode()
+                    headers = [(k, v) for k, v in start["headers"] if k.lower() not in (b"content-length", b"etag")]
+                    await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+                    await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, keep)
+
+
+def _sdsi_operation(document: dict[str, Any], name: str) -> dict[str, Any]:
+    agent = next(a for a in document["agents"] if CAPABILITY in a.get("capabilities", []))
+    return next(o for o in agent["operations"] if o["name"] == name)
+
+
+SPELLINGS = {
+    "literal": {"const": "flight_booking", "title": "Scenario", "type": "string"},  # pydantic Literal["flight_booking"]
+    "enum-ref": {"$ref": "#/$defs/Scenario"},  # a pydantic str Enum
+    "one-of-consts": {"oneOf": [{"const": "flight_booking"}, {"const": "photo_retouch"}]},  # zod z.union of literals
+}
+
+
+@pytest.fixture
+def respelled() -> Iterator[Callable[[Callable[[dict[str, Any]], None]], Any]]:
+    def hosting(edit: Callable[[dict[str, Any]], None]) -> Any:
+        return serve(lambda base: Respelled(create_app(base), edit))
+    yield hosting
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS))
+def test_an_sdsi_server_is_certified_whatever_the_spelling_of_its_scenarios(spelling: str, respelled: Any, tmp_path: Path) -> None:
+    def edit(document: dict[str, Any]) -> None:
+        inputs = _sdsi_operation(document, "get_schema_template")["inputs"]
+        inputs["properties"]["scenario"] = SPELLINGS[spelling]
+        inputs["$defs"] = {"Scenario": {"enum": ["flight_booking", "photo_retouch"], "title": "Scenario", "type": "string"}}
+
+    with respelled(edit) as host:
+        code, output, report = _certify(host, tmp_path, "--suite", "sdsi")
+    assert code == 0, output
+    assert report["summary"]["levels"]["sdsi"] == "SHOULD-compliant"
+
+
+def test_scenario_is_honoured_over_woa_rest_and_refused_where_it_cannot_apply(respelled: Any, tmp_path: Path) -> None:
+    def unlisted(document: dict[str, Any]) -> None:  # a plain string: only --scenario can name one
+        _sdsi_operation(document, "get_schema_template")["inputs"]["properties"]["scenario"] = {"type": "string"}
+
+    with respelled(unlisted) as host:
+        code, output, _ = _certify(host, tmp_path / "without", "--suite", "sdsi")
+        assert code == 2, output
+        code, output, report = _certify(host, tmp_path / "with", "--suite", "sdsi", "--scenario", "flight_booking")
+        assert code == 0, output
+        assert report["header"]["options"]["scenarios"] == ["flight_booking"]
+    result = runner.invoke(cli, ["run", "--mock", "--suite", "woa", "--scenario", "flight_booking"])
+    assert result.exit_code == 2 and "--scenario names SDSI scenarios" in result.output
+
+
+def test_a_refused_schema_valid_input_breaks_no_must(respelled: Any, tmp_path: Path) -> None:
+    def free_text(document: dict[str, Any]) -> None:  # schema_id as a FastAPI server types it: any string
+        inputs = _sdsi_operation(document, "execute")["inputs"]
+        inputs["properties"]["schema_id"] = {"type": "string"}
+        inputs.pop("allOf", None)
+        inputs.pop("examples", None)
+
+    with respelled(free_text) as host:
+        code, output, report = _certify(host, tmp_path, "--suite", "woa")
+        verdicts = _verdicts(report)
+        assert verdicts["WOA-5.2-VALID-INPUT-ACCEPTED"] == "fail"  # SHOULD, basis inferred
+        assert verdicts["WOA-5.2-SUCCESS-2XX"] == "pass"
+        assert code == 0, output
+        code, _, report = _certify(host, tmp_path / "strict", "--suite", "woa", "--strict")
+    assert code == 1  # the suite's stronger reading decides MUST compliance only under --strict
+    accepted = next(r for r in report["results"] if r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED")
+    assert accepted["level"] == "MUST" and accepted["basis"] == "inferred"
