@@ -19,6 +19,7 @@ from starlette.routing import Route
 from typer.testing import CliRunner
 
 from conformance.cli import app as cli
+from examples import fastapi_sdsi_server, mcp_host
 from examples.fastapi_host import FAULTS, create_app
 from mocks.serve import serve
 
@@ -63,6 +64,28 @@ def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
     assert set(report["header"]["options"]["fuzzed_agents"]) == {"weather", "translate"}, result.output
     assert report["header"]["options"]["left_out"] == []
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("fault", [None, *sorted(mcp_host.FAULTS)])
+def test_a_host_on_the_mcp_sdk_is_certified_through_its_tools(fault: str | None, tmp_path: Path) -> None:
+    with serve(lambda base: mcp_host.create_app(base, fault)) as host:
+        code, output, report = _certify(host.url, host.cacert, tmp_path)
+    assert _failing(report) == ({mcp_host.FAULTS[fault]} if fault else set()), output
+    assert report["summary"]["levels"]["woa"] == ("MUST-compliant" if fault else "SHOULD-compliant") and code == 0
+    assert all(a["exercised"] and a["requirements"] == ["WOA-5.3-MCP-TOOL-INVOCATION"] for a in report["coverage"]["agents"])
+
+
+@pytest.mark.parametrize("fault", [None, *sorted(fastapi_sdsi_server.FAULTS)])
+def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(fault: str | None, tmp_path: Path) -> None:
+    with serve(lambda base: fastapi_sdsi_server.create_app(base, fault)) as host:
+        result = runner.invoke(cli, ["run", "--target", host.url, "--cacert", str(host.cacert), "--suite", "sdsi", "--report-dir",
+                                     str(tmp_path)])
+        report = json.loads((tmp_path / "report.json").read_text())
+        assert _failing(report) == ({fastapi_sdsi_server.FAULTS[fault]} if fault else set()), result.output
+        if fault is None:  # the same server as a WoA host: refusing an unknown schema_id breaks no MUST
+            code, output, report = _certify(host.url, host.cacert, tmp_path / "woa")
+            assert code == 0, output
+            assert _failing(report) == {"WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-7-CACHING-HEADERS"}  # two SHOULDs
 
 
 def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
