@@ -7,7 +7,9 @@
 
 - a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and why;
 - a failure of a requirement not listed stays a failure (the gate fails);
-- a listed requirement that now passes is a `fail`, "stale": remove it, so that the list only shrinks.
+- a listed requirement that now passes stays a pass (the target's level and badge come from its
+  behaviour alone), its message saying the entry is stale; the stale entries fail the gate (exit 1,
+  the report saying why), so that the list only shrinks.
 
 A listed requirement the run did not test (skip, not-applicable, error) is left as it is.
 `agent-conformance baseline REPORT.json` writes a baseline of a report's failures.
@@ -58,13 +60,13 @@ class Baseline:
             return result
         if result.status is Status.FAIL:
             return replace(result, status=Status.WAIVED, message=f"expected failure, absorbed by the baseline ({reason}): {result.message}")
-        if result.status is Status.PASS and result.level == "MAY":  # a MAY never fails, not even as a stale entry
-            return replace(result, message=f"warning (a MAY never fails): stale baseline entry, remove it from {self.path}; "
-                                           f"{result.message}")
         if result.status is Status.PASS:
-            return replace(result, status=Status.FAIL,
-                           message=f"stale baseline entry: {result.requirement} now passes; remove it from {self.path}")
+            return replace(result, message=f"stale baseline entry, remove it from {self.path}: {result.message}")
         return result
+
+    def stale(self, results: list[Result]) -> tuple[str, ...]:
+        """The entries whose requirement now passes (a MAY's never counts: a MAY never fails)."""
+        return tuple(r.requirement for r in results if r.requirement in self.expected and r.status is Status.PASS and r.level != "MAY")
 
     def recorded(self) -> dict[str, Any]:
         return {"path": self.path, "expected_failures": dict(self.expected)}

@@ -2,7 +2,8 @@
 
     0  PASSED         at least one MUST-level requirement was tested, none failed or errored, and
                       the run judged every requirement it selected
-    1  MUST_FAILED    at least one MUST-level requirement failed
+    1  MUST_FAILED    at least one MUST-level requirement failed, or the baseline lists a requirement
+                      that now passes (the target's level stays what its behaviour earns)
     2  NOT_CERTIFIED  a usage error, or nothing could be certified: the target unreachable, its
                       document never obtained, or no MUST-level requirement tested
     3  SUITE_DEFECT   a defect of the suite itself (never caused by a target or the user's paths)
@@ -52,6 +53,9 @@ def decide(summary: Summary) -> GateOutcome:
         return GateOutcome(ExitCode.NOT_CERTIFIED, f"nothing could be certified: {summary.blocker}")
     if summary.must_failed:
         return GateOutcome(ExitCode.MUST_FAILED, f"{summary.must_failed} MUST-level requirement(s) failed")
+    if summary.stale_baseline:
+        return GateOutcome(ExitCode.MUST_FAILED, f"the baseline lists {len(summary.stale_baseline)} requirement(s) that now pass "
+                                                 f"({', '.join(summary.stale_baseline[:5])}): remove them so that the list only shrinks")
     if not summary.complete:
         what = "was interrupted" if summary.completion == "interrupted" else "ran out of its budget"
         return GateOutcome(ExitCode.INCONCLUSIVE, f"the run {what} before every requirement was judged")

@@ -256,6 +256,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
         recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
     summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
                         completion=completion, blocker=_blocker(options, discovery), claims=claims,
-                        coverage=coverage, every_agent_required=options.require_every_agent)
+                        coverage=coverage, every_agent_required=options.require_every_agent,
+                        stale_baseline=options.baseline.stale(results) if options.baseline else ())
     broadcast(RunFinished(summary), handlers)
     return summary

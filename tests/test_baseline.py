@@ -41,11 +41,16 @@ def test_an_unlisted_failure_fails_the_gate(tmp_path: Path) -> None:
     assert results["WOA-4-VERSION-1"]["status"] == "fail"
 
 
-def test_a_listed_requirement_that_passes_is_stale(tmp_path: Path) -> None:
+def test_a_listed_requirement_that_passes_is_stale_it_fails_the_gate_not_the_level(tmp_path: Path) -> None:
     code, results = certify(tmp_path, "--baseline", baseline_file(tmp_path, **{"WOA-4-VERSION-1": "was failing"}))
     assert code == 1
-    assert results["WOA-4-VERSION-1"]["status"] == "fail"
+    assert results["WOA-4-VERSION-1"]["status"] == "pass"  # the target's behaviour
     assert results["WOA-4-VERSION-1"]["message"].startswith("stale baseline entry")
+    report = json.loads((tmp_path / "reports" / "report.json").read_text())
+    assert report["summary"]["levels"]["woa"] == "SHOULD-compliant"
+    assert report["summary"]["stale_baseline"] == ["WOA-4-VERSION-1"]
+    assert "the baseline lists 1 requirement(s) that now pass (WOA-4-VERSION-1)" in report["summary"]["gate"]["reason"]
+    assert "SHOULD-compliant" in (tmp_path / "reports" / "badge-woa.svg").read_text()
 
 
 def test_the_baseline_command_lists_a_reports_failures(tmp_path: Path) -> None:
@@ -72,5 +77,7 @@ def test_a_stale_entry_for_a_may_is_a_warning_not_a_failure(tmp_path: Path) -> N
     may = next(r for r in catalogue() if r.level == "MAY")
     path = tmp_path / "b.json"
     path.write_text(json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": {may.id: "x"}}))
-    applied = Baseline.load(path).apply(Result.of(may, Status.PASS, "fine"))
-    assert applied.status is Status.PASS and applied.message.startswith("warning (a MAY never fails): stale baseline entry")
+    baseline = Baseline.load(path)
+    applied = baseline.apply(Result.of(may, Status.PASS, "fine"))
+    assert applied.status is Status.PASS and applied.message.startswith("stale baseline entry")
+    assert baseline.stale([applied]) == ()

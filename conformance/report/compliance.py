@@ -67,6 +67,8 @@ class Summary:
     coverage: tuple[dict[str, Any], ...] = ()
     #: --require-every-agent: an agent not exercised makes the run inconclusive
     every_agent_required: bool = False
+    #: baseline entries whose requirement now passes: the team's bookkeeping, which fails the gate, not the level
+    stale_baseline: tuple[str, ...] = ()
 
     @property
     def unexercised(self) -> list[dict[str, Any]]:
@@ -121,7 +123,8 @@ class Summary:
                 "untested_must": self.untested_must, "waived": self.waived, "finished": self.finished,
                 "duration_ms": self.duration_ms, "claims": list(self.claims), "headline": self.headline,
                 "agents": {"advertised": len(self.coverage), "exercised": len(self.coverage) - len(self.unexercised),
-                           "every_agent_required": self.every_agent_required}}
+                           "every_agent_required": self.every_agent_required},
+                "stale_baseline": list(self.stale_baseline)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
@@ -131,7 +134,8 @@ class Summary:
 
 def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
               completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = (),
-              coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False) -> Summary:
+              coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False,
+              stale_baseline: tuple[str, ...] = ()) -> Summary:
     """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
@@ -143,4 +147,4 @@ def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: flo
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
     return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims, coverage,
-                   every_agent_required)
+                   every_agent_required, stale_baseline)

@@ -136,8 +136,30 @@ def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violat
             yield Violation("WOA-4.2-MINIMAL-SCHEMA-PROFILE", path, 'an inputs schema\'s root must have type "object"')
 
 
+class _AgentIndex:
+    """The agents of the last document looked into, by id: a run asks for one agent of the same document
+    once per answer it judges, and a document may list 80,000 agents."""
+
+    def __init__(self) -> None:
+        self._document: Any = None
+        self._by_id: dict[Any, dict[str, Any]] = {}
+
+    def find(self, document: Any, agent_id: Any) -> dict[str, Any] | None:
+        if document is not self._document:
+            by_id: dict[Any, dict[str, Any]] = {}
+            for agent in _objects(_member(document, "agents")):
+                key = agent.get("id")
+                if isinstance(key, str | int | float | bool | type(None)):
+                    by_id.setdefault(key, agent)  # the first of duplicate ids, as a search from the start finds it
+            self._document, self._by_id = document, by_id
+        return self._by_id.get(agent_id) if isinstance(agent_id, str | int | float | bool | type(None)) else None
+
+
+_AGENTS = _AgentIndex()
+
+
 def _agent(document: Any, agent_id: Any) -> dict[str, Any] | None:
-    return next((a for a in _objects(_member(document, "agents")) if a.get("id") == agent_id), None)
+    return _AGENTS.find(document, agent_id)
 
 
 def selected_schema(agent: dict[str, Any], operation: str | None, field: str) -> Any:

@@ -112,8 +112,8 @@ _ALL = [
     Fault("WOA-8.1-TLS-1.3", "offers TLS 1.2 at most", tls_maximum=ssl.TLSVersion.TLSv1_2),
     # -- invocation (WoA 4.3.1, 5.1, 5.2) --
     Fault("WOA-4.3.1-HOST-RESPONDS-JSON", "labels its JSON summaries text/plain"),
-    Fault("WOA-5.2-SUCCESS-2XX", "answers the summary of a text with a word limit with status 400"),
-    Fault("WOA-5.2-VALID-INPUT-ACCEPTED", "answers 503 to valid inputs that carry max_words"),
+    Fault("WOA-5.2-SUCCESS-2XX", "answers the summary of a text with a word limit with status 300"),
+    Fault("WOA-5.2-VALID-INPUT-ACCEPTED", "refuses valid inputs that carry max_words with 422"),
     Fault("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", 'answers {"abstract": ...} where the outputs schema asks for summary'),
     Fault("WOA-5.2-AGENT-MISMATCH-400", "serves the URL's agent when the envelope names another (200)"),
     Fault("WOA-5.2-AGENT-MISMATCH-PROBLEM", "rejects a mismatch with 400 but a plain application/json body"),

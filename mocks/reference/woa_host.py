@@ -190,10 +190,10 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
         if breaks == "WOA-5.2-VALID-INPUT-ACCEPTED" and "max_words" in given:
-            return problem(503, "Unavailable", "summaries with a word limit are not available")
+            return problem(422, "Unsupported", "summaries with a word limit are not offered")
         summary = "" if errors else summarize(given["text"], int(given.get("max_words", 40)))
         if breaks == "WOA-5.2-SUCCESS-2XX" and "max_words" in given:
-            return JSONResponse({"summary": summary}, status_code=400)
+            return JSONResponse({"summary": summary}, status_code=300)
         if breaks == "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS":
             return JSONResponse({"abstract": summary})
         if breaks == "WOA-4.3.1-HOST-RESPONDS-JSON":

@@ -142,8 +142,8 @@ def test_every_agent_of_a_host_of_hundreds_is_exercised_by_default_or_named_with
     assert "WOA-5.2-AGENT-MISMATCH-400" in _failing(report) and code == 1
     assert "AGENT 'hard' not exercised: no valid input could be built" in output
     assert f"{len(coverage) - 2} of {len(coverage)} agents" in report["summary"]["headline"]
-    summary = (tmp_path / "summary.md").read_text()
-    assert "Agents: 267 of 269 exercised" in summary
+    assert "Agents: 267 of 269 exercised" in (tmp_path / "summary.md").read_text()
+    assert "Agents: 267 of 269 exercised" in (tmp_path / "report.html").read_text()
 
 
 def test_a_partial_run_exits_4_when_every_agent_is_required(tmp_path: Path) -> None:

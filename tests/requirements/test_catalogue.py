@@ -75,3 +75,13 @@ def test_aci_structural_rules_are_marked_as_such() -> None:
     assert {"ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED", "ACI-5.2-ITEM-STATE-BINARY",
             "ACI-5.2-TWO-PHASE-UNFINISHED", "ACI-5.2-TWO-PHASE-VERIFIED"} <= {r.id for r in structural}
     assert all(r.keyword is None for r in structural)
+
+
+def test_no_requirement_is_must_unless_its_sentence_or_a_figure_says_so() -> None:
+    """A MUST rests on MUST, MUST NOT, REQUIRED, SHALL or SHALL NOT in its quote, or on a figure (or
+    ACI's structure) that fixes the format it checks; a rule read out of prose is inferred, never MUST."""
+    strong = {"MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT"}
+    wrong = [r.id for r in catalogue() if r.level == "MUST"
+             and not (r.basis == "keyword" and r.keyword in strong) and r.basis not in ("figure", "structure")]
+    assert wrong == []
+    assert all(r.keyword.split()[0] in r.quote for r in catalogue() if r.level == "MUST" and r.basis == "keyword" and r.keyword)

@@ -260,10 +260,12 @@ def _status_2xx(probe: Probe) -> str | None:
 
 
 def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
-    """Whether a non-2xx answer is a success all the same: a JSON body, not problem details, that conforms to the outputs schema."""
+    """Whether an answer is a success under another status than 2xx: neither 2xx nor an error status (4xx,
+    5xx: the host says it failed, whatever the body), with a JSON body, not problem details, that
+    conforms to the outputs schema."""
     response = probe.response
     assert response is not None
-    if 200 <= response.status < 300 or response.media_type == PROBLEM_JSON:
+    if 200 <= response.status < 300 or response.status >= 400 or response.media_type == PROBLEM_JSON:
         return False
     body, error = _json_body(response)
     agent = next((a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent), None)
@@ -275,7 +277,8 @@ def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
 @check("WOA-5.2-SUCCESS-2XX")
 async def woa_5_2_success_2xx(target: Target) -> Verdict:
     """WoA 5.2: "On success, the host MUST return a 2xx status code": an answer that carries the
-    agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx.
+    agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx, not
+    with a status that is neither success nor error (1xx, 3xx); a 4xx or 5xx is the host's own error.
     Whether a schema-valid input must succeed at all the draft does not say (WOA-5.2-VALID-INPUT-ACCEPTED)."""
     document = target.document
 
@@ -304,6 +307,8 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
         assert probe.response is not None
         if 200 <= probe.response.status < 300 or _succeeded_elsewhere(probe, document):
             return None  # a success under another status is WOA-5.2-SUCCESS-2XX's
+        if probe.response.status in (429, 503):
+            return None  # temporarily unable, as the erratum's proposal lets a host say
         return f"refused a schema-valid input with {probe.response.status}"
 
     return await _verdict(target, ("valid",), judge, "every schema-valid invocation was served 2xx")
