@@ -41,6 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("agent-conformance", "certify an agent against the SDSI, WoA and ACI drafts")
     group.addoption("--agent-target", help="The agent's origin, e.g. https://agents.example.com")
     group.addoption("--agent-app", help="An ASGI app to certify in-process, module:attribute (its origin is https://agent.test)")
+    group.addoption("--agent-callable", help="Agent code to certify without a server, module:function: an ACI invoked agent "
+                    "(--agent-suite aci) or an SDSI server agent (--agent-suite sdsi, with --agent-scenario)")
+    group.addoption("--agent-scenario", action="append", default=None, help="An SDSI scenario the callable serves (repeatable)")
     group.addoption("--agent-suite", default="all", choices=(*_SUITES, "all"), help="Which draft (default: all)")
     group.addoption("--agent-role", action="append", default=None, help="Roles to certify in (repeatable)")
     group.addoption("--agent-baseline", type=Path, default=None, help="Expected failures (agent-conformance baseline)")
@@ -49,7 +52,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _enabled(config: pytest.Config) -> bool:
-    return bool(config.getoption("--agent-target") or config.getoption("--agent-app"))
+    return bool(config.getoption("--agent-target") or config.getoption("--agent-app") or config.getoption("--agent-callable"))
 
 
 def _suites(config: pytest.Config) -> tuple[str, ...]:
@@ -73,8 +76,19 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     roles = tuple(config.getoption("--agent-role") or DEFAULT_ROLES)
     common: dict[str, Any] = {"suites": _suites(config), "roles": (*roles, "any"), "timeout": config.getoption("--agent-timeout"),
                               "baseline": Baseline.load(baseline_file) if baseline_file else None}
-    reference = config.getoption("--agent-app")
-    if reference:
+    reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
+    if function:
+        from .callables import KINDS, callable_app, load_callable
+
+        suite = config.getoption("--agent-suite")
+        if suite not in KINDS:
+            raise pytest.UsageError("--agent-callable certifies an ACI invoked agent (--agent-suite aci) or an SDSI server (--agent-suite sdsi)")
+        loaded = load_callable(function)
+        scenarios = tuple(config.getoption("--agent-scenario") or ())
+        app = callable_app(loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios)
+        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), scenarios=scenarios,
+                             **{**common, "roles": (KINDS[suite], "any")}), [collect])
+    elif reference:
         app = load_app(reference)
         async with lifespan(app):
             await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])

@@ -9,6 +9,7 @@ The port is chosen by the OS unless given; the server runs in a thread and stops
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import ssl
@@ -73,7 +74,7 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"
-    with tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
+    with contextlib.closing(sock), tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
         config = uvicorn.Config(build(url), log_level="error", ssl_certfile=certfile, ssl_keyfile=keyfile,
                                 lifespan="on", timeout_graceful_shutdown=1, http=ProblemH11Protocol)
@@ -93,16 +94,18 @@ def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, h
         finally:
             server.stop_soon()
             thread.join(timeout=5)
-            sock.close()
 
 
 @contextmanager
-def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True) -> Iterator[ServedMock]:
-    """The reference WoA host, with the named fault if any (a fault may change how it is served)."""
+def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
+               fault_seed: int = 0) -> Iterator[ServedMock]:
+    """The reference WoA host, with the named fault if any (a fault may change how it is served), on
+    every request or, with `fault_rate`, on that fraction of them (a coin seeded by `fault_seed`)."""
     from .faults import FAULTS
     from .reference.woa_host import create_app
 
     broken = FAULTS[fault] if fault else None
-    with serve(lambda base: create_app(base, fault), port=port, tls=tls and not (broken and broken.plain_http),
+    with serve(lambda base: create_app(base, fault, fault_rate=fault_rate, fault_seed=fault_seed), port=port,
+               tls=tls and not (broken and broken.plain_http),
                tls_maximum=broken.tls_maximum if broken else None) as mock:
         yield mock

@@ -81,7 +81,7 @@ class RunDisplay:
             counts = summary.drafts.get(draft, {})
             table.add_row(draft.upper(), level, *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status))
         console.print(table)
-        for result in sorted(self.failures, key=lambda r: (r.level != "MUST", r.requirement)):
+        for result in sorted(self.failures, key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement)):
             line = (f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
                     f"{result.level}): {' '.join(result.message.split())[:160]}")
             if console.is_terminal:  # one line, cut to the terminal's width
@@ -89,6 +89,7 @@ class RunDisplay:
             else:  # piped: the whole line, for a log
                 console.out(line, highlight=False)
         _unexercised(summary)
+        _flaky(self.failures, summary)
         console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
         if seed is not None:
             console.print(f"Seed {seed}: --seed {seed} makes the same values again.")
@@ -106,4 +107,12 @@ def _unexercised(summary: Summary) -> None:
         console.out(f"AGENT {agent['id']!r} not exercised: {agent.get('why', '')}", highlight=False)
     if len(missing) > _AGENT_LINES:
         console.out(f"AGENT ... and {len(missing) - _AGENT_LINES} more not exercised (report.json: coverage.agents)", highlight=False)
+
+
+def _flaky(failures: list[Result], summary: Summary) -> None:
+    """Over repeated runs: how many requirements were flaky, and what the clean MUSTs' worst bound is."""
+    if summary.runs == 1:
+        return
+    flaky = sum(bool((r.repeat or {}).get("flaky")) for r in failures)
+    console.out(f"Over {summary.runs} runs: {flaky} requirement(s) flaky (passed in some runs, failed in others).", highlight=False)
 

@@ -38,10 +38,14 @@ def server(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: any free port).")] = 8443,
     fault: Annotated[str | None, typer.Option(help="Break exactly one rule: a name from `mock faults`.")] = None,
     http: Annotated[bool, typer.Option("--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1).")] = False,
+    fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="Apply --fault to this fraction of the requests only (a flaky agent).")] = None,
+    fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
 ) -> None:
     """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the fly)."""
     check_fault(fault)
-    with serve_host(fault, port=port, tls=not http) as host:
+    if fault_rate is not None and not fault:
+        fail_usage("--fault-rate goes with --fault")
+    with serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed) as host:
         console.print(f"Reference WoA host{f' with fault {fault}' if fault else ''} at {host.url}")
         if host.cacert:
             console.print(f"Its CA certificate: {host.cacert}  (pass it to run --cacert)")

@@ -18,7 +18,10 @@ from mocks.serve import serve_host
 
 from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
+from ..callables import KINDS, callable_app, load_callable
 from ..gate import decide
+from ..inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
+from ..repeat import repeated
 from ..report import Summary
 from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
@@ -92,6 +95,8 @@ def run(
     target: Annotated[str | None, typer.Option(help="The target's origin, e.g. https://agents.example.com (the suite GETs /.well-known/woa.json there).")] = None,
     mock: Annotated[bool, typer.Option("--mock", help="Certify the built-in reference mock instead, started on loopback for this run.")] = False,
     fault: Annotated[str | None, typer.Option(help="With --mock: give the mock this named fault (see `mock faults`).")] = None,
+    fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="With --mock --fault: apply the fault to this fraction of the requests (a flaky agent; the coin's seed is --fault-seed).")] = None,
+    fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
     suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
     cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM), e.g. a local test CA.")] = None,
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports"),
@@ -106,6 +111,7 @@ def run(
     check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
     strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,
+    agent_callable: Annotated[str | None, typer.Option(help="Certify agent code without a server: module:function, an ACI invoked agent (--suite aci: agent(agent_context) -> dict) or an SDSI server agent (--suite sdsi: server(operation, input) -> dict), resolved from the current directory.")] = None,
     client_command: Annotated[str | None, typer.Option(help="Certify a WoA client: the command that makes it invoke an agent, with {document} {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role client.")] = None,
     level: Annotated[list[str] | None, typer.Option(help="Judge only requirements at this level (repeatable): must, should, may. The rest are skips, \"not selected\".")] = None,
     requirement: Annotated[list[str] | None, typer.Option(help="Judge only this requirement (repeatable), e.g. WOA-4-VERSION-1.")] = None,
@@ -116,6 +122,8 @@ def run(
     record: Annotated[Path | None, typer.Option(file_okay=False, help="Record every exchange into this folder, to judge it again later with `rejudge`.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of every value the suite makes up (session ids, canaries); by default a fresh one each run, printed and recorded, so that a live server certified again meets new sessions.")] = None,
     max_probes: Annotated[int, typer.Option(min=1, max=1_000_000, help="Invocations the WoA host checks may send, spent breadth first: every agent's cheap probes and one valid invocation before any agent gets a second.")] = DEFAULT_MAX_PROBES,
+    repeat: Annotated[int, typer.Option(min=1, max=10_000, help="Certify the target this many times, each run with a fresh seed, and report each requirement's violation rate with an upper bound at 95% (Clopper-Pearson); flaky requirements first.")] = 1,
+    max_violation_rate: Annotated[float | None, typer.Option(min=0.0001, max=1, help="Keep running (up to --repeat, 100 by default) until every judged MUST's bound is at most this rate, or a violation is seen.")] = None,
     require_every_agent: Annotated[bool, typer.Option("--require-every-agent", help="Exit 4 (inconclusive) when an advertised agent was not exercised (a valid invocation sent and answered).")] = False,
     parallel: Annotated[int, typer.Option(min=1, max=64, help="Checks judged at once, from different lanes (a draft and a role); 1: one after another. The report is the same either way.")] = 4,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
@@ -133,6 +141,7 @@ def run(
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         fail_usage(f"unknown --format {', '.join(unknown)}; choose from {', '.join(FORMATS)}")
+    transport = None
     roles = tuple(role or DEFAULT_ROLES)
     bad_roles = [r for r in roles if r not in (*DEFAULT_ROLES, "client")]
     if bad_roles:
@@ -142,10 +151,26 @@ def run(
         fail_usage("--client-command certifies a client: it takes neither --target nor --mock")
     if client_command is not None and (suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)):
         fail_usage("--client-command certifies a WoA client: --suite woa --role client")
-    if client_command is None and (target is None) == (not mock):
-        fail_usage("give either --target URL, --mock, or --client-command")
+    if agent_callable is not None:
+        if target is not None or mock or client_command is not None:
+            fail_usage("--agent-callable certifies a function: it takes neither --target, --mock nor --client-command")
+        if suite.value not in KINDS:
+            fail_usage("--agent-callable certifies an ACI invoked agent (--suite aci) or an SDSI server agent (--suite sdsi)")
+        if suite is Suite.sdsi and not scenario:
+            fail_usage("--agent-callable with --suite sdsi: name the scenarios the function serves with --scenario")
+        try:
+            function = load_callable(agent_callable)
+        except AppUnusable as error:
+            fail_usage(str(error))
+        transport = in_process(callable_app(function, suite.value, agent_id=getattr(function, "__name__", "agent"),
+                                            scenarios=tuple(scenario or ())))
+        target, roles = IN_PROCESS_ORIGIN, (KINDS[suite.value],)
+    elif client_command is None and (target is None) == (not mock):
+        fail_usage("give either --target URL, --mock, --client-command or --agent-callable")
     if fault and not mock:
         fail_usage("--fault goes with --mock")
+    if fault_rate is not None and not fault:
+        fail_usage("--fault-rate goes with --fault")
     if binding not in BINDINGS:
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
     if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
@@ -177,25 +202,38 @@ def run(
         if mock and not certifies_client:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
-            served = stack.enter_context(serve_host(fault))
+            try:
+                served = stack.enter_context(serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed))
+            except ValueError as error:
+                fail_usage(str(error))
             target, cacert = served.url, served.cacert
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = RunOptions(target=target if certifies_client else normalized_target(target), suites=suites, roles=tuple(dict.fromkeys((*roles, "any"))), timeout=timeout,
+        options = RunOptions(target=target if certifies_client or agent_callable else normalized_target(target), suites=suites, roles=tuple(dict.fromkeys((*roles, "any"))), timeout=timeout,
                              cacert=cacert, allow_http_loopback=allow_http_loopback,
                              allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
                              binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
                              selection=selection, baseline=expected, headers=headers, record=record, parallel=parallel,
                              max_probes=max_probes, require_every_agent=require_every_agent,
-                             )
+                             transport=transport if agent_callable is not None else None)
         if seed is not None:
             options = dataclasses.replace(options, seed=seed)
         display = RunDisplay(quiet=quiet)
+        runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:
-            summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
+            if runs > 1:
+                summary = asyncio.run(interruptible(repeated(options, runs, [*writers, display], max_violation_rate=max_violation_rate,
+                                                             progress=None if quiet else _progress)))
+            else:
+                summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
+
+
+def _progress(done: int, runs: int, summary: Summary) -> None:
+    console.print(f"Run {done} of {runs}: {summary.level}", markup=False)
+

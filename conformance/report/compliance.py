@@ -50,6 +50,11 @@ def _count(counts: Counts, level: str, statuses: Iterable[Status]) -> int:
     return sum(counts.get(level, {}).get(s.value, 0) for s in statuses)
 
 
+#: What a report of one run says of its own reach.
+ONE_RUN = ("one run: it bounds nothing for a nondeterministic target (an agent driven by a language model); "
+           "run --repeat N to bound each requirement's violation rate")
+
+
 @dataclass(frozen=True)
 class Summary:
     level: str
@@ -69,6 +74,8 @@ class Summary:
     every_agent_required: bool = False
     #: baseline entries whose requirement now passes: the team's bookkeeping, which fails the gate, not the level
     stale_baseline: tuple[str, ...] = ()
+    #: how many runs the results stand for (run --repeat); one run bounds nothing for a nondeterministic target
+    runs: int = 1
 
     @property
     def unexercised(self) -> list[dict[str, Any]]:
@@ -124,7 +131,8 @@ class Summary:
                 "duration_ms": self.duration_ms, "claims": list(self.claims), "headline": self.headline,
                 "agents": {"advertised": len(self.coverage), "exercised": len(self.coverage) - len(self.unexercised),
                            "every_agent_required": self.every_agent_required},
-                "stale_baseline": list(self.stale_baseline)}
+                "stale_baseline": list(self.stale_baseline), "runs": self.runs,
+                **({"note": ONE_RUN} if self.runs == 1 else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
@@ -135,7 +143,7 @@ class Summary:
 def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
               completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = (),
               coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False,
-              stale_baseline: tuple[str, ...] = ()) -> Summary:
+              stale_baseline: tuple[str, ...] = (), runs: int = 1) -> Summary:
     """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
@@ -147,4 +155,4 @@ def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: flo
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
     return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims, coverage,
-                   every_agent_required, stale_baseline)
+                   every_agent_required, stale_baseline, runs)

@@ -51,7 +51,10 @@ class Collect:
 
     def __init__(self) -> None:
         self.results: list[Result] = []
+        self.header: RunHeader | None = None
 
     def handle(self, event: Event) -> None:
         if isinstance(event, ResultRecorded):
             self.results.append(event.result)
+        elif isinstance(event, RunStarted):
+            self.header = event.header

@@ -105,6 +105,8 @@ class Result:
     quote: str = ""  # the sentence the requirement quotes from its section
     basis: str = ""  # keyword, figure or inferred: where the requirement comes from
     proof: dict[str, Any] = field(default_factory=dict)  # the faults and mutants that prove its check can fail
+    #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation rate, its bound
+    repeat: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
@@ -121,6 +123,8 @@ class Result:
         data = asdict(self)
         data["status"] = self.status.value
         data["evidence"] = [e.as_dict() for e in self.evidence]
+        if self.repeat is None:
+            del data["repeat"]
         return data
 
     @classmethod

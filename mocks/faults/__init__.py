@@ -115,7 +115,7 @@ _ALL = [
     Fault("WOA-5.2-SUCCESS-2XX", "answers the summary of a text with a word limit with status 300"),
     Fault("WOA-5.2-VALID-INPUT-ACCEPTED", "refuses valid inputs that carry max_words with 422"),
     Fault("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", 'answers {"abstract": ...} where the outputs schema asks for summary'),
-    Fault("WOA-5.2-AGENT-MISMATCH-400", "serves the URL's agent when the envelope names another (200)"),
+    Fault("WOA-5.2-AGENT-MISMATCH-400", "serves the summarizer when the envelope names another agent (200)"),
     Fault("WOA-5.2-AGENT-MISMATCH-PROBLEM", "rejects a mismatch with 400 but a plain application/json body"),
     Fault("WOA-5.2-ERROR-PROBLEM-DETAILS", "answers inputs that break the inputs schema with 200 and an empty summary"),
     Fault("WOA-4.3.1-ERRORS-PROBLEM-JSON", "answers a body that is not JSON with 400 application/json"),

@@ -36,6 +36,7 @@ from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
 from conformance.oracle.clock import parse_time
 
 from ..faults import FAULTS, Fault
+from ..faults.rate import AtRate, Sometimes
 from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
@@ -113,11 +114,17 @@ def _served_ids(document: Any) -> set[str]:
     return {a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} | {"summarizer"}
 
 
-def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> Starlette:
+def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, fault_rate: float | None = None,
+               fault_seed: int = 0) -> Any:
     """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
-    `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock."""
+    `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
+    With `fault_rate`, the fault breaks its rule on that fraction of the requests (mocks/faults/rate.py)."""
     broken: Fault | None = FAULTS[fault] if fault else None
     breaks = broken.key if broken else ""
+    if broken and fault_rate is not None:
+        if broken.document or broken.plain_http or broken.tls_maximum:
+            raise ValueError(f"the fault {fault} is made once, not per request: it cannot be applied at a rate")
+        breaks = Sometimes(breaks)
     if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
     document = broken.apply(woa_document(base, test_mode)) if broken else woa_document(base, test_mode)
@@ -164,7 +171,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         if not isinstance(envelope, dict):
             return problem(400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)")
         named = envelope.get("agent", agent_id)
-        if named != agent_id and breaks != "WOA-5.2-AGENT-MISMATCH-400":
+        if named != agent_id and not (breaks == "WOA-5.2-AGENT-MISMATCH-400" and agent_id == "summarizer"):
             if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
                 return JSONResponse({"error": "agent mismatch"}, status_code=400)
             return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
@@ -325,7 +332,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         await clients.aclose()
 
     document_path = "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
-    return Starlette(
+    host = Starlette(
         routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
                 Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
                 Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
@@ -337,3 +344,4 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True) -> S
         middleware=[Middleware(ProblemDetailsOnly)],
         lifespan=lifespan,
     )
+    return AtRate(host, fault_rate, fault_seed) if fault_rate is not None and isinstance(breaks, Sometimes) else host

@@ -16,7 +16,7 @@ import shlex
 from html import escape
 from typing import ClassVar
 
-from ..compliance import Summary
+from ..compliance import ONE_RUN, Summary
 from ..model import Exchange, Result, RunHeader, Status
 from ._collect import Collected
 from .badges import COLOURS
@@ -138,6 +138,21 @@ def _coverage(summary: Summary) -> str:
             f"</thead><tbody>{rows}</tbody></table></details>")
 
 
+def _repeated(summary: Summary, results: list[Result]) -> str:
+    if summary.runs == 1:
+        return f'<p class="meta">{escape(ONE_RUN)}.</p>'
+    judged = sorted((r for r in results if r.repeat and r.repeat["rate"] is not None),
+                    key=lambda r: (not r.repeat["flaky"], -(r.repeat["rate"] or 0), r.requirement))  # type: ignore[index]
+    rows = "".join(f"<tr><td>{escape(r.requirement)}</td><td>{escape(r.level)}</td><td>{r.repeat['runs']}</td>"  # type: ignore[index]
+                   f"<td>{r.repeat['failures']}</td><td>{r.repeat['errors']}</td><td>{r.repeat['rate']:.1%}</td>"  # type: ignore[index]
+                   f"<td>{r.repeat['upper_bound']:.1%}</td><td>{'flaky' if r.repeat['flaky'] else ''}</td></tr>"  # type: ignore[index]
+                   for r in judged)
+    method = escape(f"{judged[0].repeat['method']}, {judged[0].repeat['confidence']:.0%}") if judged else ""  # type: ignore[index]
+    return (f"<details open><summary>Over {summary.runs} runs (upper bounds: {method})</summary><table><thead><tr>"
+            "<th>Requirement</th><th>Level</th><th>Runs</th><th>Failures</th><th>Errors</th><th>Violation rate</th>"
+            f"<th>Upper bound</th><th>Flaky</th></tr></thead><tbody>{rows}</tbody></table></details>")
+
+
 #: Agents listed in the page; the rest are in report.json.
 _AGENT_ROWS = 1_000
 
@@ -163,7 +178,7 @@ class HtmlWriter(Collected):
             f'<p class="meta">Target {escape(header.target)} · suites {escape(", ".join(header.suites))} · binding '
             f"{escape(header.binding)} · agent-conformance {escape(header.tool_version)} · {escape(header.started)}</p>{blocker}"
             f'<div class="drafts">{"".join(_draft_card(d, lvl, summary) for d, lvl in summary.levels.items())}</div>'
-            f"{_coverage(summary)}{_claims(summary)}</header>"
+            f"{_repeated(summary, results)}{_coverage(summary)}{_claims(summary)}</header>"
             f'<main><div class="filters"><label>Draft <select id="draft"><option value="">all</option>{options}</select></label>'
             '<label>Level <select id="level"><option value="">all</option><option>MUST</option><option>SHOULD</option>'
             f'<option>MAY</option></select></label>{checks}<input id="search" type="search" placeholder="Search">'

@@ -62,8 +62,9 @@ def _testcase(result: Result) -> ET.Element:
     properties = ET.SubElement(case, "properties")
     proof = result.proof
     proven = f"faults {', '.join(proof.get('faults', [])) or 'none'}; {proof.get('mutants_killed', 0)} mutants killed" if proof else ""
+    repeat = {f"repeat.{key}": "" if value is None else str(value) for key, value in (result.repeat or {}).items()}
     for name, value in (("section", result.section), ("level", result.level), ("basis", result.basis),
-                        ("quote", result.quote), ("check", result.check or ""), ("proof", proven)):
+                        ("quote", result.quote), ("check", result.check or ""), ("proof", proven), *repeat.items()):
         if value:
             ET.SubElement(properties, "property", name=name, value=value)
     return case

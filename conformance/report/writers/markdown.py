@@ -11,7 +11,7 @@ import html
 import re
 from typing import ClassVar
 
-from ..compliance import Summary
+from ..compliance import ONE_RUN, Summary
 from ..model import Result, RunHeader, Status
 from ._collect import Collected
 
@@ -86,7 +86,24 @@ class MarkdownWriter(Collected):
             lines += [f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} | {len(a['requirements'])} | "
                       f"{_cell(a.get('why', ''), 200)} |" for a in summary.coverage[:_LIST_LIMIT]]
             lines += ["", "</details>", ""]
+        lines += _repeated(summary, ranked)
         untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
         if untested:
             lines += ["<details><summary>MUST-level requirements not tested</summary>", "", *_table(untested), "", "</details>", ""]
         return "\n".join(lines)
+
+
+def _repeated(summary: Summary, ranked: list[Result]) -> list[str]:
+    """Over repeated runs, every judged requirement's rate and bound, the flaky ones first; after one run, what it bounds."""
+    if summary.runs == 1:
+        return [f"_{ONE_RUN}._", ""]
+    judged = sorted((r for r in ranked if r.repeat and r.repeat["rate"] is not None),
+                    key=lambda r: (not r.repeat["flaky"], -(r.repeat["rate"] or 0), r.requirement))  # type: ignore[index]
+    lines = [f"### Over {summary.runs} runs", "", "| Requirement | Level | Runs | Failures | Errors | Violation rate | Upper bound (95%) | Flaky |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| `{r.requirement}` | {r.level} | {r.repeat['runs']} | {r.repeat['failures']} | {r.repeat['errors']} | "  # type: ignore[index]
+              f"{r.repeat['rate']:.1%} | {r.repeat['upper_bound']:.1%} | {'**flaky**' if r.repeat['flaky'] else ''} |"  # type: ignore[index]
+              for r in judged[:_LIST_LIMIT]]
+    method = f"Bounds: {judged[0].repeat['method']}, at {judged[0].repeat['confidence']:.0%}." if judged else ""  # type: ignore[index]
+    return [*lines, "", method, ""]
+

@@ -1,0 +1,136 @@
+"""Agent code certified without a server: a Python function, served in-process through the suite's
+own binding (WoA REST: a document naming one agent and its invocation route), then certified like
+any in-process app.
+
+    run --agent-callable my_agents:agent --suite aci      # an ACI invoked agent
+    run --agent-callable my_agents:server --suite sdsi --scenario flight_booking   # an SDSI server agent
+
+The signatures (each may be a plain function or a coroutine function):
+
+    agent(agent_context: dict) -> dict
+        gets the AgentContext the master sends (ACI 5.2) and returns the updated one (5.3). A
+        ContextURI in it resolves over the network, at the suite's context store, as for any agent.
+    server(operation: str, input: dict) -> dict
+        operation is get_schema_template, execute or get_schema_updates (SDSI over WoA REST); input
+        is the envelope's input; the answer is the operation's result.
+
+An exception the function raises is its refusal: the suite's binding answers it 400 with problem
+details, since the function chooses no status code. What needs a wire (TLS, HTTP versions) is a
+skip, as for any in-process run. `module:function` resolves from the current directory, as uvicorn
+resolves an app.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .bindings.aci import CAPABILITY as ACI
+from .bindings.sdsi import CAPABILITY as SDSI
+from .inprocess import IN_PROCESS_ORIGIN, AppUnusable
+
+__all__ = ["KINDS", "callable_app", "load_callable"]
+
+#: What a callable can be certified as, by suite: the role it plays.
+KINDS = {"aci": "invoked", "sdsi": "server"}
+PROBLEM = "application/problem+json"
+#: The most of a request body the wrapper reads (the suite's own requests are far smaller).
+MAX_BODY = 1024 * 1024
+
+
+def load_callable(reference: str) -> Callable[..., Any]:
+    """The function `module:function` names, the current directory first on the import path."""
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise AppUnusable(f"--agent-callable is module:function, such as my_agents:agent, not {reference!r}")
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        function = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise AppUnusable(f"cannot load {reference}: {error}") from None
+    if not callable(function):
+        raise AppUnusable(f"{reference} is not a function")
+    return function  # type: ignore[no-any-return]
+
+
+def _problem(status: int, title: str, detail: str) -> JSONResponse:
+    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail[:2000]},
+                        status_code=status, media_type=PROBLEM)
+
+
+async def _called(function: Callable[..., Any], *arguments: Any) -> Any:
+    result = function(*arguments)
+    return await result if inspect.isawaitable(result) else result
+
+
+def _agent_entry(agent_id: str, suite: str, scenarios: tuple[str, ...]) -> dict[str, Any]:
+    if suite == "aci":
+        message = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+        return {"id": agent_id, "name": agent_id, "description": "An ACI invoked agent, certified as a Python function.",
+                "capabilities": [ACI], "transports": ["rest"], "inputs": message, "outputs": message,
+                "operations": [{"name": "execute_subtask", "inputs": message, "outputs": message}]}
+    template = {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string", "enum": list(scenarios)},
+                                                                          "preferred_language": {"type": "string"}}}
+    schema_id = {"type": "object", "required": ["schema_id"], "properties": {"schema_id": {"type": "string"}}}
+    execute = {"type": "object", "required": ["schema_id", "payload"],
+               "properties": {"schema_id": {"type": "string"}, "payload": {"type": "object"}}}
+    return {"id": agent_id, "name": agent_id, "description": "An SDSI server agent, certified as a Python function.",
+            "capabilities": [SDSI], "transports": ["rest"], "inputs": template, "outputs": {"type": "object"},
+            "operations": [{"name": "get_schema_template", "inputs": template, "outputs": {"type": "object"}},
+                           {"name": "execute", "inputs": execute, "outputs": {"type": "object"}},
+                           {"name": "get_schema_updates", "inputs": schema_id, "outputs": {"type": "object"}}]}
+
+
+def callable_app(function: Callable[..., Any], suite: str, *, agent_id: str = "agent", scenarios: tuple[str, ...] = ()) -> Starlette:
+    """An ASGI app that serves `function` as one agent of a WoA host at IN_PROCESS_ORIGIN (suite: aci or sdsi)."""
+    entry = _agent_entry(agent_id, suite, scenarios)
+    operations = {o["name"] for o in entry["operations"]}
+    document = json.dumps({"woa_version": "1", "host": {"name": "agent-conformance callable host"},
+                           "transports": {"rest": {"base": IN_PROCESS_ORIGIN, "invoke_path": "/agents/{agent_id}/invoke"}},
+                           "agents": [entry]}).encode()
+
+    async def woa(request: Request) -> Response:
+        return Response(document, media_type="application/woa+json", headers={"cache-control": "no-cache"})
+
+    async def invoke(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _problem(413, "Too large", f"the wrapper reads at most {MAX_BODY} bytes")
+        try:
+            envelope = json.loads(body)
+        except ValueError:
+            return _problem(400, "Not JSON", "the body is not JSON")
+        if request.path_params["agent_id"] != agent_id:
+            return _problem(404, "Unknown agent", f"this host serves {agent_id!r}")
+        if not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id:
+            return _problem(400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)")
+        operation, given = envelope.get("operation"), envelope.get("input")
+        if operation not in operations or not isinstance(given, dict):
+            return _problem(400, "Invalid envelope", f"the operations are {sorted(operations)}, the input an object")
+        try:
+            if suite == "aci":
+                context = given.get("AgentContext")
+                if not isinstance(context, dict):
+                    return _problem(400, "Invalid message", 'the input is {"AgentContext": {...}} (ACI 5.2)')
+                result = {"AgentContext": await _called(function, context)}
+            else:
+                result = await _called(function, operation, given)
+        except Exception as refusal:  # the function's refusal: it chooses no status code
+            return _problem(400, "Refused by the function", f"{type(refusal).__name__}: {refusal}")
+        try:
+            return JSONResponse(result)
+        except (TypeError, ValueError) as error:
+            return _problem(500, "Not JSON", f"the function returned what JSON cannot carry: {error}")
+
+    return Starlette(routes=[Route("/.well-known/woa.json", woa), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])

@@ -1,0 +1,60 @@
+"""A named fault applied to a fraction of the requests: a flaky reference, to prove repeated runs.
+
+    app = create_app(base, "woa-5.2-agent-mismatch-400", fault_rate=0.2, fault_seed=0)
+
+The host compares its fault's key wherever a behaviour may break (`breaks == "WOA-..."`); at a rate,
+the key is a `Sometimes`, equal to the fault's key only on the requests a seeded coin picked (the
+coin is tossed once per request, in `AtRate`, so every comparison within one request agrees). A
+fault made once rather than per request (a document edit, plain HTTP, a TLS version) cannot be
+applied at a rate.
+"""
+
+from __future__ import annotations
+
+import random
+from contextvars import ContextVar
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["AtRate", "Sometimes"]
+
+_PICKED: ContextVar[bool] = ContextVar("fault_picked", default=False)
+
+
+class Sometimes(str):
+    """A fault's key that holds only on the requests the coin picked."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return _PICKED.get() and str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+    def __bool__(self) -> bool:
+        return _PICKED.get()
+
+
+class AtRate:
+    """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded by `seed`."""
+
+    def __init__(self, app: ASGIApp, rate: float, seed: int = 0) -> None:
+        self.app, self.rate, self.coin = app, rate, random.Random(seed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = _PICKED.set(self.coin.random() < self.rate)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _PICKED.reset(token)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
