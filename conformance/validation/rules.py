@@ -132,8 +132,15 @@ def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violat
     for path, field, schema in _agent_schemas(document):
         if field != "inputs" or not isinstance(schema, dict) or _schema_error(schema):
             continue  # an invalid schema is judged by WOA-4.2-SCHEMAS-VALID-2020-12 alone
-        if schema.get("type") != "object":
-            yield Violation("WOA-4.2-MINIMAL-SCHEMA-PROFILE", path, 'an inputs schema\'s root must have type "object"')
+        root = schema
+        reference = schema.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#/"):  # pydantic's and FastAPI's recursive roots
+            root = _pointed(schema, reference[2:])
+        declared = root.get("type") if isinstance(root, dict) else None
+        kinds = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else None
+        if kinds is not None and "object" not in kinds:  # a root that admits no object cannot take the envelope's input
+            yield Violation("WOA-4.2-MINIMAL-SCHEMA-PROFILE", path, f"an inputs schema's root admits no object (type {declared!r}), "
+                            "though the envelope's input is an object (WoA 5.1)")
 
 
 class _AgentIndex:
@@ -156,6 +163,15 @@ class _AgentIndex:
 
 
 _AGENTS = _AgentIndex()
+
+
+def _pointed(schema: dict[str, Any], pointer: str) -> Any:
+    """The part of `schema` a local JSON pointer (without its "#/") names; None when there is none."""
+    node: Any = schema
+    for token in pointer.split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        node = node.get(token) if isinstance(node, dict) else None
+    return node
 
 
 def _agent(document: Any, agent_id: Any) -> dict[str, Any] | None:

@@ -90,7 +90,7 @@ _ALL = [
     Fault("WOA-4.1-OPERATION-INPUTS-OBJECT", "gives an operation inputs that is a string", _agent(lambda a: _set(a["operations"][0], "inputs", "text"))),
     Fault("WOA-4.1-OPERATION-OUTPUTS-OBJECT", "gives an operation outputs that is an array", _agent(lambda a: _set(a["operations"][0], "outputs", []))),
     Fault("WOA-4.2-SCHEMAS-VALID-2020-12", "puts minProperties: -1 in the outputs schema", _agent(lambda a: _set(a["outputs"], "minProperties", -1))),
-    Fault("WOA-4.2-MINIMAL-SCHEMA-PROFILE", 'drops type "object" from the inputs schema\'s root', _agent(lambda a: a["inputs"].pop("type"))),
+    Fault("WOA-4.2-MINIMAL-SCHEMA-PROFILE", 'types the inputs schema\'s root as an array', _agent(lambda a: a["inputs"].update(type="array"))),
     Fault("WOA-4.3.1-REST-CONFIG-OBJECT", "gives the rest configuration as a URL string", lambda d: _set(d["transports"], "rest", d["transports"]["rest"]["base"])),
     Fault("WOA-4.3.1-REST-BASE-REQUIRED", "omits the rest base", lambda d: d["transports"]["rest"].pop("base")),
     Fault("WOA-4.3.1-REST-BASE-HTTPS", "announces an http:// rest base", lambda d: _set(d["transports"]["rest"], "base", d["transports"]["rest"]["base"].replace("https://", "http://"))),

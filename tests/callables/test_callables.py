@@ -80,3 +80,18 @@ def test_the_pytest_plugin_certifies_a_function(pytester: pytest.Pytester) -> No
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-callable", "my_agents:agent", "--agent-suite", "aci")
     outcomes = result.parseoutcomes()
     assert "failed" not in outcomes and outcomes["passed"] >= 5, outcomes
+
+
+def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sentence of ACI 5.2 or 5.3 bars an agent from declining a subtask: what it returns is judged, not that it returned."""
+    (tmp_path / "choosy.py").write_text(
+        "from examples.aci_callable import agent as answer\n\n"
+        "def agent(agent_context):\n"
+        "    if agent_context.get('Dependencies'):\n"
+        "        raise ValueError('this agent takes no subtask that depends on another')\n"
+        "    return answer(agent_context)\n")
+    monkeypatch.chdir(tmp_path)
+    code, output, report = _certify(tmp_path / "reports", "choosy:agent", "--suite", "aci")
+    assert code == 0 and _failing(report) == set(), output
+    dependencies = next(r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED")
+    assert dependencies["status"] == "skip" and "declined" in dependencies["message"]

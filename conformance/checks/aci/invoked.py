@@ -42,15 +42,25 @@ def _judge(sent: list[Sent], problem: Callable[[Sent], str | None], success: str
     return passed(f"{success} ({len(sent)} replies)", *_evidence(sent))
 
 
-def _answered(found: InvokedSession) -> list[Sent]:
-    """The replies to valid AgentContexts with the context at hand (inline, dependent, by reference)."""
-    return found.of("inline", "dependent", "by-reference")
+def _answered(found: InvokedSession, *kinds: str) -> list[Sent]:
+    """The replies to valid AgentContexts with the context at hand (inline, dependent, by reference, or
+    `kinds`) that carry an answer: an agent may decline a subtask (a hotel agent sent the prescription's),
+    and no sentence of 5.2 or 5.3 forbids it, so a declined one (not 2xx) is judged by none of the rules
+    on what an agent returns (docs/check-review.md)."""
+    return [s for s in found.of(*(kinds or ("inline", "dependent", "by-reference"))) if s.reply.ok or s.reply.status is None]
+
+
+def _none_returned(found: InvokedSession, *kinds: str) -> Verdict | None:
+    """A skip when the agents declined every valid AgentContext of `kinds`: nothing came back to judge."""
+    sent = found.of(*(kinds or ("inline", "dependent", "by-reference")))
+    if sent and not _answered(found, *kinds):
+        return skipped(f"every AgentContext sent was declined (the first: {sent[0].label()}, answered {sent[0].reply.status}): "
+                       "nothing came back to judge", *_evidence(sent[:1]))
+    return None
 
 
 def _violations(requirement: str) -> Callable[[Sent], str | None]:
     def problem(sent: Sent) -> str | None:
-        if not sent.reply.ok:
-            return f"answered {sent.reply.status}: {sent.reply.problem or ''}".strip()
         found = [v for v in validate_message("aci/agent-context", sent.reply.body) if v.requirement == requirement]
         return "; ".join(f"{v.path}: {v.message}" for v in found[:2]) or None
     return problem
@@ -67,8 +77,8 @@ async def returns_its_own_agent_context(target: Target) -> Verdict:
 
     def problem(sent: Sent) -> str | None:
         body = sent.reply.body
-        if not sent.reply.ok or not isinstance(body, dict):
-            return f"answered {sent.reply.status} {sent.reply.problem or ''}".strip()
+        if not isinstance(body, dict):
+            return f"answered {sent.reply.status} with {type(body).__name__}, not an object holding the AgentContext"
         if set(body) != {"AgentContext"}:
             return f"the reply holds {sorted(body)}, not exactly one AgentContext"
         returned = sent.returned or {}
@@ -79,7 +89,7 @@ async def returns_its_own_agent_context(target: Target) -> Verdict:
         leaked = [agent for agent, canary in canaries.items() if agent != sent.agent and canary in text]
         return f"the reply carries what was sent to {leaked}" if leaked else None
 
-    return _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
+    return _none_returned(found) or _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
 
 
 async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
@@ -87,7 +97,7 @@ async def _schema_rule(target: Target, requirement: str, success: str) -> Verdic
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
-    return _judge(_answered(found), _violations(requirement), success)
+    return _none_returned(found) or _judge(_answered(found), _violations(requirement), success)
 
 
 async def _either_role(target: Target, requirement: str, success: str) -> Verdict:
@@ -161,7 +171,7 @@ async def dependencies_are_preserved(target: Target) -> Verdict:
         got = sent.returned.get("Dependencies")
         return None if got == sent.context["Dependencies"] else f"Dependencies came back as {got!r}, sent {sent.context['Dependencies']!r}"
 
-    return _judge(found.of("dependent"), problem, "Dependencies come back as sent")
+    return _none_returned(found, "dependent") or _judge(_answered(found, "dependent"), problem, "Dependencies come back as sent")
 
 
 @check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")
@@ -183,7 +193,8 @@ async def returns_updated_state_and_key_information(target: Target) -> Verdict:
             return "ItemstateUpdates and KeyInformation came back exactly as sent: nothing was executed"
         return None
 
-    return _judge(found.of("inline"), problem, "each reply updates ItemstateUpdates and KeyInformation")
+    return _none_returned(found, "inline") or _judge(_answered(found, "inline"), problem,
+                                                    "each reply updates ItemstateUpdates and KeyInformation")
 
 
 def _completed(sent: Sent) -> list[str]:

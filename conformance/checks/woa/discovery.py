@@ -57,7 +57,7 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     discovery = target.discovery
     if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in _ENCODING_PROBLEMS):
         return failed(discovery.problem or "", response.exchange)
-    charset = response.headers.get("content-type", "").lower().partition("charset=")[2].strip(' "')
+    charset = response.headers.get("content-type", "").lower().partition("charset=")[2].split(";")[0].strip(' "')
     if charset and charset not in ("utf-8", "utf8"):
         return failed(f"declared charset {charset!r}, not UTF-8", response.exchange)
     if discovery.cause == "not-json":

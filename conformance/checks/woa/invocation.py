@@ -117,8 +117,10 @@ def _agent_probes(target: Target, document: dict[str, Any], agent: dict[str, Any
     placeholder = "{agent_id}" in rest_config(document)["invoke_path"]
     for operation in _operations(agent):
         schema = selected_schema(agent, operation, "inputs")
-        try:
-            examples = valid_examples(schema, limit=4)
+        try:  # the envelope's input is an object (WoA 5.1): an instance of another type is no valid invocation
+            examples = [e for e in valid_examples(schema, limit=4) if isinstance(e, dict)]
+            if not examples:
+                raise Ungeneratable("the inputs schema admits no object, and the envelope's input is one (WoA 5.1)")
         except Ungeneratable as error:
             plan.ungenerated.append(f"agent {agent_id!r} operation {operation!r}: {error}")
             plan.why.setdefault(agent_id, f"no valid input could be built{f' for operation {operation!r}' if operation else ''}: {error}")
