@@ -22,12 +22,9 @@ resolves an app.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -37,9 +34,9 @@ from starlette.routing import Route
 
 from .bindings.aci import CAPABILITY as ACI
 from .bindings.sdsi import CAPABILITY as SDSI
-from .inprocess import IN_PROCESS_ORIGIN, AppUnusable
+from .inprocess import IN_PROCESS_ORIGIN, load_callable
 
-__all__ = ["KINDS", "callable_app", "load_callable"]
+__all__ = ["KINDS", "callable_app", "load_function"]
 
 #: What a callable can be certified as, by suite: the role it plays.
 KINDS = {"aci": "invoked", "sdsi": "server"}
@@ -48,20 +45,10 @@ PROBLEM = "application/problem+json"
 MAX_BODY = 1024 * 1024
 
 
-def load_callable(reference: str) -> Callable[..., Any]:
-    """The function `module:function` names, the current directory first on the import path."""
-    module_name, _, attribute = reference.partition(":")
-    if not module_name or not attribute:
-        raise AppUnusable(f"--agent-callable is module:function, such as my_agents:agent, not {reference!r}")
-    if str(Path.cwd()) not in sys.path:
-        sys.path.insert(0, str(Path.cwd()))
-    try:
-        function = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise AppUnusable(f"cannot load {reference}: {error}") from None
-    if not callable(function):
-        raise AppUnusable(f"{reference} is not a function")
-    return function  # type: ignore[no-any-return]
+def load_function(reference: str) -> Callable[..., Any]:
+    """The function `module:function` names, resolved from the current directory."""
+    found: Callable[..., Any] = load_callable(reference, option="--agent-callable", example="my_agents:agent", what="a function")
+    return found
 
 
 def _problem(status: int, title: str, detail: str) -> JSONResponse:

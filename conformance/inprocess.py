@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "in_process", "lifespan", "load_app"]
+__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "in_process", "lifespan", "load_app", "load_callable"]
 
 #: The origin an in-process app is certified as (its documents' URLs should name it).
 IN_PROCESS_ORIGIN = "https://agent.test"
@@ -35,18 +37,27 @@ class AppUnusable(ValueError):
     """A module:attribute that does not name an ASGI app (a usage error)."""
 
 
-def load_app(reference: str) -> Any:
-    """The object `module:attribute` names (a callable ASGI app, or a factory of one called without arguments)."""
+def load_callable(reference: str, *, option: str = "--agent-app", example: str = "my_service.main:app",
+                  what: str = "an ASGI app") -> Any:
+    """The callable `module:attribute` names, the current directory first on the import path (as uvicorn
+    resolves an app); `AppUnusable` says what is wrong, in the words of `option`."""
     module_name, _, attribute = reference.partition(":")
     if not module_name or not attribute:
-        raise AppUnusable(f"--agent-app is module:attribute, such as my_service.main:app, not {reference!r}")
+        raise AppUnusable(f"{option} is module:attribute, such as {example}, not {reference!r}")
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
     try:
-        app = getattr(importlib.import_module(module_name), attribute)
+        found = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
         raise AppUnusable(f"cannot load {reference}: {error}") from None
-    if not callable(app):
-        raise AppUnusable(f"{reference} is not an ASGI app")
-    return app
+    if not callable(found):
+        raise AppUnusable(f"{reference} is not {what}")
+    return found
+
+
+def load_app(reference: str) -> Any:
+    """The object `module:attribute` names (a callable ASGI app, or a factory of one called without arguments)."""
+    return load_callable(reference)
 
 
 @contextlib.asynccontextmanager

@@ -78,12 +78,12 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
                               "baseline": Baseline.load(baseline_file) if baseline_file else None}
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
-        from .callables import KINDS, callable_app, load_callable
+        from .callables import KINDS, callable_app, load_function
 
         suite = config.getoption("--agent-suite")
         if suite not in KINDS:
             raise pytest.UsageError("--agent-callable certifies an ACI invoked agent (--agent-suite aci) or an SDSI server (--agent-suite sdsi)")
-        loaded = load_callable(function)
+        loaded = load_function(function)
         scenarios = tuple(config.getoption("--agent-scenario") or ())
         app = callable_app(loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios)
         await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), scenarios=scenarios,

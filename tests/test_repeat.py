@@ -63,6 +63,7 @@ def test_runs_go_on_until_every_must_is_bounded_by_the_rate_asked(tmp_path: Path
     code, output, report = _run(tmp_path, "--max-violation-rate", "0.5", "--repeat", "30")
     repeat = report["header"]["options"]["repeat"]
     assert code == 0 and repeat["runs"] == 5 and repeat["asked"] == 30 and repeat["stopped"], output  # 1 - 0.05**(1/5) <= 0.5
+    assert "Stopped after 5 of 30 runs" in output
 
 
 def test_one_run_says_it_bounds_nothing(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from mocks.serve import serve_host
 
 from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
-from ..callables import KINDS, callable_app, load_callable
+from ..callables import KINDS, callable_app, load_function
 from ..gate import decide
 from ..inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
 from ..repeat import repeated
@@ -159,7 +159,7 @@ def run(
         if suite is Suite.sdsi and not scenario:
             fail_usage("--agent-callable with --suite sdsi: name the scenarios the function serves with --scenario")
         try:
-            function = load_callable(agent_callable)
+            function = load_function(agent_callable)
         except AppUnusable as error:
             fail_usage(str(error))
         transport = in_process(callable_app(function, suite.value, agent_id=getattr(function, "__name__", "agent"),
@@ -230,6 +230,9 @@ def run(
                 summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
+    if not quiet and max_violation_rate is not None and summary.runs < runs:
+        console.print(f"Stopped after {summary.runs} of {runs} runs: every judged MUST's bound reached {max_violation_rate:g}, "
+                      "or a MUST violation was seen.", markup=False)
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
 

@@ -53,7 +53,7 @@ def test_a_coroutine_function_is_awaited(tmp_path: Path, monkeypatch: pytest.Mon
 @pytest.mark.parametrize(("arguments", "says"), [
     (["--agent-callable", "examples.aci_callable:agent", "--suite", "woa"], "--suite aci"),
     (["--agent-callable", "examples.sdsi_callable:server", "--suite", "sdsi"], "--scenario"),
-    (["--agent-callable", "examples.aci_callable", "--suite", "aci"], "module:function"),
+    (["--agent-callable", "examples.aci_callable", "--suite", "aci"], "module:attribute"),
     (["--agent-callable", "examples.aci_callable:nothing", "--suite", "aci"], "cannot load"),
     (["--agent-callable", "examples.aci_callable:agent", "--suite", "aci", "--mock"], "neither --target"),
 ])
