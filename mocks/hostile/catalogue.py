@@ -152,8 +152,10 @@ _ENTRIES: list[Hostile] = [
     Hostile("remote-ref", "an inputs schema that is a $ref to the metadata address", 0, _app(hosts.host(_remote_ref))),
     Hostile("private-rest-base", "a rest base on a private address", 0, _app(hosts.host(_private_base))),
     Hostile("offsite-mcp", "an mcp server on the metadata address", 0, _app(hosts.host(_offsite_mcp))),
-    Hostile("slow-invocations", "ten agents, each invocation answered in 0.9 s under a 1 s timeout", 0,
-            _app(hosts.slow_invocations(0.9, 10))),
+    # 0.8 s under a 1 s timeout: slow, with room for a loaded two-core machine's scheduling (at 0.9 s,
+    # two full test runs in five saw an answer pass the deadline beside the other test worker)
+    Hostile("slow-invocations", "ten agents, each invocation answered in 0.8 s under a 1 s timeout", 0,
+            _app(hosts.slow_invocations(0.8, 10))),
     Hostile("invocations-hang", "invocations never answered", 4, _app(hosts.invocations_answered(200, b"{}", "application/json", delay=3600))),
     Hostile("invocations-500", "every invocation answered 500 with an HTML page", 1,
             _app(hosts.invocations_answered(500, b"<html>oops</html>", "text/html"))),
