@@ -78,7 +78,7 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
                               "baseline": Baseline.load(baseline_file) if baseline_file else None}
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
-        from .callables import KINDS, callable_app, load_function
+        from .harness.callables import KINDS, callable_app, load_function
 
         suite = config.getoption("--agent-suite")
         if suite not in KINDS:

@@ -18,8 +18,8 @@ from mocks.serve import serve_host
 
 from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
-from ..callables import KINDS, callable_app, load_function
 from ..gate import decide
+from ..harness.callables import KINDS, callable_app, load_function
 from ..inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
 from ..repeat import repeated
 from ..report import Summary

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,7 @@ class Caps:
     schema_nodes: int = 20_000  # subschemas looked at when searching for a demand beyond the caps
     candidates: int = 400  # candidates one part of an instance may try before it gives up
     references: int = 32  # $ref hops followed in a row (a chain of references to references)
+    seconds: float = 2.0  # one schema's build, candidates and their validation together
 
 
 CAPS = Caps()
@@ -111,11 +113,15 @@ class _Stop(Exception):
 
 @dataclass
 class _Budget:
+    """What one build may spend: candidates looked at, and seconds (a schema built so that every
+    validation takes nearly its own limit cannot keep the run's event loop for long)."""
+
     left: int = CAPS.candidates * 20
+    until: float = field(default_factory=lambda: time.monotonic() + CAPS.seconds)
 
     def spend(self) -> None:
         self.left -= 1
-        if self.left < 0:
+        if self.left < 0 or (self.left % 16 == 0 and time.monotonic() > self.until):
             raise _Stop
 
 
@@ -408,8 +414,8 @@ def _name_for(schema: dict[str, Any], walk: _Walk, index: int, taken: set[str]) 
     names = schema.get("propertyNames", True)
     options: list[str] = []
     for pattern in _dict_of(schema, "patternProperties"):
-        options.extend(pattern_strings(pattern, variants=4 + index))
-    options.extend(_distinct(names, walk.deeper(), 4 + index) if names is not True else [])
+        options.extend(pattern_strings(pattern, variants=min(4 + index, 16)))
+    options.extend(_distinct(names, walk.deeper(), min(4 + index, 16)) if names is not True else [])
     options.extend(f"key{n}" for n in range(index + 8))
     for name in options:
         if isinstance(name, str) and name not in taken and walk.accepts(names, name):

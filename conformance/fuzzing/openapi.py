@@ -62,12 +62,16 @@ def _placed(schema: Any, pointer: str) -> Any:
     return placed
 
 
-def _component(components: dict[str, Any], name: str, schema: Any) -> Any:
+def _component(components: dict[str, Any], name: str, schema: dict[str, Any]) -> Any:
     """`schema` as a component named `name`, referenced from where it is used (inline when it has no reference)."""
-    if '"$ref"' not in json.dumps(schema) and '"$dynamicRef"' not in json.dumps(schema):
-        return _placed(copy.deepcopy(schema), "")
-    pointer = f"#/components/schemas/{name}"
-    components[name] = _placed(schema, pointer)
+    try:
+        text = json.dumps(schema)
+        if '"$ref"' not in text and '"$dynamicRef"' not in text:
+            return {k: v for k, v in copy.deepcopy(schema).items() if k not in ("$schema", "$id", "$anchor", "$dynamicAnchor")}
+        pointer = f"#/components/schemas/{name}"
+        components[name] = _placed(schema, pointer)
+    except RecursionError:
+        raise _Unplaceable("a nesting too deep to place") from None
     return {"$ref": pointer}
 
 

@@ -24,6 +24,8 @@ _CATEGORIES = {sre.CATEGORY_DIGIT: "0123456789", sre.CATEGORY_WORD: "a0_", sre.C
                sre.CATEGORY_NOT_DIGIT: "a", sre.CATEGORY_NOT_WORD: "-", sre.CATEGORY_NOT_SPACE: "a"}
 #: Repeats past this many are cut: a pattern is a target's, and what it demands is bounded by the caller's caps.
 _MOST_REPEATS = 64
+#: The longest string made: nested repeats multiply ((a{64}){64}){64} would be 262,144 characters).
+_LONGEST = 4_096
 
 
 class _Unmakeable(Exception):
@@ -70,7 +72,10 @@ def _walk(tree: Any, variant: int) -> str:
             count = least if variant == 0 or most == least else min(least + 1, most)
             if count > _MOST_REPEATS:
                 raise _Unmakeable("a repeat beyond the cap")
-            out.extend(_walk(body, variant) for _ in range(count))
+            part = _walk(body, variant)
+            if len(part) * count > _LONGEST:
+                raise _Unmakeable("a string beyond the cap")
+            out.append(part * count)
         elif op is sre.SUBPATTERN:
             out.append(_walk(value[-1], variant))
         elif op is sre.ATOMIC_GROUP:
@@ -97,6 +102,6 @@ def pattern_strings(pattern: str, variants: int = 3) -> Iterator[str]:
             made = _walk(tree, variant)
         except (_Unmakeable, RecursionError, ValueError):
             continue
-        if made not in seen:
+        if made not in seen and len(made) <= _LONGEST:
             seen.add(made)
             yield made

@@ -95,3 +95,11 @@ def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(tmp_path: P
     assert code == 0 and _failing(report) == set(), output
     dependencies = next(r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED")
     assert dependencies["status"] == "skip" and "declined" in dependencies["message"]
+
+
+def test_a_function_that_never_returns_meets_the_request_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "stuck.py").write_text("import time\n\ndef agent(agent_context):\n    time.sleep(3600)\n")
+    monkeypatch.chdir(tmp_path)
+    code, output, report = _certify(tmp_path / "reports", "stuck:agent", "--suite", "aci", "--timeout", "0.5", "--budget", "60")
+    assert code in (1, 4), output  # the run ends, with a report, whatever the function does
+    assert report["summary"]["completion"] == "complete"

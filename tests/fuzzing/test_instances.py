@@ -98,3 +98,19 @@ def test_the_builder_stays_bounded_on_schemas_built_to_explode() -> None:
     fan = {"type": "object", "properties": {f"p{i}": {"anyOf": [{"type": "string"}] * 50} for i in range(200)},
            "required": [f"p{i}" for i in range(200)]}
     assert valid_examples(fan, limit=1)
+
+
+def test_nested_repeats_make_no_string_beyond_the_cap() -> None:
+    assert all(len(s) <= 4_096 for s in pattern_strings(r"^((a{64}){64}){64}$"))
+    assert list(pattern_strings(r"^((a{64}){64}){64}$")) == []
+
+
+def test_a_build_stops_when_its_seconds_are_spent() -> None:
+    import time
+
+    from conformance.fuzzing.examples import _Budget, _Stop
+
+    spent = _Budget(until=time.monotonic() - 1)
+    with pytest.raises(_Stop):
+        for _ in range(32):  # the clock is read every sixteenth candidate
+            spent.spend()

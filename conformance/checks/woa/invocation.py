@@ -165,6 +165,8 @@ async def _run_plan(target: Target) -> Plan:
         return plan
     cap = target.options.max_probes
     tiers: list[list[Probe]] = [[], [], []]
+    loop = asyncio.get_running_loop()
+    building_until = loop.time() + target.options.shared_deadline / 4  # inputs are built on the loop: a quarter of the plan's time
     for agent in document["agents"]:
         if not (isinstance(agent, dict) and isinstance(agent.get("transports"), list) and "rest" in agent["transports"]):
             continue
@@ -177,8 +179,13 @@ async def _run_plan(target: Target) -> Plan:
             plan.unreachable.append(f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)")
             plan.why.setdefault(agent_id, f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)")
             continue
+        if loop.time() > building_until:
+            plan.unreachable.append(f"agent {agent_id!r}: not invoked, the run's time for building inputs was spent")
+            plan.why.setdefault(agent_id, "not invoked: the run's time for building inputs from schemas was spent before it")
+            continue
         for tier, probes in zip(tiers, _agent_probes(target, document, agent, plan), strict=False):
             tier.extend(probes)
+        await asyncio.sleep(0)  # a deadline, a signal or another lane gets its turn between agents
     kept = [*tiers[0], *tiers[1], *tiers[2]][:cap]
     position = {agent_id: n for n, agent_id in enumerate(dict.fromkeys(p.agent for p in kept))}
     plan.probes = sorted(kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind)))  # stable: examples keep their order
@@ -269,6 +276,8 @@ def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
     assert response is not None
     if 200 <= response.status < 300 or response.status >= 400 or response.media_type == PROBLEM_JSON:
         return False
+    if 300 <= response.status < 400 and "location" in response.headers:
+        return False  # a redirect, not a success (the suite follows none)
     body, error = _json_body(response)
     agent = next((a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent), None)
     if error or agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):

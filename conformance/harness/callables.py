@@ -22,8 +22,11 @@ resolves an app.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -32,15 +35,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .bindings.aci import CAPABILITY as ACI
-from .bindings.sdsi import CAPABILITY as SDSI
-from .inprocess import IN_PROCESS_ORIGIN, load_callable
+from ..bindings.aci import CAPABILITY as ACI
+from ..bindings.sdsi import CAPABILITY as SDSI
+from ..inprocess import IN_PROCESS_ORIGIN, load_callable
+from . import TooLarge, problem, read_capped
 
 __all__ = ["KINDS", "callable_app", "load_function"]
 
 #: What a callable can be certified as, by suite: the role it plays.
 KINDS = {"aci": "invoked", "sdsi": "server"}
-PROBLEM = "application/problem+json"
 #: The most of a request body the wrapper reads (the suite's own requests are far smaller).
 MAX_BODY = 1024 * 1024
 
@@ -51,13 +54,33 @@ def load_function(reference: str) -> Callable[..., Any]:
     return found
 
 
-def _problem(status: int, title: str, detail: str) -> JSONResponse:
-    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail[:2000]},
-                        status_code=status, media_type=PROBLEM)
-
-
 async def _called(function: Callable[..., Any], *arguments: Any) -> Any:
-    result = function(*arguments)
+    """The function's answer: a coroutine function awaited, a plain one run in a daemon thread of its own,
+    so that the suite's request deadline holds even when it blocks (a model call, a fetch, a loop) and a
+    function that never returns cannot hold the process at exit either."""
+    if inspect.iscoroutinefunction(function):
+        return await function(*arguments)
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if answer.done():  # the request gave up on it: nobody waits any more
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = function(*arguments), None
+        except BaseException as raised:  # handed to the request, which answers it as a refusal
+            result, error = None, raised
+        with contextlib.suppress(RuntimeError):  # the loop closed while the function ran
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="agent-callable", daemon=True).start()
+    result = await answer
     return await result if inspect.isawaitable(result) else result
 
 
@@ -91,33 +114,32 @@ def callable_app(function: Callable[..., Any], suite: str, *, agent_id: str = "a
         return Response(document, media_type="application/woa+json", headers={"cache-control": "no-cache"})
 
     async def invoke(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _problem(413, "Too large", f"the wrapper reads at most {MAX_BODY} bytes")
         try:
-            envelope = json.loads(body)
-        except ValueError:
-            return _problem(400, "Not JSON", "the body is not JSON")
+            envelope = json.loads(await read_capped(request, MAX_BODY))
+        except TooLarge as error:
+            return problem(413, "Too large", str(error))
+        except (ValueError, RecursionError):
+            return problem(400, "Not JSON", "the body is not JSON")
         if request.path_params["agent_id"] != agent_id:
-            return _problem(404, "Unknown agent", f"this host serves {agent_id!r}")
+            return problem(404, "Unknown agent", f"this host serves {agent_id!r}")
         if not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id:
-            return _problem(400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)")
+            return problem(400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)")
         operation, given = envelope.get("operation"), envelope.get("input")
         if operation not in operations or not isinstance(given, dict):
-            return _problem(400, "Invalid envelope", f"the operations are {sorted(operations)}, the input an object")
+            return problem(400, "Invalid envelope", f"the operations are {sorted(operations)}, the input an object")
         try:
             if suite == "aci":
                 context = given.get("AgentContext")
                 if not isinstance(context, dict):
-                    return _problem(400, "Invalid message", 'the input is {"AgentContext": {...}} (ACI 5.2)')
+                    return problem(400, "Invalid message", 'the input is {"AgentContext": {...}} (ACI 5.2)')
                 result = {"AgentContext": await _called(function, context)}
             else:
                 result = await _called(function, operation, given)
         except Exception as refusal:  # the function's refusal: it chooses no status code
-            return _problem(400, "Refused by the function", f"{type(refusal).__name__}: {refusal}")
+            return problem(400, "Refused by the function", f"{type(refusal).__name__}: {str(refusal)[:2000]}")
         try:
             return JSONResponse(result)
         except (TypeError, ValueError) as error:
-            return _problem(500, "Not JSON", f"the function returned what JSON cannot carry: {error}")
+            return problem(500, "Not JSON", f"the function returned what JSON cannot carry: {error}")
 
     return Starlette(routes=[Route("/.well-known/woa.json", woa), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])
