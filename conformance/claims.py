@@ -24,9 +24,6 @@ from .validation.target_schemas import Unjudgeable
 
 __all__ = ["AgentCoverage", "Claim", "claims_of", "coverage_of"]
 
-#: The outcomes that mean a requirement was judged on what an agent answered.
-_JUDGED = (Status.PASS, Status.FAIL, Status.WAIVED, Status.ERROR)
-
 @dataclass(frozen=True)
 class Claim:
     agent: str
@@ -118,7 +115,7 @@ class AgentCoverage:
 def _rest_coverage(agent_id: str, probes: list[Any], plan: Any, judged: dict[str, Status],
                    judged_by: dict[str, tuple[str, ...]]) -> AgentCoverage:
     answered = [p for p in probes if p.response is not None]
-    requirements = sorted({r for p in answered for r in judged_by.get(p.kind, ()) if judged.get(r) in _JUDGED})
+    requirements = sorted({r for p in answered for r in judged_by.get(p.kind, ()) if (status := judged.get(r)) is not None and status.judged})
     if any(p.kind == "valid" for p in answered):
         return AgentCoverage(agent_id, True, tuple(requirements))
     why = getattr(plan, "why", {}).get(agent_id)

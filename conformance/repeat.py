@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -31,14 +30,12 @@ from .report import (
 )
 from .report.model import RunHeader, utc_now
 from .runner import run
-from .target import RunOptions
+from .target import RunOptions, fresh_seed
 
 __all__ = ["CONFIDENCE", "METHOD", "Tally", "repeated", "upper_bound"]
 
 CONFIDENCE = 0.95
 METHOD = "Clopper-Pearson, one-sided"
-#: The statuses that judged a requirement on what the target did.
-_JUDGED = (Status.PASS, Status.FAIL, Status.ERROR, Status.WAIVED)
 
 
 def _binomial_cdf(k: int, n: int, p: float) -> float:
@@ -74,7 +71,7 @@ class Tally:
 
     @property
     def judged(self) -> int:
-        return sum(r.status in _JUDGED for r in self.results)
+        return sum(r.status.judged for r in self.results)
 
     @property
     def failures(self) -> int:
@@ -101,9 +98,8 @@ class Tally:
             return dataclasses.replace(chosen, repeat=repeat)
         said = (f"{'flaky: ' if self.flaky else ''}{self.failures} of {self.judged} runs broke it, violation rate "
                 f"<= {repeat['upper_bound']:.1%} at {CONFIDENCE:.0%} ({METHOD})")
-        evidence = chosen.evidence
         return dataclasses.replace(chosen, message=f"{said}; {chosen.message}" if chosen.status is not Status.PASS else said,
-                                   evidence=evidence, repeat=repeat,
+                                   repeat=repeat,
                                    duration_ms=round(sum(r.duration_ms for r in self.results), 1))
 
 
@@ -123,7 +119,7 @@ async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] =
     summaries: list[Summary] = []
     header: RunHeader | None = None
     for n in range(runs):
-        seed = options.seed if n == 0 else secrets.randbits(32)
+        seed = options.seed if n == 0 else fresh_seed()
         seeds.append(seed)
         collect = Collect()
         summary = await run(dataclasses.replace(options, seed=seed), [collect])

@@ -25,8 +25,19 @@ from .bindings.http import same_origin
 from .recording import Replay
 from .selection import Selection
 
-__all__ = ["CHECK_SCOPE", "DEFAULT_BUDGET", "DEFAULT_MAX_PROBES", "DEFAULT_ROLES", "RunOptions", "SharedWorkFailed", "Target", "is_loopback",
-           "may_call", "rest_config"]
+__all__ = [
+    "CHECK_SCOPE",
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_PROBES",
+    "DEFAULT_ROLES",
+    "RunOptions",
+    "SharedWorkFailed",
+    "Target",
+    "fresh_seed",
+    "is_loopback",
+    "may_call",
+    "rest_config",
+]
 
 T = TypeVar("T")
 #: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
@@ -44,6 +55,11 @@ CHECK_SCOPE: ContextVar[asyncio.Timeout | None] = ContextVar("CHECK_SCOPE", defa
 
 class SharedWorkFailed(Exception):
     """Work several checks share (a session of exchanges) did not finish within its own deadline."""
+
+
+def fresh_seed() -> int:
+    """A seed no run has used: the values a run makes up (session ids, canaries) come from it."""
+    return secrets.randbits(32)
 
 
 def is_loopback(url: str) -> bool:
@@ -92,7 +108,7 @@ class RunOptions:
     replay: Replay | None = field(default=None, compare=False)  # answer every request from this recording instead
     #: every value the suite makes up comes from it (recorded, so that a replay makes the same); fresh for every
     #: run unless given, so that a live target certified again never meets the sessions of the run before
-    seed: int = field(default_factory=lambda: secrets.randbits(32))
+    seed: int = field(default_factory=lambda: fresh_seed())
     max_probes: int = DEFAULT_MAX_PROBES  # invocations the WoA host checks may send in one run, spent breadth first
     require_every_agent: bool = False  # an advertised agent not exercised makes the run inconclusive (exit 4)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import ssl
 from contextlib import ExitStack
@@ -27,7 +26,7 @@ from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
 from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
 from ..runner import run as run_suite
 from ..selection import Selection, UnknownSelection
-from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES
+from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, fresh_seed
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
 from ._terminal import RunDisplay
@@ -217,9 +216,8 @@ def run(
                              check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
                              selection=selection, baseline=expected, headers=headers, record=record, parallel=parallel,
                              max_probes=max_probes, require_every_agent=require_every_agent,
-                             transport=transport if agent_callable is not None else None)
-        if seed is not None:
-            options = dataclasses.replace(options, seed=seed)
+                             transport=transport if agent_callable is not None else None,
+                             seed=seed if seed is not None else fresh_seed())
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:

@@ -36,6 +36,11 @@ class Status(StrEnum):
     NOT_APPLICABLE = "not-applicable"  # the requirement's condition does not hold for this target
     WAIVED = "waived"  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
 
+    @property
+    def judged(self) -> bool:
+        """Whether a result with this status judged the requirement on what the target did."""
+        return self in (Status.PASS, Status.FAIL, Status.ERROR, Status.WAIVED)
+
 
 @cache
 def _proofs() -> dict[str, Any]:

@@ -19,7 +19,7 @@ from jsonschema.exceptions import SchemaError
 from .target_schemas import target_validator
 from .violation import Violation
 
-__all__ = ["JSON_TYPES", "RULES", "Context", "json_type_matches", "selected_schema"]
+__all__ = ["JSON_TYPES", "RULES", "Context", "agent_of", "json_type_matches", "selected_schema"]
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,8 @@ def _pointed(schema: dict[str, Any], pointer: str) -> Any:
     return node
 
 
-def _agent(document: Any, agent_id: Any) -> dict[str, Any] | None:
+def agent_of(document: Any, agent_id: Any) -> dict[str, Any] | None:
+    """The agent `agent_id` of a WoA document (the first of duplicate ids), found by an index kept per document."""
     return _AGENTS.find(document, agent_id)
 
 
@@ -194,13 +195,13 @@ def _conformance_errors(schema: Any, instance: Any) -> Iterator[str]:
 @rule("woa/envelope")
 def WOA_5_2_AGENT_FIELD_MATCHES(envelope: Any, context: Context) -> Iterator[Violation]:
     agent_id = _member(envelope, "agent")
-    if context.document is not None and isinstance(agent_id, str) and _agent(context.document, agent_id) is None:
+    if context.document is not None and isinstance(agent_id, str) and agent_of(context.document, agent_id) is None:
         yield Violation("WOA-5.2-AGENT-FIELD-MATCHES", "/agent", f"the document lists no agent {agent_id!r}")
 
 
 @rule("woa/envelope")
 def WOA_5_1_INPUT_CONFORMS(envelope: Any, context: Context) -> Iterator[Violation]:
-    agent = _agent(context.document, _member(envelope, "agent"))
+    agent = agent_of(context.document, _member(envelope, "agent"))
     if agent is None or not isinstance(_member(envelope, "input"), dict):
         return
     schema = selected_schema(agent, _member(envelope, "operation"), "inputs")
@@ -210,7 +211,7 @@ def WOA_5_1_INPUT_CONFORMS(envelope: Any, context: Context) -> Iterator[Violatio
 
 @rule("woa/success-response")
 def WOA_5_2_SUCCESS_CONFORMS_OUTPUTS(body: Any, context: Context) -> Iterator[Violation]:
-    agent = _agent(context.document, context.agent)
+    agent = agent_of(context.document, context.agent)
     if agent is None:
         return
     for message in _conformance_errors(selected_schema(agent, context.operation, "outputs"), body):

@@ -26,11 +26,11 @@ from ...fuzzing import Ungeneratable, invalid_examples, valid_examples
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
-from ...validation.rules import selected_schema
+from ...validation.rules import agent_of, selected_schema
 from ...validation.target_schemas import Unjudgeable
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 
-__all__ = ["JUDGED_BY", "PLAN_KEY", "Plan", "Probe", "plan"]
+__all__ = ["JUDGED_BY", "JUDGED_ON", "PLAN_KEY", "Plan", "Probe", "plan"]
 
 PROBLEM_JSON = "application/problem+json"
 PLAN_KEY = "woa-invocation-plan"
@@ -40,14 +40,21 @@ CONCURRENCY = 8
 _SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
 
 
-#: The requirements that judge each kind of probe: what an agent's probes let the run judge on it.
-JUDGED_BY = {
-    "valid": ("WOA-5.2-SUCCESS-2XX", "WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "WOA-4.3.1-HOST-RESPONDS-JSON"),
-    "invalid": ("WOA-5.2-ERROR-PROBLEM-DETAILS", "WOA-4.3.1-HOST-RESPONDS-JSON"),
-    "mismatch": ("WOA-5.2-AGENT-MISMATCH-400", "WOA-5.2-AGENT-MISMATCH-PROBLEM", "WOA-4.3.1-HOST-RESPONDS-JSON"),
-    "malformed": ("WOA-4.3.1-ERRORS-PROBLEM-JSON", "WOA-4.3.1-HOST-RESPONDS-JSON"),
-    "implied": ("WOA-5.1-DEFAULT-OPERATION", "WOA-4.3.1-HOST-RESPONDS-JSON"),
+#: The kinds of probe each requirement judges: one table for the checks below and for the coverage
+#: map, which names the requirements judged on each agent from the probes it answered.
+JUDGED_ON = {
+    "WOA-5.2-SUCCESS-2XX": ("valid",),
+    "WOA-5.2-VALID-INPUT-ACCEPTED": ("valid",),
+    "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid",),
+    "WOA-4.3.1-HOST-RESPONDS-JSON": ("valid", "invalid", "mismatch", "malformed", "implied"),
+    "WOA-5.2-AGENT-MISMATCH-400": ("mismatch",),
+    "WOA-5.2-AGENT-MISMATCH-PROBLEM": ("mismatch",),
+    "WOA-5.2-ERROR-PROBLEM-DETAILS": ("invalid",),
+    "WOA-4.3.1-ERRORS-PROBLEM-JSON": ("malformed",),
+    "WOA-5.1-DEFAULT-OPERATION": ("implied",),
 }
+#: The same table read the other way: the requirements each kind of probe serves.
+JUDGED_BY = {kind: tuple(r for r, kinds in JUDGED_ON.items() if kind in kinds) for kind in _SENDING}
 
 
 @dataclass
@@ -279,7 +286,7 @@ def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
     if 300 <= response.status < 400 and "location" in response.headers:
         return False  # a redirect, not a success (the suite follows none)
     body, error = _json_body(response)
-    agent = next((a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent), None)
+    agent = agent_of(document, probe.agent)
     if error or agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
         return False
     return not validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
@@ -299,7 +306,7 @@ async def woa_5_2_success_2xx(target: Target) -> Verdict:
             return f"answered {probe.response.status} with a body that conforms to the outputs schema (a success)"
         return None
 
-    verdict = await _verdict(target, ("valid",), judge, "every success was answered 2xx")
+    verdict = await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-2XX"], judge, "every success was answered 2xx")
     if verdict.status.value == "pass":
         run = await plan(target)
         if not any(p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")):
@@ -322,7 +329,7 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
             return None  # temporarily unable, as the erratum's proposal lets a host say
         return f"refused a schema-valid input with {probe.response.status}"
 
-    return await _verdict(target, ("valid",), judge, "every schema-valid invocation was served 2xx")
+    return await _verdict(target, JUDGED_ON["WOA-5.2-VALID-INPUT-ACCEPTED"], judge, "every schema-valid invocation was served 2xx")
 
 
 @check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS")
@@ -336,13 +343,13 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
         body, error = _json_body(probe.response)
         if error:
             return f"the body is {error}"
-        agent = next(a for a in document["agents"] if isinstance(a, dict) and a.get("id") == probe.agent)
-        if not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
+        agent = agent_of(document, probe.agent)
+        if agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
             return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
         violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
         return "; ".join(f"{v.path}: {v.message}" for v in violations) or None
 
-    return await _verdict(target, ("valid",), judge, "every 2xx body validates against the outputs schema")
+    return await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"], judge, "every 2xx body validates against the outputs schema")
 
 
 @check("WOA-4.3.1-HOST-RESPONDS-JSON")
@@ -354,7 +361,7 @@ async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
         _, error = _json_body(probe.response)
         return f"answered {probe.response.status} with a body that is {error}" if error else None
 
-    return await _verdict(target, ("valid", "invalid", "mismatch", "malformed", "implied"), judge,
+    return await _verdict(target, JUDGED_ON["WOA-4.3.1-HOST-RESPONDS-JSON"], judge,
                           "every answer to an invocation was JSON")
 
 
@@ -364,7 +371,7 @@ async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
         assert probe.response is not None
         return None if probe.response.status == 400 else f"answered {probe.response.status}, not 400"
 
-    return await _verdict(target, ("mismatch",), judge, "every mismatched envelope was rejected with 400",
+    return await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-400"], judge, "every mismatched envelope was rejected with 400",
                           absent=_no_placeholder(target))
 
 
@@ -376,7 +383,7 @@ async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
             return None  # the status is judged by WOA-5.2-AGENT-MISMATCH-400
         return _problem_defect(probe.response)
 
-    return await _verdict(target, ("mismatch",), judge, "every mismatch was explained with problem details",
+    return await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-PROBLEM"], judge, "every mismatch was explained with problem details",
                           absent=_no_placeholder(target))
 
 
@@ -388,7 +395,7 @@ async def woa_5_2_error_problem_details(target: Target) -> Verdict:
             return f"answered {probe.response.status}, not 4xx"
         return _problem_defect(probe.response)
 
-    return await _verdict(target, ("invalid",), judge, "every input that breaks the inputs schema got a 4xx problem")
+    return await _verdict(target, JUDGED_ON["WOA-5.2-ERROR-PROBLEM-DETAILS"], judge, "every input that breaks the inputs schema got a 4xx problem")
 
 
 @check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
@@ -400,10 +407,10 @@ async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
         media_type = probe.response.media_type
         return None if media_type == PROBLEM_JSON else f"the {probe.response.status} error is {media_type or 'untyped'}, not {PROBLEM_JSON}"
 
-    return await _verdict(target, ("malformed",), judge, f"errors were answered as {PROBLEM_JSON}")
+    return await _verdict(target, JUDGED_ON["WOA-4.3.1-ERRORS-PROBLEM-JSON"], judge, f"errors were answered as {PROBLEM_JSON}")
 
 
 @check("WOA-5.1-DEFAULT-OPERATION")
 async def woa_5_1_default_operation(target: Target) -> Verdict:
-    return await _verdict(target, ("implied",), _status_2xx, "an envelope without operation was served as the default operation",
+    return await _verdict(target, JUDGED_ON["WOA-5.1-DEFAULT-OPERATION"], _status_2xx, "an envelope without operation was served as the default operation",
                           absent=not_applicable("no agent defines an operation named default"))
