@@ -2,7 +2,8 @@
 transport open (its section 1 names A2A as one possibility).
 
 1. ACI over WoA REST (`woa-rest`, the default): an ACI agent is a WoA agent whose capabilities
-   hold the ACI capability URI.
+   hold the ACI capability URI, or (capabilities being OPTIONAL in WoA 4.1) that lists one of the
+   operations below.
    - An invoked agent offers `execute_subtask`: input {"AgentContext": {...}}, output its updated
      {"AgentContext": {...}}.
    - A master agent offers `run_task`: input {"UserQuery": str, "agents": the URL of a WoA document
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .http import HttpClient
-from .reply import Reply, post_json
+from .reply import Reply, claims, operation_names, post_json
 
 __all__ = ["CAPABILITY", "A2aInvoked", "AciInvoked", "RestInvoked", "RestMaster", "aci_agents", "role_of"]
 
@@ -26,17 +27,16 @@ CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interac
 
 
 def aci_agents(document: Any) -> list[dict[str, Any]]:
-    """The agents of a WoA document that claim the ACI capability."""
+    """The agents of a WoA document that claim the ACI capability or offer run_task or execute_subtask."""
     agents = document.get("agents") if isinstance(document, dict) else None
     if not isinstance(agents, list):
         return []
-    return [a for a in agents if isinstance(a, dict) and isinstance(a.get("capabilities"), list) and CAPABILITY in a["capabilities"]
-            and isinstance(a.get("id"), str)]
+    return [a for a in agents if isinstance(a, dict) and isinstance(a.get("id"), str) and (claims(a, CAPABILITY) or role_of(a))]
 
 
 def role_of(agent: dict[str, Any]) -> str | None:
     """"master" if the agent offers run_task, "invoked" if execute_subtask, else None."""
-    names = {o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)} if isinstance(agent.get("operations"), list) else set()
+    names = operation_names(agent)
     return "master" if "run_task" in names else "invoked" if "execute_subtask" in names else None
 
 

@@ -9,7 +9,7 @@ from ..report.model import Exchange
 from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
 from .jsonparse import NotJson, parse_json
 
-__all__ = ["Reply", "post_json"]
+__all__ = ["Reply", "claims", "operation_names", "post_json"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +50,15 @@ async def post_json(client: HttpClient, url: str, body: Any, headers: dict[str, 
     except Unreachable as error:
         return Reply(None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error))
     return _reply(response)
+
+
+def claims(agent: dict[str, Any], capability: str) -> bool:
+    """Whether a WoA agent entry lists `capability` among its capabilities."""
+    listed = agent.get("capabilities")
+    return isinstance(listed, list) and capability in listed
+
+
+def operation_names(agent: dict[str, Any]) -> set[Any]:
+    """The names of the operations a WoA agent entry lists."""
+    listed = agent.get("operations")
+    return {o.get("name") for o in listed if isinstance(o, dict)} if isinstance(listed, list) else set()

@@ -1,7 +1,8 @@
 """The two ways the suite talks to an SDSI server agent. The draft leaves the transport open.
 
 1. SDSI over WoA REST (`woa-rest`, the default). An SDSI server agent is a WoA agent whose
-   capabilities hold the SDSI capability URI; it offers the operations get_schema_template
+   capabilities hold the SDSI capability URI, or (capabilities being OPTIONAL in WoA 4.1) that
+   lists a get_schema_template operation; it offers the operations get_schema_template
    ({scenario, preferred_language?} -> a template), execute ({schema_id, payload} -> the result)
    and, if it implements SDSI 6.2, get_schema_updates ({schema_id} -> {"patches": [...]}). The
    scenarios it serves are the enum of get_schema_template's scenario input. The client's identity
@@ -21,7 +22,7 @@ import itertools
 from typing import Any, Protocol
 
 from .http import HttpClient
-from .reply import Reply, post_json
+from .reply import Reply, claims, operation_names, post_json
 
 __all__ = ["CAPABILITY", "JsonRpcSdsi", "Reply", "SdsiBinding", "WoaRestSdsi", "sdsi_agents"]
 
@@ -41,11 +42,11 @@ class SdsiBinding(Protocol):
 
 
 def sdsi_agents(document: Any) -> list[dict[str, Any]]:
-    """The agents of a WoA document that claim the SDSI capability."""
+    """The agents of a WoA document that claim the SDSI capability or offer get_schema_template."""
     agents = document.get("agents") if isinstance(document, dict) else None
     if not isinstance(agents, list):
         return []
-    return [a for a in agents if isinstance(a, dict) and isinstance(a.get("capabilities"), list) and CAPABILITY in a["capabilities"]]
+    return [a for a in agents if isinstance(a, dict) and (claims(a, CAPABILITY) or "get_schema_template" in operation_names(a))]
 
 
 class WoaRestSdsi:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from mocks.faults import FAULTS
-from mocks.faults.woa_client import CLIENT_FAULTS, VARIABLE
+from mocks.faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE
 from mocks.serve import serve_host
 
 from ._console import console, fail_usage
@@ -27,9 +27,10 @@ def check_fault(fault: str | None, *, client: bool = False) -> str | None:
     return fault
 
 
-def reference_client_command(fault: str | None = None) -> str:
-    """The --client-command that runs the reference WoA client (mocks/reference/woa_client.py), with `fault` if any."""
-    prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else ""
+def reference_client_command(fault: str | None = None, *, minimal: bool = False) -> str:
+    """The --client-command that runs the reference WoA client (mocks/reference/woa_client.py), with `fault` if
+    any, or as the minimal conformer."""
+    prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else f"{MINIMAL_VARIABLE}=1 " if minimal else ""
     return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
 
 
@@ -40,13 +41,17 @@ def server(
     http: Annotated[bool, typer.Option("--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1).")] = False,
     fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="Apply --fault to this fraction of the requests only (a flaky agent).")] = None,
     fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
+    minimal: Annotated[bool, typer.Option("--minimal", help="Serve the minimal conformer: what the MUSTs demand and nothing more (no SHOULD honoured, every MAY declined).")] = False,
 ) -> None:
     """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the fly)."""
     check_fault(fault)
     if fault_rate is not None and not fault:
         fail_usage("--fault-rate goes with --fault")
-    with serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed) as host:
-        console.print(f"Reference WoA host{f' with fault {fault}' if fault else ''} at {host.url}")
+    if minimal and fault:
+        fail_usage("--minimal takes no --fault: faults break the reference host")
+    with serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal) as host:
+        name = "Minimal conformer" if minimal else "Reference WoA host"
+        console.print(f"{name}{f' with fault {fault}' if fault else ''} at {host.url}")
         if host.cacert:
             console.print(f"Its CA certificate: {host.cacert}  (pass it to run --cacert)")
         console.print("Ctrl-C stops it.")

@@ -96,6 +96,7 @@ def run(
     fault: Annotated[str | None, typer.Option(help="With --mock: give the mock this named fault (see `mock faults`).")] = None,
     fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="With --mock --fault: apply the fault to this fraction of the requests (a flaky agent; the coin's seed is --fault-seed).")] = None,
     fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
+    minimal: Annotated[bool, typer.Option("--minimal", help="With --mock: certify the minimal conformer, what the MUSTs demand and nothing more.")] = False,
     suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
     cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM), e.g. a local test CA.")] = None,
     report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports"),
@@ -168,6 +169,8 @@ def run(
         fail_usage("give either --target URL, --mock, --client-command or --agent-callable")
     if fault and not mock:
         fail_usage("--fault goes with --mock")
+    if minimal and (not mock or fault):
+        fail_usage("--minimal goes with --mock and without --fault")
     if fault_rate is not None and not fault:
         fail_usage("--fault-rate goes with --fault")
     if binding not in BINDINGS:
@@ -193,7 +196,7 @@ def run(
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:
         suites, roles = ("woa",), ("client",)
-        client_command = client_command or reference_client_command(fault)
+        client_command = client_command or reference_client_command(fault, minimal=minimal)
         target = client_command
         if not quiet:
             console.print(f"Certifying the WoA client run as: {client_command}", markup=False)
@@ -202,10 +205,11 @@ def run(
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
             try:
-                served = stack.enter_context(serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed))
+                served = stack.enter_context(serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal))
             except ValueError as error:
                 fail_usage(str(error))
-            target, cacert = served.url, served.cacert
+            # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other binding starts at its document
+            target, cacert = served.url + ("/sdsi/rpc" if binding == "jsonrpc" else ""), served.cacert
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None

@@ -298,7 +298,9 @@ def SDSI_6_2_2_NO_KEY_COLLISION(message: Any, _: Context) -> Iterator[Violation]
     patch = _patch_of(message)
     names = Counter(k.get("key_name") for k in _objects(_member(patch, "new_keys")))
     for name, count in names.items():
-        if name == "other" or (isinstance(name, str) and count > 1):
+        if name == "other":
+            yield Violation("SDSI-4.3-OTHER-RESERVED", "/new_keys", 'a patch adds a new key named "other", a name reserved for the escape valve')
+        elif isinstance(name, str) and count > 1:
             yield Violation("SDSI-6.2.2-NO-KEY-COLLISION", "/new_keys", f"new key {name!r} collides with another key")
 
 

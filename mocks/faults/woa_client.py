@@ -13,6 +13,8 @@ from dataclasses import dataclass
 __all__ = ["CLIENT_FAULTS", "ClientFault"]
 
 VARIABLE = "WOA_CLIENT_FAULT"
+#: Set to 1, the reference client is the minimal conformer instead (mocks/minimal.py).
+MINIMAL_VARIABLE = "WOA_CLIENT_MINIMAL"
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,9 @@ def expired(uri: str, now: float) -> bool:
         return True
 
 
-async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault: str = "") -> dict[str, Any]:
-    """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...}."""
+async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault: str = "", *, minimal: bool = False) -> dict[str, Any]:
+    """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...}; `minimal`: without
+    the optional LastUpdated (mocks/minimal.py)."""
     context = message.get("AgentContext") if isinstance(message, dict) else None
     if not isinstance(context, dict):
         raise AciError(400, "Invalid message", 'the input must be {"AgentContext": {...}} (ACI 5.2)')
@@ -135,6 +136,8 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
         "LastUpdated": "last tuesday" if fault == "ACI-5.2-LAST-UPDATED-TIMESTAMP" else format_time(time.time()),
         "Optional": ["LastUpdated"],
     }
+    if minimal:
+        del updated["LastUpdated"], updated["Optional"]
     if fault == "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION":  # the context comes back as it was sent
         updated.update(ItemstateUpdates=context.get("ItemstateUpdates", context.get("ItemStateUpdates", [])),
                        KeyInformation=context.get("KeyInformation", []))

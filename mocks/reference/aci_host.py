@@ -94,19 +94,19 @@ def fetcher(base: str, clients: Clients) -> Fetch:
 _VALIDATORS = {agent_id: Draft202012Validator(agent_context_inputs(agent_id)) for agent_id in AGENTS}
 
 
-async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str) -> Response:
+async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str, *, minimal: bool = False) -> Response:
     if operation != "execute_subtask":
         return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
     if (refused := nonconforming(_VALIDATORS[agent_id], given)) is not None:
         return refused
     try:
-        return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault))
+        return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault, minimal=minimal))
     except AciError as error:
         return problem(error.status, error.title, error.detail)
 
 
-def invoked_mounts(base: str, fetch: Fetch, fault: str) -> list[Mount]:
+def invoked_mounts(base: str, fetch: Fetch, fault: str, *, minimal: bool = False) -> list[Mount]:
     """The A2A servers of the invoked agents (imported only here: a2a-sdk takes half a second to load)."""
     from .aci_a2a import a2a_app
 
-    return [Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault)) for agent in AGENTS.values()]
+    return [Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault, minimal=minimal)) for agent in AGENTS.values()]

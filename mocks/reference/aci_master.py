@@ -199,7 +199,7 @@ def _verified(states: dict[Any, Any], abstracts: dict[Any, str], item: str, faul
 
 
 async def run_task(given: Any, base: str, store: ContextStore, client: HttpClient, planner: Planner | None = None,
-                   fault: str = "") -> dict[str, Any]:
+                   fault: str = "", *, minimal: bool = False) -> dict[str, Any]:
     query, agents_url = given.get("UserQuery"), given.get("agents")
     if not isinstance(query, str) or not isinstance(agents_url, str):
         raise AciError(422, "Invalid input", "give UserQuery and agents (the URL of a WoA document)")
@@ -247,12 +247,15 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
             "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
             "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items], "KeyInformation": [],
             "LastUpdated": format_time(time.time()), "Optional": ["LastUpdated"]}
-        if len(context.encode()) > OFFLOAD_AT:
+        if len(context.encode()) > OFFLOAD_AT and not minimal:  # ACI 4.1: offloading is allowed, not required
             built["ContextURI"] = store.put(context)
         else:
             built["Context"] = context
         if fault == "ACI-5.3-MINIMAL-DELIVERY":
             built["UserQuery"] = query
+        if minimal:  # only what Section 5.3 delivers: the todoItems and the context (mocks/minimal.py)
+            for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):
+                del built[member]
         if fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED/as-text" and plan.name == "tour-plan":
             others = [{"AgentID": s.agent, "SubTaskID": f"{task_id}/{s.key}", "SubTaskName": s.name, "Context": s.context}
                       for s in plan.subtasks if s.agent != agent]
@@ -297,7 +300,11 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
             ready = [s for s in remaining if set(s.after) <= finished]
             if not ready:  # what is left depends on a subtask that did not complete: it waits, undone
                 break
-            await asyncio.gather(*(dispatch(s) for s in ready))
+            if minimal:  # ACI 2.1: dispatching independent subtasks at once is a MAY; one at a time
+                for subtask in ready:
+                    await dispatch(subtask)
+            else:
+                await asyncio.gather(*(dispatch(s) for s in ready))
             finished |= {s.key for s in ready if goals.get(s.key) == "completed" or carry_on}
             remaining = [s for s in remaining if s not in ready]
     task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]
@@ -305,6 +312,8 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
         task["GoalStatus"] = {s.goal: goals[s.key] for s in plan.subtasks}
     task["OverallStatus"] = "completed" if all(g == "completed" for g in goals.values()) or fault == "ACI-5.1-OVERALL-STATUS-DERIVED" else "incomplete"
     task["EndTime"] = format_time(time.time())
+    if minimal:
+        del task["StartTime"], task["EndTime"], task["Optional"]
     if fault == "ACI-5.1-TASKCONTEXT-MEMBERS":
         del task["TaskName"]
     if fault == "ACI-5.3-TASKCONTEXT-UPDATED":

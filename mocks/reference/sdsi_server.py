@@ -54,6 +54,23 @@ PHOTO: dict[str, Any] = {
     ],
 }
 TEMPLATES = {t["scenario"]: t for t in (FLIGHT, PHOTO)}
+
+
+def _minimal(template: dict[str, Any]) -> dict[str, Any]:
+    """A template as the minimal conformer serves it (mocks/minimal.py): no default_value (OPTIONAL
+    in SDSI 4.1), one key name not in snake_case (a SHOULD), and "other" left out of the photo
+    template (SDSI 4.3 reserves the name; E-SDSI-4.3-OTHER-RESERVED)."""
+    template = copy.deepcopy(template)
+    for key in template["keys"]:
+        key.pop("default_value", None)
+        if key["key_name"] == "filter_style":
+            key["key_name"] = "filterStyle"
+    if template["scenario"] == "photo_retouch":
+        template["keys"] = [k for k in template["keys"] if k["key_name"] != "other"]
+    return template
+
+
+MINIMAL_TEMPLATES = {s: _minimal(t) for s, t in TEMPLATES.items()}
 #: Descriptions in Chinese, for preferred_language (SDSI 4.2).
 CHINESE = {"origin": "出发城市或机场代码。示例：'从北京' -> 'PEK'。", "destination": "到达城市或机场代码。示例：'到上海' -> 'SHA'。"}
 
@@ -104,13 +121,15 @@ REAL = Moment()
 
 @dataclass
 class SdsiServer:
-    """One server agent's state. `fault` names the requirement (mocks/faults.py) the server breaks."""
+    """One server agent's state. `fault` names the requirement (mocks/faults.py) the server breaks;
+    `minimal`: a server without Section 6 (no pool, no patches, no suggestions; mocks/minimal.py)."""
 
     fault: str = ""
+    minimal: bool = False
     executed: int = field(default=0)
 
     def __post_init__(self) -> None:
-        self.templates = {s: _faulted_template(self.fault, t) for s, t in TEMPLATES.items()}
+        self.templates = {s: _faulted_template(self.fault, t) for s, t in (MINIMAL_TEMPLATES if self.minimal else TEMPLATES).items()}
         self.seat_patch = _faulted_patch(self.fault, SEAT_PATCH)
         self.evolution = Evolution(copy.deepcopy(TEMPLATES), self.fault)
 
@@ -122,7 +141,7 @@ class SdsiServer:
         if preferred_language and self.fault == "SDSI-4.1-DESCRIPTION-LANGUAGE":
             raise SdsiError(400, "Unsupported language", f"no template in {preferred_language}")
         template = copy.deepcopy(self.templates[scenario])
-        if preferred_language and preferred_language.lower().startswith("zh"):
+        if preferred_language and preferred_language.lower().startswith("zh") and not self.minimal:
             for key in template["keys"]:
                 if isinstance(key, dict) and key.get("key_name") in CHINESE:
                     key["semantic_description"] = CHINESE[key["key_name"]]
@@ -166,7 +185,7 @@ class SdsiServer:
             raise SdsiError(400, "Invalid payload", "the payload must be a JSON object")
         self._validate(template, payload, client_id, moment)
         self.executed += 1
-        evolved = self.evolution.observe(template["scenario"], client_id, payload, moment.now, moment.session)
+        evolved = [] if self.minimal else self.evolution.observe(template["scenario"], client_id, payload, moment.now, moment.session)
         digest = hashlib.sha256(repr(sorted(payload.items(), key=str)).encode()).hexdigest()[:6].upper()
         if template["scenario"] == "flight_booking":
             result: dict[str, Any] = {
@@ -185,16 +204,20 @@ class SdsiServer:
             result["noted"] = [escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
             if evolved:
                 result["schema_update_suggestion"] = evolved[0]
-            elif moment.session is None and template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
+            elif not self.minimal and moment.session is None and template["scenario"] == "flight_booking" and any("seat" in t.lower() for t in texts):
                 result["schema_update_suggestion"] = (
                     {"new_keys": {"seat_preference": "string"}} if self.fault == "SDSI-3.2-SUGGESTION-WELL-FORMED"
                     else copy.deepcopy(self.seat_patch))
+        if self.minimal:  # SDSI 3.2: the result SHOULD be structured; the minimal conformer's is a line of text
+            return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
         if self.fault == "SDSI-3.2-RESULT-STRUCTURED" and len(payload) > len(template["keys"]) // 2:
             return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
         return result
 
     def updates(self, schema_id: Any, authenticated: bool, client_id: str = "anonymous", moment: Moment = REAL) -> dict[str, Any]:
         """The active patches: the two seeded ones (in the real world) and those the DSP evolved."""
+        if self.minimal:
+            raise SdsiError(404, "No schema updates", "this server does not implement SDSI 6.2 (schema updates are OPTIONAL)")
         template = self._template_of(schema_id)
         patches = []
         if moment.session is None and template["scenario"] == "flight_booking":
@@ -222,7 +245,7 @@ _TEMPLATE_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "SDSI-4.1-REQUIRED-FLAG-REQUIRED": lambda t: _key(t, "cabin_class").pop("required"),
     "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE": lambda t: _key(t, "passenger_count").update(default_value="one"),
     "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS": lambda t: _key(t, "origin").update(default_value="PEK"),
-    "SDSI-4.3-OTHER-RESERVED": lambda t: t["keys"].remove(_key(t, "other")),
+    "SDSI-4.3-OTHER-DEFINED": lambda t: t["keys"].remove(_key(t, "other")),
     "SDSI-4.3-OTHER-OPTIONAL": lambda t: _key(t, "other").update(required=True),
     "SDSI-4.3-OTHER-KEY-TYPE": lambda t: _key(t, "other").update(key_type="integer"),
 }
@@ -243,6 +266,7 @@ _PATCH_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "SDSI-6.2.3-EXPERIMENTAL-FLAG": lambda p: p["new_keys"][0].update(experimental=False),
     "SDSI-6.2.3-DEPRECATED-GRACE-FLAG": lambda p: p["new_keys"][0].update(deprecated="yes"),
     "SDSI-6.2.2-NO-KEY-COLLISION": lambda p: p["new_keys"][0].update(key_name="cabin_class"),
+    "SDSI-4.3-OTHER-RESERVED": lambda p: p["new_keys"][0].update(key_name="other", key_type="string"),
     "SDSI-6.2.2-BASE-KEY-NOT-REMOVED": lambda p: p.update(removed_keys=["passenger_count"]),
     "SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "passenger_count"), "key_type": "string"}]),
     "SDSI-6.2.2-PATCH-ADDITIVE-ONLY": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "origin"), "required": False}]),
@@ -290,11 +314,13 @@ def payload_schema(template: dict[str, Any]) -> dict[str, Any]:
             "required": [k["key_name"] for k in template["keys"] if k["required"]], "additionalProperties": False}
 
 
-def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None, test_mode: bool = False) -> dict[str, Any]:
+def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None, test_mode: bool = False, *,
+              minimal: bool = False) -> dict[str, Any]:
     """The agent as it stands in the host's WoA document: the SDSI capability, three operations,
     with `base` the jwks_uri of the keys that sign its templates and updates, and in `test_mode`
-    the declaration of its test clock (x-sdsi-test-mode)."""
-    schema_ids = [t["schema_id"] for t in TEMPLATES.values()]
+    the declaration of its test clock (x-sdsi-test-mode); `minimal`: without the polling operation."""
+    templates = MINIMAL_TEMPLATES if minimal else TEMPLATES
+    schema_ids = [t["schema_id"] for t in templates.values()]
     template_schema = {"type": "object", "required": ["schema_id", "scenario", "keys"],
                        "properties": {"schema_id": {"type": "string"}, "scenario": {"type": "string"},
                                       "keys": {"type": "array", "items": {"type": "object"}}}}
@@ -302,10 +328,23 @@ def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None, test_
         "type": "object", "required": ["schema_id", "payload"], "additionalProperties": False,
         "properties": {"schema_id": {"type": "string", "enum": schema_ids}, "payload": {"type": "object"}},
         "allOf": [{"if": {"properties": {"schema_id": {"const": t["schema_id"]}}},
-                   "then": {"properties": {"payload": payload_schema(t)}}} for t in TEMPLATES.values()],
-        "examples": [{"schema_id": "flight_booking_v1", "payload": {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"}},
-                     {"schema_id": "photo_retouch_v2", "payload": {"filter_style": "vintage"}}],
+                   "then": {"properties": {"payload": payload_schema(t)}}} for t in templates.values()],
     }
+    if not minimal:
+        execute_inputs["examples"] = [{"schema_id": "flight_booking_v1", "payload": {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"}},
+                                      {"schema_id": "photo_retouch_v2", "payload": {"filter_style": "vintage"}}]
+    operations = [
+        {"name": "get_schema_template", "description": "The schema template of a scenario (SDSI 4.1).",
+         "inputs": {"type": "object", "required": ["scenario"], "additionalProperties": False,
+                    "properties": {"scenario": {"type": "string", "enum": list(templates)}, "preferred_language": {"type": "string", "maxLength": 35}}},
+         "outputs": template_schema},
+        {"name": "execute", "description": "Execute a structured payload (SDSI 3.2 steps 4 and 5).",
+         "inputs": execute_inputs, "outputs": {"type": "string"} if minimal else {"type": "object"}},
+    ]
+    updates = {"name": "get_schema_updates", "description": "The active schema patches (SDSI 6.2.2, polling).",
+               "inputs": {"type": "object", "required": ["schema_id"], "additionalProperties": False,
+                          "properties": {"schema_id": {"type": "string", "enum": schema_ids}}},
+               "outputs": {"type": "object", "required": ["patches"], "properties": {"patches": {"type": "array", "items": {"type": "object"}}}}}
     return {
         "id": agent_id, "name": "Travel and photo service agent",
         "description": "Books flights and retouches photos from structured payloads (SDSI).",
@@ -314,16 +353,5 @@ def woa_agent(agent_id: str = "travel-and-photo", base: str | None = None, test_
         "outputs": template_schema, "transports": ["rest"],
         **({"jwks_uri": base + "/sdsi/jwks.json"} if base else {}),
         **({"x-sdsi-test-mode": test_mode_member()} if test_mode else {}),
-        "operations": [
-            {"name": "get_schema_template", "description": "The schema template of a scenario (SDSI 4.1).",
-             "inputs": {"type": "object", "required": ["scenario"], "additionalProperties": False,
-                        "properties": {"scenario": {"type": "string", "enum": list(TEMPLATES)}, "preferred_language": {"type": "string", "maxLength": 35}}},
-             "outputs": template_schema},
-            {"name": "execute", "description": "Execute a structured payload (SDSI 3.2 steps 4 and 5).",
-             "inputs": execute_inputs, "outputs": {"type": "object"}},
-            {"name": "get_schema_updates", "description": "The active schema patches (SDSI 6.2.2, polling).",
-             "inputs": {"type": "object", "required": ["schema_id"], "additionalProperties": False,
-                        "properties": {"schema_id": {"type": "string", "enum": schema_ids}}},
-             "outputs": {"type": "object", "required": ["patches"], "properties": {"patches": {"type": "array", "items": {"type": "object"}}}}},
-        ],
+        "operations": [*operations, *([] if minimal else [updates])],
     }

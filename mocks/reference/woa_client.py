@@ -47,7 +47,7 @@ import httpx
 from conformance.bindings.jsonparse import parse_json
 from conformance.validation.target_schemas import target_validator
 
-from ..faults.woa_client import CLIENT_FAULTS, VARIABLE
+from ..faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE
 
 __all__ = ["ClientPolicy", "InvalidMessage", "Refused", "WoaClient"]
 
@@ -104,6 +104,7 @@ class WoaClient:
     transport: httpx.AsyncBaseTransport | None = None
     cache_dir: Path | None = None  # where the document cache is kept between processes
     faults: frozenset[str] = frozenset()  # requirement IDs this client breaks (mocks/faults/woa_client.py)
+    minimal: bool = False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _endpoints: dict[str, str] = field(default_factory=dict)  # agent id -> URL, kept only by the same-id fault
 
@@ -186,7 +187,7 @@ class WoaClient:
 
     async def document_at(self, url: str) -> Any:
         """The WoA document at `url`, from the cache while it is fresh, revalidated when it is not."""
-        cached = None if "WOA-7-CLIENT-HONORS-CACHING" in self.faults else self._cache.get(url)
+        cached = None if "WOA-7-CLIENT-HONORS-CACHING" in self.faults or self.minimal else self._cache.get(url)
         if cached and time.time() < cached.fresh_until:
             return cached.document
         headers = {"accept": "application/woa+json, application/json"}
@@ -235,6 +236,7 @@ class WoaClient:
             await self._follow_description(agent)
         if "WOA-5.1-INPUT-CONFORMS" in self.faults:
             value, validate = _without_first_required(inputs, value), False
+        validate = validate and not self.minimal  # WoA 4.2: clients MAY validate
         if validate:
             _validate(inputs, value, "input")
         envelope = self._envelope(agent_id, operation, value)
@@ -245,7 +247,7 @@ class WoaClient:
             content_type = "text/plain"
         async with self._client() as client:
             response, body = await self._send(client, method, url, content=json.dumps(envelope, separators=(",", ":")).encode(),
-                                              headers={"accept": "application/json", "content-type": content_type})
+                                              headers={"content-type": content_type, **({} if self.minimal else {"accept": "application/json"})})
         answer = parse_json(body)
         if not 200 <= response.status_code < 300:
             raise InvalidMessage(f"{url} answered {response.status_code}: {answer}")
@@ -340,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cache = os.environ.get("WOA_CLIENT_CACHE_DIR")
     client = WoaClient(_policy_from_environment(), cacert=Path(cacert), cache_dir=Path(cache) if cache else None,
-                       faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()))
+                       faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()),
+                       minimal=os.environ.get(MINIMAL_VARIABLE) == "1")
     try:
         value = json.loads(Path(input_file).read_text(encoding="utf-8"))
         outputs = asyncio.run(client.invoke_from(document, agent, value, operation or None))

@@ -37,6 +37,7 @@ from conformance.oracle.clock import parse_time
 
 from ..faults import FAULTS, Fault
 from ..faults.rate import AtRate, Sometimes
+from ..minimal import MinimalResponses, minimal_document
 from . import aci_host, aci_master, sdsi_client, sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
@@ -63,8 +64,15 @@ SUMMARIZER_OUTPUTS = {
 }
 
 
-def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
-    """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's base."""
+def woa_document(base: str, test_mode: bool = False, *, minimal: bool = False) -> dict[str, Any]:
+    """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's base;
+    `minimal`: as the minimal conformer lists it (mocks/minimal.py)."""
+    if minimal:
+        return minimal_document(_document(base, test_mode, minimal=True))
+    return _document(base, test_mode)
+
+
+def _document(base: str, test_mode: bool, *, minimal: bool = False) -> dict[str, Any]:
     return {
         "woa_version": "1",
         "agents": [{
@@ -72,7 +80,7 @@ def woa_document(base: str, test_mode: bool = False) -> dict[str, Any]:
             "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
             "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
             "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode), sdsi_client.woa_agent(), *aci_host.invoked_entries(base),
+        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode, minimal=minimal), sdsi_client.woa_agent(), *aci_host.invoked_entries(base),
                    aci_master.master_entry(base)],
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
                        "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
@@ -115,10 +123,15 @@ def _served_ids(document: Any) -> set[str]:
 
 
 def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, fault_rate: float | None = None,
-               fault_seed: int = 0) -> Any:
+               fault_seed: int = 0, minimal: bool = False) -> Any:
     """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
     `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
-    With `fault_rate`, the fault breaks its rule on that fraction of the requests (mocks/faults/rate.py)."""
+    With `fault_rate`, the fault breaks its rule on that fraction of the requests (mocks/faults/rate.py).
+    `minimal`: the minimal conformer, what the MUSTs demand and nothing more (mocks/minimal.py); it
+    has no test clock and takes no fault."""
+    if minimal and fault:
+        raise ValueError("the minimal conformer takes no fault: faults break the reference host")
+    test_mode = test_mode and not minimal
     broken: Fault | None = FAULTS[fault] if fault else None
     breaks = broken.key if broken else ""
     if broken and fault_rate is not None:
@@ -127,7 +140,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         breaks = Sometimes(breaks)
     if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
-    document = broken.apply(woa_document(base, test_mode)) if broken else woa_document(base, test_mode)
+    document = woa_document(base, test_mode, minimal=minimal)
+    document = broken.apply(document) if broken else document
     body = json.dumps(document, indent=2).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
     modified = datetime.now(UTC).replace(microsecond=0)
@@ -192,7 +206,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if agent_id == aci_master.MASTER_ID:
             return await master(operation, given)
         if agent_id in ACI_AGENTS:
-            return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks)
+            return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal)
         errors = [e.message for e in validator.iter_errors(given)]
         if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
@@ -218,7 +232,7 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if (refused := nonconforming(master_inputs, given)) is not None:
             return refused
         try:
-            return JSONResponse(await aci_master.run_task(given, base, context_store, clients.get(), fault=breaks))
+            return JSONResponse(await aci_master.run_task(given, base, context_store, clients.get(), fault=breaks, minimal=minimal))
         except AciError as error:
             return problem(error.status, error.title, error.detail)
 
@@ -227,11 +241,11 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if status != 200:
             return problem(status, "Context refused", text)
         return Response(text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"})
-    server = sdsi_server.SdsiServer(fault=breaks)
+    server = sdsi_server.SdsiServer(fault=breaks, minimal=minimal)
     # the envelope's input as the document describes it, less execute's payload schemas: the server agent
     # judges payloads by its own templates (which a fault may change)
     sdsi_inputs = {o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
-                   for o in sdsi_server.woa_agent()["operations"]}
+                   for o in sdsi_server.woa_agent(minimal=minimal)["operations"]}
 
     def sdsi(operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request) -> Response:
         if operation not in sdsi_inputs:
@@ -269,6 +283,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     def signed(value: Any) -> Response:
         """The answer, with a detached JWS over its exact bytes in JWS-Signature (SDSI 7; E-SDSI-7-SIGNED-MESSAGES)."""
         body = json.dumps(value).encode()
+        if minimal:
+            return Response(body, media_type="application/json")
         signed_bytes = body + b" " if breaks == "SDSI-7-NEGOTIATION-INTEGRITY" else body
         header, _, signature = jws.serialize_compact({"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key).split(".")
         return Response(body, media_type="application/json", headers={"JWS-Signature": f"{header}..{signature}"})
@@ -339,9 +355,11 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
                 Route("/sdsi/jwks.json", jwks),
                 Route("/aci/contexts/{ident}", stored_context),
                 Mount("/mcp", app=mcp_app),
-                *aci_host.invoked_mounts(base, fetch_context, breaks)],
+                *aci_host.invoked_mounts(base, fetch_context, breaks, minimal=minimal)],
         exception_handlers={404: not_found, 405: not_allowed},
         middleware=[Middleware(ProblemDetailsOnly)],
         lifespan=lifespan,
     )
+    if minimal:
+        return MinimalResponses(host)
     return AtRate(host, fault_rate, fault_seed) if fault_rate is not None and isinstance(breaks, Sometimes) else host

@@ -58,7 +58,7 @@ MUTATIONS = {
     "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY": lambda t, i: t["keys"][i].update(semantic_description="  "),
     "SDSI-4.1-REQUIRED-FLAG-REQUIRED": lambda t, i: t["keys"][i].pop("required"),
     "SDSI-4.3-OTHER-OPTIONAL": lambda t, i: next(k for k in t["keys"] if k["key_name"] == "other").update(required=True),
-    "SDSI-4.3-OTHER-RESERVED": lambda t, i: t.update(keys=[k for k in t["keys"] if k["key_name"] != "other"]),
+    "SDSI-4.3-OTHER-DEFINED": lambda t, i: t.update(keys=[k for k in t["keys"] if k["key_name"] != "other"]),
 }
 
 

@@ -100,6 +100,21 @@ async def _schema_rule(target: Target, requirement: str, success: str) -> Verdic
     return _none_returned(found) or _judge(_answered(found), _violations(requirement), success)
 
 
+def _as_delivered(message: dict[str, Any]) -> dict[str, Any]:
+    """A master's delivery judged as Section 5.3 describes it: "only task-relevant information,
+    including todoItems and the associated context reference, is delivered"; the states and the key
+    information are what the invoked agent returns, so a delivery without them is judged as if it
+    carried them empty (a delivery that has them is judged as it is)."""
+    context = message.get("AgentContext")
+    if not isinstance(context, dict):
+        return message
+    filled = dict(context)
+    if "ItemstateUpdates" not in filled and "ItemStateUpdates" not in filled:
+        filled["ItemstateUpdates"] = []
+    filled.setdefault("KeyInformation", [])
+    return {**message, "AgentContext": filled}
+
+
 async def _either_role(target: Target, requirement: str, success: str) -> Verdict:
     """A rule binding both roles: judged on what invoked agents return and on what masters send
     (the AgentContexts the suite's spies received), as the run certifies either."""
@@ -115,7 +130,8 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
         return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))
     problems = [f"{s.label()}: {p}" for s in judged if (p := _violations(requirement)(s))]
     for label, message in sent:
-        problems += [f"{label}: {v.path}: {v.message}" for v in validate_message("aci/agent-context", message) if v.requirement == requirement][:1]
+        problems += [f"{label}: {v.path}: {v.message}" for v in validate_message("aci/agent-context", _as_delivered(message))
+                     if v.requirement == requirement][:1]
     count = f"{len(judged)} returned, {len(sent)} sent by the master"
     if problems:
         return failed(f"{len(problems)} AgentContexts ({count}): " + "; ".join(problems[:4]), *_evidence(judged))

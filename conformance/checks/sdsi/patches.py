@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ...bindings.reply import Reply
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -19,7 +20,7 @@ from .session import Session
 __all__ = ["security_relevant"]
 
 PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
-               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
+               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG", "SDSI-4.3-OTHER-RESERVED")
 #: Words of a key name that the suite reads as touching payment, identity or access control (SDSI 7),
 #: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of them),
 #: and compounds whose words alone are ordinary.
@@ -43,15 +44,23 @@ async def _patches(target: Target) -> tuple[Session | None, list[Patch], Verdict
     found, verdict = await unavailable(target)
     if verdict or found is None:
         return None, [], verdict or errored("")
-    broken = [(schema_id, r) for schema_id, r in found.polled.items() if not r.ok]
+    broken = [(schema_id, r) for schema_id, r in found.polled.items() if not r.ok and not _not_offered(r)]
     if broken:
         schema_id, reply = broken[0]
         return None, [], errored(f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
                                  *((reply.exchange,) if reply.exchange else ()))
     patches = found.patches()
     if not patches:
-        return None, [], not_applicable("the server served no patch (no get_schema_updates operation and no inline patch)")
+        return None, [], not_applicable("the server served no patch (it offers no get_schema_updates, or polled it gave none, "
+                                        "and no execution carried one)")
     return found, patches, None
+
+
+def _not_offered(reply: Reply) -> bool:
+    """Whether a poll's answer says the server has no get_schema_updates (SDSI 2: updates are
+    OPTIONAL): HTTP 404, 405 or 501 to the call, or JSON-RPC's "Method not found" (-32601)."""
+    error = reply.body.get("error") if isinstance(reply.body, dict) else None
+    return reply.status in (404, 405, 501) or (isinstance(error, dict) and error.get("code") == -32601)
 
 
 PatchJudge = Callable[[Target, Session, list[Patch]], Awaitable[Verdict]]
