@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["NotJson", "parse_json"]
+__all__ = ["ENCODING_PROBLEMS", "NotJson", "parse_json"]
+
+#: What the reason of a `NotJson` starts with, or holds, when the bytes are not UTF-8 text at all.
+ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
 
 
 class NotJson(ValueError):

@@ -42,6 +42,15 @@ class SpyRequest:
     def is_document(self) -> bool:
         return self.path.split("?")[0] == WELL_KNOWN
 
+    @property
+    def is_json(self) -> bool:
+        """Whether the body parses as one JSON text (null included)."""
+        try:
+            parse_json(self.body)
+        except NotJson:
+            return False
+        return True
+
     def json(self) -> Any:
         """The body as JSON, or None when it is not JSON (deep nesting and huge numbers included)."""
         try:

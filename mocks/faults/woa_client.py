@@ -34,6 +34,7 @@ CLIENT_FAULTS: dict[str, ClientFault] = {f.name: f for f in (
     ClientFault("WOA-5.1-ENVELOPE-AGENT-REQUIRED", "leaves agent out of the envelope"),
     ClientFault("WOA-5.1-ENVELOPE-INPUT-REQUIRED", "sends the input under \"inputs\" instead of \"input\""),
     ClientFault("WOA-5.1-ENVELOPE-OPERATION-STRING", "sends the operation as an object {\"name\": ...}"),
+    ClientFault("WOA-5.1-OPERATION-MATCHES-INTENDED", "names the operation with its first letter in upper case"),
     ClientFault("WOA-5.1-INPUT-CONFORMS", "drops the first required input member, without validating"),
     ClientFault("WOA-5.2-AGENT-FIELD-MATCHES", "names another agent (\"spare\") in the envelope's agent field"),
     ClientFault("WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES", "refuses an inputs schema with keywords it does not know"),

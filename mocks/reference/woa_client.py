@@ -265,6 +265,8 @@ class WoaClient:
             del envelope["agent"]
         if operation:
             envelope["operation"] = {"name": operation} if "WOA-5.1-ENVELOPE-OPERATION-STRING" in self.faults else operation
+            if "WOA-5.1-OPERATION-MATCHES-INTENDED" in self.faults:
+                envelope["operation"] = operation.capitalize()
         envelope["inputs" if "WOA-5.1-ENVELOPE-INPUT-REQUIRED" in self.faults else "input"] = value
         return envelope
 

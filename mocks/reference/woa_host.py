@@ -188,6 +188,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if named != agent_id and not (breaks == "WOA-5.2-AGENT-MISMATCH-400" and agent_id == "summarizer"):
             if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
                 return JSONResponse({"error": "agent mismatch"}, status_code=400)
+            if breaks == "WOA-5.2-PLACEHOLDER-MISMATCH-400":
+                return problem(422, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r}")
             return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
         if "operation" in envelope and not isinstance(envelope["operation"], str):
             return problem(400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)")

@@ -8,10 +8,15 @@ do are skips unless the same client invoked the `plain` agent with a POST.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, unquote
 
 from ...bindings.http import media_type_of
 from ...report.model import Exchange
+from ...spy.host import SpyRequest
 from ...spy.scenarios import EXFIL, LINK_LOCAL, PRIVATE, UNLISTED, scenario_host
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import target_validator
@@ -37,137 +42,179 @@ def _works(session: ClientSession) -> Verdict | None:
     return None
 
 
-def _envelope(record: ScenarioRecord) -> tuple[Any, Verdict | None]:
-    """The plain envelope of the scenario's first invocation, or the verdict when there is none."""
-    if not record.invocations:
-        return None, _no_invocation(record)
-    return record.invocations[0].json(), None
+@dataclass(frozen=True)
+class Sent:
+    """One invocation the client sent, in any scenario: its request, and the agent it was meant for."""
+
+    record: ScenarioRecord
+    request: SpyRequest
+    agent: str  # the agent the URL names (through the invoke_path), else the one the client was asked for
+    placeholder: bool  # whether the scenario's invoke_path holds {agent_id}
+
+    def label(self) -> str:
+        return f"scenario {self.record.scenario.name}: {self.request.method} {self.request.path}"
+
+
+def _path_pattern(invoke_path: str) -> re.Pattern[str]:
+    """The paths (with their query, when the invoke_path has one) that `invoke_path` gives for any agent id."""
+    literal = [re.escape(part) for part in invoke_path.split("{agent_id}")]
+    return re.compile("(?P<id>[^/?#&]+)".join(literal) + "$")
+
+
+def _sent(session: ClientSession) -> list[Sent]:
+    """Every invocation of every scenario (a CORS preflight is not one): WoA 4.3.1 and 5.1 bind each."""
+    found = []
+    for record in session.records.values():
+        asked = record.scenario.runs[0].agent
+        for request in record.invocations:
+            if request.method == "OPTIONS" and "access-control-request-method" in request.headers:
+                continue
+            document = record.scenario.documents.get(request.host, {})
+            invoke_path = str(document.get("transports", {}).get("rest", {}).get("invoke_path", ""))
+            listed = {a["id"] for a in document.get("agents", [])}
+            matched = _path_pattern(invoke_path).match(request.path if "?" in invoke_path else request.path.split("?")[0])
+            named = unquote(matched["id"]) if matched and "{agent_id}" in invoke_path else None
+            found.append(Sent(record, request, named if named is not None and named in listed else asked, "{agent_id}" in invoke_path))
+    return found
+
+
+def _judge_each(session: ClientSession, problem: Callable[[Sent], str | None], success: str) -> Verdict:
+    """Fail on the first invocation `problem` finds wrong; error when the plain scenario has none."""
+    sent = _sent(session)
+    if not any(s.record.scenario.name == "plain" for s in sent):
+        return _no_invocation(session["plain"])
+    for each in sent:
+        if (wrong := problem(each)) is not None:
+            return failed(f"{each.label()}: {wrong}", *each.record.evidence())
+    return passed(f"{success} ({len(sent)} invocations in {len({s.record.scenario.name for s in sent})} scenarios)",
+                  *session["plain"].evidence())
 
 
 @check("WOA-4.3.1-CLIENT-USES-POST", driver=DRIVER)
 async def client_invokes_with_post(target: Any) -> Verdict:
     """WoA 4.3.1: "Clients invoking an agent via the REST transport MUST use HTTP POST"."""
-    record = (await client_session(target))["plain"]
-    if not record.invocations:
-        return _no_invocation(record)
-    other = [r for r in record.invocations if r.method != "POST"]
-    if other:
-        return failed(f"the client invoked the agent with {other[0].method} {other[0].path}, not POST", *record.evidence())
-    return passed(f"the client invoked with POST {record.invocations[0].path}", *record.evidence())
+    return _judge_each(await client_session(target), lambda s: None if s.request.method == "POST" else f"invoked with {s.request.method}",
+                       "every invocation was a POST")
 
 
 @check("WOA-4.3.1-CLIENT-SENDS-JSON", driver=DRIVER)
 async def client_sends_json(target: Any) -> Verdict:
     """WoA 4.3.1: the client "MUST send a request body encoded as JSON with media type application/json"."""
-    record = (await client_session(target))["plain"]
-    if not record.invocations:
-        return _no_invocation(record)
-    sent = record.invocations[0]
-    media_type = sent.headers.get("content-type", "")
-    if media_type_of(sent.headers) != "application/json":
-        return failed(f"the invocation's media type is {media_type or 'missing'!r}, not application/json", *record.evidence())
-    if sent.json() is None:
-        return failed("the invocation's body is not JSON", *record.evidence())
-    return passed(f"the invocation is JSON labelled {media_type}", *record.evidence())
+    def problem(sent: Sent) -> str | None:
+        if media_type_of(sent.request.headers) != "application/json":
+            return f"the media type is {sent.request.headers.get('content-type') or 'missing'!r}, not application/json"
+        return None if sent.request.is_json else "the body is not JSON"
+
+    return _judge_each(await client_session(target), problem, "every invocation was JSON labelled application/json")
 
 
 @check("WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID", driver=DRIVER)
 async def client_substitutes_agent_id(target: Any) -> Verdict:
     """WoA 4.3.1: "If the invoke_path contains the case sensitive substring "{agent_id}", the client MUST
-    replace it with the target agent's id value" (the plain document's path is /agents/{agent_id}/invoke)."""
-    record = (await client_session(target))["plain"]
-    if not record.invocations:
-        return _no_invocation(record)
-    path = record.invocations[0].path.split("?")[0]
-    if path != "/agents/echo/invoke":
-        return failed(f"the client invoked {path}; with the agent id substituted the path is /agents/echo/invoke",
-                      *record.evidence())
-    return passed(f"the client invoked {path}", *record.evidence())
+    replace it with the target agent's id value": no placeholder left, and an agent id in its place."""
+    def problem(sent: Sent) -> str | None:
+        if not sent.placeholder:
+            return None
+        path = sent.request.path
+        if "{agent_id}" in path or "%7bagent_id%7d" in path.lower():
+            return "the {agent_id} placeholder is still in the path"
+        document = sent.record.scenario.documents.get(sent.request.host, {})
+        invoke_path = str(document.get("transports", {}).get("rest", {}).get("invoke_path", ""))
+        expected = invoke_path.replace("{agent_id}", quote(sent.agent, safe=""))
+        given = path if "?" in invoke_path else path.split("?")[0]
+        return None if unquote(given) == unquote(expected) else f"the path is not {expected}, the invoke_path with the agent's id"
+
+    return _judge_each(await client_session(target), problem, "every invocation path had the agent id in place of {agent_id}")
 
 
-def _required_member(record: ScenarioRecord, member: str, kind: type, noun: str) -> tuple[Any, Verdict | None]:
-    """The plain envelope's `member` when it is a `kind`; else the failing (or erring) verdict."""
-    envelope, verdict = _envelope(record)
-    if verdict:
-        return None, verdict
-    if not isinstance(envelope, dict) or not isinstance(envelope.get(member), kind):
-        return None, failed(f"the envelope has no {member} {noun}: {str(envelope)[:200]}", *record.evidence())
-    return envelope[member], None
+def _envelope_member(member: str, kind: type, noun: str) -> Callable[[Sent], str | None]:
+    def problem(sent: Sent) -> str | None:
+        envelope = sent.request.json()
+        if not isinstance(envelope, dict) or not isinstance(envelope.get(member), kind):
+            return f"the envelope has no {member} {noun}: {str(envelope)[:200]}"
+        return None
+    return problem
 
 
 @check("WOA-5.1-ENVELOPE-AGENT-REQUIRED", driver=DRIVER)
 async def client_envelope_has_agent(target: Any) -> Verdict:
     """WoA 5.1: "agent (string, REQUIRED): The agent identifier as listed in the WoA document"."""
-    record = (await client_session(target))["plain"]
-    agent, verdict = _required_member(record, "agent", str, "string")
-    return verdict or passed(f"the envelope names agent {agent!r}", *record.evidence())
+    return _judge_each(await client_session(target), _envelope_member("agent", str, "string"), "every envelope names its agent")
 
 
 @check("WOA-5.1-ENVELOPE-INPUT-REQUIRED", driver=DRIVER)
 async def client_envelope_has_input(target: Any) -> Verdict:
     """WoA 5.1: "input (object, REQUIRED)"."""
-    record = (await client_session(target))["plain"]
-    _, verdict = _required_member(record, "input", dict, "object")
-    return verdict or passed("the envelope carries an input object", *record.evidence())
+    return _judge_each(await client_session(target), _envelope_member("input", dict, "object"), "every envelope carries an input object")
 
 
 @check("WOA-5.1-ENVELOPE-OPERATION-STRING", driver=DRIVER)
 async def client_envelope_names_operation(target: Any) -> Verdict:
     """WoA 5.1: "operation (string, OPTIONAL): The operation name, if the agent defines an operations
-    array". The client was asked for operation "detect" of an agent that defines operations."""
+    array": where an envelope has an operation, it is a string (which one is WOA-5.1-OPERATION-MATCHES-INTENDED's)."""
+    def problem(sent: Sent) -> str | None:
+        envelope = sent.request.json()
+        operation = envelope.get("operation") if isinstance(envelope, dict) else None
+        if operation is None or isinstance(operation, str):
+            return None
+        return f"the envelope's operation is {type(operation).__name__} {str(operation)[:80]}, not a string"
+
+    session = await client_session(target)
+    if not any(isinstance(s.request.json(), dict) and "operation" in s.request.json() for s in _sent(session)):
+        return skipped("no envelope had an operation member, which 5.1 allows (OPTIONAL): nothing to judge", *session["operations"].evidence())
+    return _judge_each(session, problem, "every operation member was a string")
+
+
+@check("WOA-5.1-OPERATION-MATCHES-INTENDED", driver=DRIVER)
+async def client_names_the_intended_operation(target: Any) -> Verdict:
+    """The suite's reading of WoA 5.1 (inferred): asked for an operation, the client names that one."""
     record = (await client_session(target))["operations"]
-    envelope, verdict = _envelope(record)
-    if verdict:
-        return verdict
-    if not isinstance(envelope, dict) or "operation" not in envelope:
-        return skipped("asked for operation detect, the client left operation out, which 5.1 allows (OPTIONAL): "
-                       "there was no operation member to judge", *record.evidence())
-    operation = envelope["operation"]
+    asked = record.scenario.runs[0].operation
+    posts = [r for r in record.invocations if r.method == "POST"]
+    if not posts:
+        return _no_invocation(record)
+    envelope = posts[0].json()
+    operation = envelope.get("operation") if isinstance(envelope, dict) else None
+    if operation is None:
+        return skipped(f"asked for operation {asked}, the client left operation out (OPTIONAL in 5.1)", *record.evidence())
     if not isinstance(operation, str):
-        return failed(f"the envelope's operation is {type(operation).__name__} {str(operation)[:80]}, not a string", *record.evidence())
-    if operation != "detect":
-        return failed(f"asked for operation detect, the client's envelope names operation {operation!r}", *record.evidence())
-    return passed("the envelope names operation \"detect\" as a string", *record.evidence())
+        return skipped("the operation is not a string (WOA-5.1-ENVELOPE-OPERATION-STRING judges that)", *record.evidence())
+    if operation != asked:
+        return failed(f"asked for operation {asked!r}, the client's envelope names {operation!r}", *record.evidence())
+    return passed(f"the envelope names operation {asked!r}, as asked", *record.evidence())
 
 
 @check("WOA-5.1-INPUT-CONFORMS", driver=DRIVER)
 async def client_input_conforms(target: Any) -> Verdict:
     """WoA 5.1: input "MUST conform to the JSON Schema specified in the selected operation's inputs
-    schema, or to the agent level inputs". Judged against the operation the client was asked for."""
-    session = await client_session(target)
-    judged = []
-    for name in ("plain", "operations", "advanced"):
-        record = session[name]
-        envelope, verdict = _envelope(record)
-        if verdict:
-            return verdict
+    schema, or to the agent level inputs": the operation the envelope names (none: the agent's inputs)."""
+    def problem(sent: Sent) -> str | None:
+        envelope = sent.request.json()
         if not isinstance(envelope, dict) or not isinstance(envelope.get("input"), dict):
-            return skipped(f"scenario {name}: the envelope has no input object (WOA-5.1-ENVELOPE-INPUT-REQUIRED judges that)",
-                           *record.evidence())
-        run = record.scenario.runs[0]
-        document = record.scenario.documents[record.scenario.host]
-        agent = next(a for a in document["agents"] if a["id"] == run.agent)
-        schema = selected_schema(agent, run.operation or None, "inputs")
-        errors = [e.message for e in target_validator(schema).iter_errors(envelope["input"])]
-        if errors:
-            return failed(f"scenario {name}: the input does not conform to its schema: {'; '.join(errors)[:300]}", *record.evidence())
-        judged.append(name)
-    return passed(f"the inputs conform to their schemas ({', '.join(judged)})")
+            return None  # WOA-5.1-ENVELOPE-INPUT-REQUIRED's
+        document = sent.record.scenario.documents.get(sent.request.host, {})
+        agent = next((a for a in document.get("agents", []) if a.get("id") == sent.agent), None)
+        operation = envelope.get("operation")
+        defined = {o.get("name") for o in agent.get("operations", [])} if agent else set()
+        if agent is None or (operation is not None and (not isinstance(operation, str) or operation not in defined)):
+            return None  # no selected schema to judge by (WOA-5.1-OPERATION-MATCHES-INTENDED)
+        errors = [e.message for e in target_validator(selected_schema(agent, operation, "inputs")).iter_errors(envelope["input"])]
+        return f"the input does not conform to its schema: {'; '.join(errors)[:300]}" if errors else None
+
+    return _judge_each(await client_session(target), problem, "every input conformed to the selected schema")
 
 
 @check("WOA-5.2-AGENT-FIELD-MATCHES", driver=DRIVER)
 async def client_agent_field_matches(target: Any) -> Verdict:
-    """WoA 5.2: "The agent field in the envelope MUST match the intended agent's id"."""
-    session = await client_session(target)
-    for name in ("plain", "operations"):
-        record = session[name]
-        envelope, verdict = _envelope(record)
-        if verdict:
-            return verdict
-        agent, intended = envelope.get("agent") if isinstance(envelope, dict) else None, record.scenario.runs[0].agent
-        if agent is not None and agent != intended:
-            return failed(f"scenario {name}: asked to invoke {intended!r}, the client's envelope names {agent!r}", *record.evidence())
-    return passed("the envelopes name the intended agents (an absent agent field is WOA-5.1-ENVELOPE-AGENT-REQUIRED's)")
+    """WoA 5.2: "The agent field in the envelope MUST match the intended agent's id": the agent whose
+    URL the invocation went to (or, where the URL names none, the one the client was asked for)."""
+    def problem(sent: Sent) -> str | None:
+        envelope = sent.request.json()
+        agent = envelope.get("agent") if isinstance(envelope, dict) else None
+        return None if agent is None or agent == sent.agent else f"meant for {sent.agent!r}, the envelope names {agent!r}"
+
+    return _judge_each(await client_session(target), problem,
+                       "every envelope names the intended agent (an absent agent field is WOA-5.1-ENVELOPE-AGENT-REQUIRED's)")
 
 
 @check("WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES", driver=DRIVER)
@@ -249,8 +296,8 @@ async def client_cautious_of_off_origin_redirects(target: Any) -> Verdict:
 
 @check("WOA-4.1-DESCRIPTION-UNTRUSTED", driver=DRIVER)
 async def client_treats_description_as_untrusted(target: Any) -> Verdict:
-    """WoA 4.1: "Clients MUST treat this field as untrusted input" (a name and description that ask the
-    client to call other URLs and another agent)."""
+    """WoA 4.1: "Clients MUST treat this field as untrusted input" (a description that asks the client
+    to call other URLs and another agent)."""
     session = await client_session(target)
     record = session["injection"]
     for host in (EXFIL, LINK_LOCAL):
@@ -298,11 +345,16 @@ async def client_tells_same_ids_apart(target: Any) -> Verdict:
     """WoA 4.1: "Clients MUST NOT assume that two agents with the same id on different origins have the
     same behavior or schema" (agent echo on two origins, invoked in turn with one cache)."""
     record = (await client_session(target))["same-id"]
-    second = scenario_host("same-id-b")
+    first, second = scenario_host("same-id"), scenario_host("same-id-b")
     if not record.invocations:
         return _no_invocation(record)
-    if not [r for r in record.invocations if r.host == second]:
-        return failed(f"asked to invoke echo from {second}'s document, the client sent nothing to {second}: it reused "
-                      "what it knew of echo on the other origin", *record.evidence())
+    later = [r for r in record.invocations if r.method == "POST" and r.at >= max((d.at for d in record.documents if d.host == second), default=0.0)]
+    on_a = [r for r in later if r.host == first or r.path.split("?")[0].startswith("/a/")]
+    if on_a:
+        return failed(f"asked to invoke echo from {second}'s document, the client invoked {on_a[0].host}{on_a[0].path}, the other "
+                      "origin's agent or path: it reused what it knew of echo there", *record.evidence())
+    if not [r for r in later if r.host == second and r.path.split("?")[0] == "/b/echo/run"]:
+        return errored(f"asked to invoke echo from {second}'s document, the client sent no POST to {second}/b/echo/run: "
+                       f"{record.said()}", *record.evidence())
     return passed(f"the client invoked echo on each origin through that origin's own document ({second} included)",
                   *record.evidence())

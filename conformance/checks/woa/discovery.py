@@ -4,17 +4,20 @@ request of its own."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed, HttpResponse
+from ...bindings.jsonparse import ENCODING_PROBLEMS
 from ...target import Target
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
 
 __all__: list[str] = []
 
 WOA_JSON = "application/woa+json"
-_ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
+#: The charset parameters that name UTF-8, or US-ASCII, whose texts are UTF-8 texts too.
+_UTF8_CHARSETS = ("utf-8", "utf8", "us-ascii", "ascii")
 
 
 def _served(target: Target) -> tuple[HttpResponse, None] | tuple[None, Verdict]:
@@ -55,10 +58,10 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     if response is None:
         return unserved  # type: ignore[return-value]
     discovery = target.discovery
-    if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in _ENCODING_PROBLEMS):
+    if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in ENCODING_PROBLEMS):
         return failed(discovery.problem or "", response.exchange)
     charset = response.headers.get("content-type", "").lower().partition("charset=")[2].split(";")[0].strip(' "')
-    if charset and charset not in ("utf-8", "utf8"):
+    if charset and charset not in _UTF8_CHARSETS:
         return failed(f"declared charset {charset!r}, not UTF-8", response.exchange)
     if discovery.cause == "not-json":
         return errored(f"cannot be judged: {discovery.problem}", response.exchange)
@@ -102,8 +105,12 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
 
 @check("WOA-8.1-HOST-USES-HTTPS", wire=True)
 async def woa_8_1_host_uses_https(target: Target) -> Verdict:
-    url = target.discovery.url
+    """WoA 8.1: "Hosts that serve WoA documents and implement REST transports MUST use HTTPS": the
+    URL that served the document (a redirect from http to https is not serving over HTTP)."""
+    url = target.discovery.final_url or target.discovery.url
     evidence = (target.discovery.response.exchange,) if target.discovery.response else ()
+    if isinstance(target.document, dict) and "rest" not in _transports(target.document):
+        return not_applicable("the document offers no rest transport: the host implements no REST transport")
     if urlsplit(url).scheme == "https":
         return passed(f"the document is served over HTTPS at {url}", *evidence)
     if target.waives_plain_http(url):
@@ -126,13 +133,53 @@ async def woa_8_1_tls_1_3(target: Target) -> Verdict:
     return failed(f"the connection negotiated {version}, not TLS 1.3, though the suite offers 1.3", response.exchange)
 
 
+def _transports(document: dict[str, Any]) -> dict[str, Any]:
+    transports = document.get("transports")
+    return transports if isinstance(transports, dict) else {}
+
+
+def on_the_open_internet(url: str) -> bool:
+    """Whether `url`'s host is on the open Internet (WoA 8.1; E-WOA-8.1-OPEN-INTERNET): not a
+    loopback, private, link-local or unique-local address, not localhost, a single label, or a name
+    under .local, .internal, .lan or .home.arpa."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        pass
+    if not host or "." not in host or host == "localhost" or host.endswith(".localhost"):
+        return False
+    return not host.endswith((".local", ".internal", ".lan", ".home.arpa"))
+
+
 @check("WOA-8.1-NO-PLAIN-HTTP")
 async def woa_8_1_no_plain_http(target: Target) -> Verdict:
+    """WoA 8.1: "Plain HTTP MUST NOT be used for WoA documents or REST invocations on the open
+    Internet": the URL that served the document and the rest base, where their host is on the open
+    Internet. Any such URL also fails WOA-8.1-HOST-USES-HTTPS or WOA-4.3.1-REST-BASE-HTTPS, which ask
+    for HTTPS wherever the host is; this rule adds nothing they miss, so no fault breaks it alone."""
     document = target.document
     if not isinstance(document, dict):
         return errored("cannot be judged: the document was not read as a JSON object")
-    transports: dict[str, Any] = document["transports"] if isinstance(document.get("transports"), dict) else {}
-    plain = [(name, key, value) for name, config in transports.items() if isinstance(config, dict)
+    rest = _transports(document).get("rest")
+    urls = [("the document", target.discovery.final_url or target.discovery.url)]
+    if isinstance(rest, dict) and isinstance(rest.get("base"), str):
+        urls.append(("the rest base", rest["base"]))
+    evidence = target.discovery.response.exchange  # type: ignore[union-attr]
+    plain = [(what, url) for what, url in urls if url.lower().startswith("http://") and on_the_open_internet(url)]
+    if plain:
+        return failed("plain HTTP on the open Internet: " + ", ".join(f"{what} at {url}" for what, url in plain), evidence)
+    return passed("neither the document nor the rest base is plain HTTP on the open Internet", evidence)
+
+
+@check("WOA-8.1-TRANSPORT-URLS-HTTPS")
+async def woa_8_1_transport_urls_https(target: Target) -> Verdict:
+    """The suite's wider reading of WoA 8.1 (inferred, E-WOA-8.1-OPEN-INTERNET): no transport
+    configuration points at a plain-HTTP URL (the rest base is WOA-4.3.1-REST-BASE-HTTPS's)."""
+    document = target.document
+    if not isinstance(document, dict):
+        return errored("cannot be judged: the document was not read as a JSON object")
+    plain = [(name, key, value) for name, config in _transports(document).items() if isinstance(config, dict)
              for key, value in config.items()
              if isinstance(value, str) and value.lower().startswith("http://") and (name, key) != ("rest", "base")]
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]

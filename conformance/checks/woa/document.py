@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...bindings.jsonparse import ENCODING_PROBLEMS
 from ...target import Target
 from ...validation import Violation, validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
@@ -85,6 +86,7 @@ APPLIES: dict[str, NotApplicable] = {
     "WOA-4.1-AGENT-OUTPUTS-REQUIRED": needs_agents,
     "WOA-4.1-AGENT-TRANSPORTS-REQUIRED": needs_agents,
     "WOA-4.1-AGENT-TRANSPORTS-DEFINED": needs_agents,
+    "WOA-2.1-AGENT-TRANSPORTS-NON-EMPTY": needs_agents,
     "WOA-4.1-AGENT-OPERATIONS-ARRAY": needs_agent_member("operations"),
     "WOA-4.1-OPERATION-NAME-REQUIRED": needs_operation_member(None),
     "WOA-4.1-OPERATION-DESCRIPTION-REQUIRED": needs_operation_member(None),
@@ -158,8 +160,11 @@ for _requirement, _applies in APPLIES.items():
 
 @check("WOA-4-DOCUMENT-OBJECT")
 async def woa_4_document_object(target: Target) -> Verdict:
+    """WoA 4: "A WoA document is a single JSON object with the following top level fields": an object,
+    with woa_version, agents and transports (their values are judged by their own requirements). A
+    body that is not UTF-8 is WOA-9.2-UTF8-JSON's to fail; here it cannot be judged."""
     discovery = target.discovery
-    if discovery.cause == "not-json":
+    if discovery.cause == "not-json" and not any(p in (discovery.problem or "") for p in ENCODING_PROBLEMS):
         return failed(discovery.problem or "", discovery.response.exchange)  # type: ignore[union-attr]
     unreadable = _unreadable(target)
     if unreadable:
@@ -167,4 +172,7 @@ async def woa_4_document_object(target: Target) -> Verdict:
     evidence = discovery.response.exchange  # type: ignore[union-attr]
     if not isinstance(target.document, dict):
         return failed(f"the document is a JSON {type(target.document).__name__}, not an object", evidence)
-    return passed("the document is a single JSON object", evidence)
+    missing = [f"{v.path}: {v.message}" for v in document_violations(target) if v.requirement == "WOA-4-DOCUMENT-OBJECT"]
+    if missing:
+        return failed("; ".join(missing), evidence)
+    return passed("the document is a single JSON object with woa_version, agents and transports", evidence)

@@ -45,9 +45,10 @@ _SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
 JUDGED_ON = {
     "WOA-5.2-SUCCESS-2XX": ("valid",),
     "WOA-5.2-VALID-INPUT-ACCEPTED": ("valid",),
-    "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid",),
+    "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid", "invalid", "implied"),
     "WOA-4.3.1-HOST-RESPONDS-JSON": ("valid", "invalid", "mismatch", "malformed", "implied"),
     "WOA-5.2-AGENT-MISMATCH-400": ("mismatch",),
+    "WOA-5.2-PLACEHOLDER-MISMATCH-400": ("mismatch",),
     "WOA-5.2-AGENT-MISMATCH-PROBLEM": ("mismatch",),
     "WOA-5.2-ERROR-PROBLEM-DETAILS": ("invalid",),
     "WOA-4.3.1-ERRORS-PROBLEM-JSON": ("malformed",),
@@ -230,14 +231,16 @@ def _problem_defect(response: HttpResponse) -> str | None:
 Judge = Callable[[Probe], str | None]  # what is wrong with one answer, or None
 
 
-async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success: str, *, absent: Verdict | None = None) -> Verdict:
+async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success: str, *, absent: Verdict | None = None,
+                   unauthorized_judged: bool = False) -> Verdict:
     """Judge every probe of `kinds`: fail listing the wrong answers, pass when every one is right.
-    With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with the reasons."""
+    With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with the reasons.
+    A 401 or 403 answer is left out (the suite sent no credentials) unless `unauthorized_judged`."""
     if not isinstance(target.document, dict):
         return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
-    refused = [p for p in probes if p.response is not None and p.response.status in (401, 403)]
+    refused = [] if unauthorized_judged else [p for p in probes if p.response is not None and p.response.status in (401, 403)]
     if refused and len(refused) == len(probes):
         return skipped(f"the host answered {refused[0].response.status} to every invocation: it requires authorization "  # type: ignore[union-attr]
                        "(WoA 6 lets it), and the suite sent none; give credentials with --header (E-WOA-6-UNAUTHORIZED-ANSWER)",
@@ -344,12 +347,14 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
         if error:
             return f"the body is {error}"
         agent = agent_of(document, probe.agent)
-        if agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
+        operation = "default" if probe.kind == "implied" else probe.operation  # WoA 5.1: no operation is the default one
+        if agent is None or not isinstance(selected_schema(agent, operation, "outputs"), dict):
             return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
-        violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+        violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=operation)
         return "; ".join(f"{v.path}: {v.message}" for v in violations) or None
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"], judge, "every 2xx body validates against the outputs schema")
+    return await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"], judge,
+                          "every 2xx body validates against the outputs schema")
 
 
 @check("WOA-4.3.1-HOST-RESPONDS-JSON")
@@ -362,16 +367,45 @@ async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
         return f"answered {probe.response.status} with a body that is {error}" if error else None
 
     return await _verdict(target, JUDGED_ON["WOA-4.3.1-HOST-RESPONDS-JSON"], judge,
-                          "every answer to an invocation was JSON")
+                          "every answer to an invocation was JSON", unauthorized_judged=True)
 
 
 @check("WOA-5.2-AGENT-MISMATCH-400")
 async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
+    """WoA 5.2: "If the host derives an agent identifier from the URL and the envelope contains an
+    agent field with a different value, the host MUST reject the request with HTTP status 400".
+    Serving the mismatched envelope (2xx) shows the agent was taken from the URL and the request not
+    rejected; 400 keeps the rule; another refusal does not show where the host took the agent from
+    (WOA-5.2-PLACEHOLDER-MISMATCH-400 asks for the 400 wherever invoke_path holds the placeholder)."""
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
-        return None if probe.response.status == 400 else f"answered {probe.response.status}, not 400"
+        if 200 <= probe.response.status < 300:
+            return f"served the envelope naming another agent with {probe.response.status} instead of rejecting it with 400"
+        return None
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-400"], judge, "every mismatched envelope was rejected with 400",
+    verdict = await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-400"], judge, "every mismatched envelope was rejected with 400",
+                             absent=_no_placeholder(target))
+    if verdict.status.value == "pass":
+        run = await plan(target)
+        others = sorted({p.response.status for p in run.of("mismatch") if p.response is not None and p.response.status != 400})
+        if others and not any(p.response is not None and p.response.status == 400 for p in run.of("mismatch")):
+            return skipped(f"every mismatched envelope was refused with {', '.join(map(str, others))}, not 400: whether the host took "
+                           "the agent from the URL cannot be told (WOA-5.2-PLACEHOLDER-MISMATCH-400 judges the status)", *verdict.evidence)
+    return verdict
+
+
+@check("WOA-5.2-PLACEHOLDER-MISMATCH-400")
+async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
+    """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-MISMATCH-DERIVED): where invoke_path holds
+    {agent_id}, a host refuses an envelope naming another agent with 400, not another status."""
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        status = probe.response.status
+        if status == 400 or 200 <= status < 300:
+            return None  # a served mismatch is WOA-5.2-AGENT-MISMATCH-400's
+        return f"refused with {status}, not 400"
+
+    return await _verdict(target, JUDGED_ON["WOA-5.2-PLACEHOLDER-MISMATCH-400"], judge, "every mismatched envelope was refused with 400",
                           absent=_no_placeholder(target))
 
 
