@@ -116,11 +116,14 @@ class HttpClient:
         await self._client.aclose()
 
     async def request(self, method: str, url: str, *, headers: dict[str, str] | None = None,
-                      json: Any = None, content: bytes | None = None) -> HttpResponse:
+                      json: Any = None, content: bytes | None = None, without: tuple[str, ...] = ()) -> HttpResponse:
+        """One exchange; `without` names headers of the client's own (the run's credentials) to leave out."""
         try:
             request = self._client.build_request(method, url, headers=headers, json=json, content=content)
         except httpx.InvalidURL as error:  # a URL a target handed over may hold anything
             raise Unreachable(f"{url!r} is not a usable URL: {error}") from None
+        for name in without:
+            request.headers.pop(name, None)
         sent_body, _ = truncate(_text(request.content if request.content else b""))
         evidence: dict[str, Any] = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
                     "request_body": sent_body}

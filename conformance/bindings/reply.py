@@ -41,10 +41,12 @@ def _reply(response: HttpResponse) -> Reply:
     return Reply(response.status, body, response.media_type, response.exchange, raw=response.body, signature=signature)
 
 
-async def post_json(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None) -> Reply:
-    """POST `body` as JSON; the reply, or a Reply with no status that says why there is none."""
+async def post_json(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None,
+                    without: tuple[str, ...] = ()) -> Reply:
+    """POST `body` as JSON (leaving out the client's headers named in `without`); the reply, or a Reply
+    with no status that says why there is none."""
     try:
-        response = await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})})
+        response = await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})}, without=without)
     except ExchangeFailed as error:
         return Reply(None, None, exchange=error.exchange, problem=str(error))
     except Unreachable as error:

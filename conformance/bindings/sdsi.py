@@ -35,6 +35,7 @@ class SdsiBinding(Protocol):
     supports_updates: bool
 
     def with_headers(self, headers: dict[str, str]) -> SdsiBinding: ...
+    def without(self, names: tuple[str, ...]) -> SdsiBinding: ...
     async def scenarios(self) -> list[str]: ...
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
     async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
@@ -55,8 +56,8 @@ class WoaRestSdsi:
     name = "woa-rest"
 
     def __init__(self, client: HttpClient, agent: dict[str, Any], url: str, headers: dict[str, str] | None = None,
-                 scenarios: tuple[str, ...] = ()) -> None:
-        self.client, self.agent, self.endpoint, self.headers = client, agent, url, headers or {}
+                 scenarios: tuple[str, ...] = (), dropped: tuple[str, ...] = ()) -> None:
+        self.client, self.agent, self.endpoint, self.headers, self.dropped = client, agent, url, headers or {}, dropped
         self.given = scenarios
         operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
         self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
@@ -70,11 +71,15 @@ class WoaRestSdsi:
         envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
         if client_id:
             envelope["client_id"] = client_id
-        return await post_json(self.client, self.endpoint, envelope, self.headers)
+        return await post_json(self.client, self.endpoint, envelope, self.headers, self.dropped)
 
     def with_headers(self, headers: dict[str, str]) -> WoaRestSdsi:
         """The same binding, sending `headers` with every request (a test session's clock, say)."""
-        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers}, self.given)
+        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers}, self.given, self.dropped)
+
+    def without(self, names: tuple[str, ...]) -> WoaRestSdsi:
+        """The same binding, leaving out the run's headers `names` (its credentials, say)."""
+        return WoaRestSdsi(self.client, self.agent, self.endpoint, self.headers, self.given, names)
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         value: dict[str, Any] = {"scenario": scenario}
@@ -95,12 +100,16 @@ class JsonRpcSdsi:
     name = "jsonrpc"
     supports_updates = True
 
-    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...], headers: dict[str, str] | None = None) -> None:
-        self.client, self.endpoint, self._scenarios, self.headers = client, endpoint, list(scenarios), headers or {}
+    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...], headers: dict[str, str] | None = None,
+                 dropped: tuple[str, ...] = ()) -> None:
+        self.client, self.endpoint, self._scenarios, self.headers, self.dropped = client, endpoint, list(scenarios), headers or {}, dropped
         self._ids = itertools.count(1)
 
     def with_headers(self, headers: dict[str, str]) -> JsonRpcSdsi:
-        return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), {**self.headers, **headers})
+        return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), {**self.headers, **headers}, self.dropped)
+
+    def without(self, names: tuple[str, ...]) -> JsonRpcSdsi:
+        return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), self.headers, names)
 
     async def scenarios(self) -> list[str]:
         return self._scenarios
@@ -108,7 +117,7 @@ class JsonRpcSdsi:
     async def _call(self, body: dict[str, Any], client_id: str | None = None) -> Reply:
         if client_id:
             body["client_id"] = client_id
-        reply = await post_json(self.client, self.endpoint, body, self.headers)
+        reply = await post_json(self.client, self.endpoint, body, self.headers, self.dropped)
         if reply.status is None:
             return reply
         framed = reply.body if isinstance(reply.body, dict) and reply.body.get("jsonrpc") == "2.0" else None

@@ -107,7 +107,7 @@ def run(
     allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
     binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite sdsi) or a2a (ACI invoked agents, --suite aci).")] = "woa-rest",
     scenario: Annotated[list[str] | None, typer.Option(help="An SDSI scenario to certify (repeatable); by default those the server's schema lists (over WoA REST), required with --binding jsonrpc.")] = None,
-    max_experimental_keys: Annotated[int, typer.Option(min=1, help="The SDSI convergence cap: most active experimental keys per scenario (6.2.3).")] = 10,
+    max_experimental_keys: Annotated[int | None, typer.Option(min=1, help="The SDSI convergence cap to hold a server to where it declares none: most active experimental keys per scenario (6.2.3; the draft's 10 is an example).")] = None,
     check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
     budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
     strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,

@@ -23,7 +23,7 @@ def options_for(replay: Replay) -> RunOptions:
                       timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
                       allow_http_loopback=bool(recorded.get("allow_http_loopback")),
                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
-                      max_experimental_keys=int(recorded.get("max_experimental_keys", 10)), strict=bool(recorded.get("strict")),
+                      max_experimental_keys=recorded.get("max_experimental_keys"), strict=bool(recorded.get("strict")),
                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
                       client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
                       seed=int(replay.meta.get("seed", 0)), replay=replay)

@@ -7,10 +7,11 @@ has already let through in the right shape, so that one defect is reported once.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -288,39 +289,119 @@ def _moment(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
     try:
-        moment = datetime.fromisoformat(text.replace("z", "Z")) if "T" in text.upper() else datetime.combine(date.fromisoformat(text), datetime.max.time())
+        moment = (datetime.fromisoformat(text.replace("z", "Z")) if "T" in text.upper()
+                  else datetime.combine(date.fromisoformat(text), datetime.max.time(), tzinfo=UTC))  # a date lasts to its end
     except ValueError:
         return None
     return moment if moment.tzinfo else None
 
 
+#: The members a patch may carry its expiration date in (SDSI 6.2.2 names no member; E-SDSI-6.2.2-PATCH-MEMBERS).
+EXPIRATION_MEMBERS = ("expiration", "expiration_date", "expires", "expires_at")
+_RFC3339_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+_RFC3339_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _readable_time(value: Any) -> bool:
+    """Whether `value` is a time a reader can take as one: a number (seconds since the epoch), or a
+    string in any ISO 8601 form Python reads (a date, a date-time, with or without an offset), or digits."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return True
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if text.isdigit():
+        return True
+    try:
+        datetime.fromisoformat(text.replace("z", "Z"))
+    except ValueError:
+        return False
+    return True
+
+
+def _rfc3339(value: Any, *, date_allowed: bool) -> bool:
+    """Whether `value` is an RFC 3339 date-time with an offset (or, `date_allowed`, a full-date)."""
+    if not isinstance(value, str) or _moment(value) is None:
+        return False
+    return bool(_RFC3339_DATE_TIME.fullmatch(value) or (date_allowed and _RFC3339_DATE.fullmatch(value)))
+
+
+def _expiration(patch: Any) -> tuple[str, Any] | None:
+    return next(((m, patch[m]) for m in EXPIRATION_MEMBERS if isinstance(patch, dict) and m in patch), None)
+
+
+@rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
+def SDSI_6_2_2_PATCH_TIMESTAMP(message: Any, _: Context) -> Iterator[Violation]:
+    stamp = _member(_patch_of(message), "timestamp")
+    if isinstance(stamp, str) and not _readable_time(stamp):
+        yield Violation("SDSI-6.2.2-PATCH-TIMESTAMP", "/timestamp", f"{stamp!r} cannot be read as a time")
+
+
+@rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
+def SDSI_6_2_2_PATCH_TIMESTAMP_RFC3339(message: Any, _: Context) -> Iterator[Violation]:
+    stamp = _member(_patch_of(message), "timestamp")
+    if _readable_time(stamp) and not _rfc3339(stamp, date_allowed=False):
+        yield Violation("SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "/timestamp", f"{stamp!r} is not an RFC 3339 date-time with an offset")
+
+
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
 def SDSI_6_2_2_PATCH_EXPIRATION(message: Any, _: Context) -> Iterator[Violation]:
-    patch = _patch_of(message)
-    start, end = _moment(_member(patch, "timestamp")), _moment(_member(patch, "expiration"))
-    if start and end and end.tzinfo and end < start:
-        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION", "/expiration", "the patch expires before its timestamp")
+    found = _expiration(_patch_of(message))
+    if found is not None and not _readable_time(found[1]):
+        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION", f"/{found[0]}", f"{found[1]!r} cannot be read as a date")
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
-def SDSI_6_2_2_NO_KEY_COLLISION(message: Any, _: Context) -> Iterator[Violation]:
+def SDSI_6_2_2_PATCH_EXPIRATION_FORMAT(message: Any, _: Context) -> Iterator[Violation]:
+    patch = _patch_of(message)
+    found = _expiration(patch)
+    if found is None or not _readable_time(found[1]):
+        return  # SDSI-6.2.2-PATCH-EXPIRATION's
+    member, value = found
+    if member != "expiration":
+        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", f"/{member}", f"the expiration is in {member!r}, not in \"expiration\"")
+    elif not _rfc3339(value, date_allowed=True):
+        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", "/expiration", f"{value!r} is not an RFC 3339 date or date-time")
+    start, end = _moment(_member(patch, "timestamp")), _moment(value)
+    if start and end and end < start:
+        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", f"/{member}", "the patch expires before its timestamp")
+
+
+@rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
+def SDSI_6_2_2_NO_DUPLICATE_KEY(message: Any, _: Context) -> Iterator[Violation]:
     patch = _patch_of(message)
     names = Counter(k.get("key_name") for k in _objects(_member(patch, "new_keys")))
     for name, count in names.items():
         if name == "other":
             yield Violation("SDSI-4.3-OTHER-RESERVED", "/new_keys", 'a patch adds a new key named "other", a name reserved for the escape valve')
         elif isinstance(name, str) and count > 1:
-            yield Violation("SDSI-6.2.2-NO-KEY-COLLISION", "/new_keys", f"new key {name!r} collides with another key")
+            yield Violation("SDSI-6.2.2-NO-DUPLICATE-KEY", "/new_keys", f"new key {name!r} is added {count} times by one patch")
+
+
+def _payload_in(message: Any) -> Any:
+    """The key-value payload a message carries: its payload member, or, in a flat message (the keys
+    beside schema_id, a form SDSI-3.2-PAYLOAD-MESSAGE judges), the message less its schema_id."""
+    if isinstance(message, dict) and "payload" not in message:
+        return {k: v for k, v in message.items() if k != "schema_id"}
+    return _member(message, "payload")
+
+
+@rule("sdsi/payload-message")
+def SDSI_4_3_OTHER_VALUE_STRING_OR_ARRAY(message: Any, _: Context) -> Iterator[Violation]:
+    other = message.get("other") if isinstance(message, dict) and "payload" not in message else None
+    if other is not None and not (isinstance(other, str) or (isinstance(other, list) and all(isinstance(o, str) for o in other))):
+        yield Violation("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", "/other", f"{other!r} is neither a string nor an array of strings")
 
 
 @rule("sdsi/payload-message")
 def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[Violation]:
-    payload = _member(message, "payload")
+    payload = _payload_in(message)
     if not isinstance(payload, dict) or context.template is None:
         return
     for _, key in _listed_keys(context.template, "keys"):
         if key.get("required") is True and key.get("key_name") not in payload:
-            yield Violation("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "/payload", f"REQUIRED key {key.get('key_name')!r} is missing")
+            yield Violation("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "/payload" if "payload" in message else "/",
+                            f"REQUIRED key {key.get('key_name')!r} is missing")
 
 
 @rule("sdsi/payload-message")

@@ -138,7 +138,8 @@ _ENTRIES: list[Hostile] = [
     Hostile("control-and-markup", "an agent id and description full of control bytes, markup and a lone surrogate", 1,
             _app(hosts.host(_markup))),
     Hostile("eighty-thousand-agents", "a document of 80,000 agents, under the size cap", 0, _app(hosts.host(_many_agents))),
-    Hostile("changing-document", "a different document (ids, ETag) at every fetch", 1, _app(hosts.changing())),
+    # a document may change (WoA forbids nothing of it); invoking what the last one listed gets 404s, SHOULD failures
+    Hostile("changing-document", "a different document (ids, ETag) at every fetch", 0, _app(hosts.changing())),
     Hostile("min-length-huge", "an input demanding minLength 100,000,000", 0,
             _app(hosts.with_inputs(_set(("properties", "text", "minLength"), 100_000_000)))),
     Hostile("min-items-huge", "an input demanding an array of 50,000,000 items", 0,

@@ -165,7 +165,7 @@ async def handle_user_request(utterance: str, server: str, *, fault: str = "", m
         payload = _faulted(fault, mapper.map(utterance, template))
         message: dict[str, Any] = {"schema_id": template["schema_id"], "payload": payload}
         if fault == "SDSI-3.2-PAYLOAD-MESSAGE":
-            message = {"schema": template["schema_id"], "data": payload}
+            message = {"schema_id": template["schema_id"], **payload}  # flat: the keys beside schema_id
         result = await client.invoke(origin, agent["id"], message, "execute", validate=fault != "SDSI-3.2-PAYLOAD-MESSAGE")
     except (Refused, InvalidMessage, ValueError, OSError) as error:
         return {"status": "failed", "message": str(error)[:500]}

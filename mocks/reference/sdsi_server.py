@@ -200,7 +200,9 @@ class SdsiServer:
         other = payload.get("other")
         if other:
             texts = other if isinstance(other, list) else [other]
-            escape = (lambda text: text) if self.fault == "SDSI-7-OTHER-SANITIZED" else html.escape
+            if self.fault == "SDSI-7-OTHER-SANITIZED" and any("DROP TABLE" in t for t in texts):
+                raise RuntimeError("the fault: an SQL injection in other reaches the database")
+            escape = (lambda text: text) if self.fault == "SDSI-7-OTHER-NOT-REFLECTED" else html.escape
             result["noted"] = [escape(t[:200]) for t in texts]  # what the server read, escaped (SDSI 7)
             if evolved:
                 result["schema_update_suggestion"] = evolved[0]
@@ -261,12 +263,15 @@ _PATCH_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "SDSI-6.2.2-PATCH-ID": lambda p: p.pop("patch_id"),
     "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID": lambda p: p.update(parent_schema_id="flight_booking_v0"),
     "SDSI-6.2.2-PATCH-TIMESTAMP": lambda p: p.update(timestamp="yesterday"),
-    "SDSI-6.2.2-PATCH-EXPIRATION": lambda p: p.update(expiration="2026-04-01T00:00:00Z"),
+    "SDSI-6.2.2-PATCH-EXPIRATION": lambda p: p.pop("expiration"),
+    "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT": lambda p: p.update(expiration="2026-04-01T00:00:00Z"),
+    "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339": lambda p: p.update(timestamp="2026-05-01T08:00:00"),
     "SDSI-6.2.2-PATCH-KEYS": lambda p: p.pop("new_keys"),
     "SDSI-6.2.3-EXPERIMENTAL-FLAG": lambda p: p["new_keys"][0].update(experimental=False),
     "SDSI-6.2.3-DEPRECATED-GRACE-FLAG": lambda p: p["new_keys"][0].update(deprecated="yes"),
     "SDSI-6.2.2-NO-KEY-COLLISION": lambda p: p["new_keys"][0].update(key_name="cabin_class"),
     "SDSI-4.3-OTHER-RESERVED": lambda p: p["new_keys"][0].update(key_name="other", key_type="string"),
+    "SDSI-6.2.2-NO-DUPLICATE-KEY": lambda p: p["new_keys"].append(copy.deepcopy(p["new_keys"][0])),
     "SDSI-6.2.2-BASE-KEY-NOT-REMOVED": lambda p: p.update(removed_keys=["passenger_count"]),
     "SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "passenger_count"), "key_type": "string"}]),
     "SDSI-6.2.2-PATCH-ADDITIVE-ONLY": lambda p: p.update(modified_keys=[{**_key(FLIGHT, "origin"), "required": False}]),

@@ -9,21 +9,63 @@ from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 from .common import judge_exchanges, unavailable
-from .session import HTML_INJECTION, INJECTIONS, Exchanged
+from .session import HTML_INJECTION, INJECTIONS, Exchanged, Session
+from .templates import KEY_RULES
 
 __all__: list[str] = []
+
+_INJECTED = {f'"other" as {name}' for name in INJECTIONS}
 
 
 def _answered(e: Exchanged) -> str:
     return f"answered {e.reply.status}" + (f" ({e.reply.problem})" if e.reply.problem else "")
 
 
+def _beside(found: Session, kind: str, baseline: str) -> tuple[list[tuple[Exchanged, Exchanged]], list[str]]:
+    """Each exchange of `kind` beside the same template's `baseline` exchange, and the scenarios where
+    the baseline was refused (then a refusal of `kind` tells nothing of what `kind` changes)."""
+    first = {e.scenario: e for e in found.exchanges if e.kind == baseline}
+    pairs, refused = [], []
+    for e in found.exchanges:
+        if e.kind == kind and e.scenario in first:
+            if first[e.scenario].reply.ok:
+                pairs.append((e, first[e.scenario]))
+            elif e.scenario not in refused:
+                refused.append(e.scenario)
+    return pairs, refused
+
+
+def _differential(pairs: list[tuple[Exchanged, Exchanged]], refused: list[str], success: str) -> Verdict:
+    broken = [e for e, _ in pairs if e.reply.status is None]
+    if broken:
+        return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *[e.reply.exchange for e in broken[:3] if e.reply.exchange])
+    wrong = [(e, base) for e, base in pairs if not e.reply.ok]
+    if wrong:
+        listed = "; ".join(f"{e.label()}: {_answered(e)}, though {base.description} was served" for e, base in wrong[:5])
+        return failed(f"{len(wrong)} of {len(pairs)}: {listed}", *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange])
+    if not pairs:
+        return skipped(f"the payloads to compare with were refused ({', '.join(refused)}), so a refusal here would tell nothing"
+                       if refused else "no such payload could be made from the templates")
+    return passed(f"{success} ({len(pairs)} payloads)", *[e.reply.exchange for e, _ in pairs[:1] if e.reply.exchange])
+
+
 @check("SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED")
 async def sdsi_4_1_absent_optional_key_handled(target: Target) -> Verdict:
-    return await judge_exchanges(target, ("minimal",), lambda e: None if e.reply.ok else _answered(e),
-                                 "a payload without its optional keys was executed")
+    """SDSI 4.1: a server handles the absence of an optional key: a payload of the REQUIRED keys only is
+    refused, where the same template's payload with every key was served. A template with no optional
+    key has nothing to leave out."""
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    optional = {s for s, t in found.valid_templates().items()
+                if any(isinstance(k, dict) and k.get("required") is False and k.get("key_name") != "other" for k in t["keys"])}
+    if not optional:
+        return not_applicable("no template has an optional key other than \"other\"")
+    pairs, refused = _beside(found, "minimal", "full")
+    return _differential([(e, b) for e, b in pairs if e.scenario in optional], [s for s in refused if s in optional],
+                         "a payload without its optional keys was executed wherever the full one was")
 
 
 @check("SDSI-3.1-SERVER-VALIDATES-PAYLOAD")
@@ -44,23 +86,42 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
 
 @check("SDSI-4.3-OTHER-ACCEPTED")
 async def sdsi_4_3_other_accepted(target: Target) -> Verdict:
-    return await judge_exchanges(target, ("other",), lambda e: None if e.reply.ok else _answered(e),
-                                 'every payload carrying "other" was accepted')
+    """SDSI 4.3: "other" is accepted: a payload carrying it in any form is not refused where the same
+    payload without it (the REQUIRED keys only) was served."""
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    pairs, refused = _beside(found, "other", "minimal")
+    # a server error on an injection attempt is SDSI-7-OTHER-SANITIZED's, not a refusal of "other"
+    pairs = [(e, b) for e, b in pairs if not (e.description in _INJECTED and (e.reply.status or 0) >= 500)]
+    return _differential(pairs, refused, 'every payload carrying "other" was served where the payload without it was')
 
 
 @check("SDSI-7-OTHER-SANITIZED")
 async def sdsi_7_other_sanitized(target: Target) -> Verdict:
-    injected = {f'"other" as {name}' for name in INJECTIONS}
-
+    """SDSI 7: "other" gets "the same input validation and sanitization practices as ... any natural
+    language input": an injection attempt causes no server error, and is not given back unescaped in
+    an answer a client renders as markup (text/html). Given back in JSON is SDSI-7-OTHER-NOT-REFLECTED's."""
     def judge(e: Exchanged) -> str | None:
-        if e.description not in injected:
+        if e.description not in _INJECTED:
             return None
         if e.reply.status is not None and e.reply.status >= 500:
             return f"the injection attempt caused a server error ({e.reply.status})"
-        if HTML_INJECTION in json.dumps(e.reply.body, ensure_ascii=False):
+        if e.reply.media_type == "text/html" and HTML_INJECTION in e.reply.raw.decode("utf-8", "replace"):
+            return "the HTML injection is given back unescaped in an HTML answer"
+        return None
+    return await judge_exchanges(target, ("other",), judge, "injection attempts in \"other\" caused no error and no markup")
+
+
+@check("SDSI-7-OTHER-NOT-REFLECTED")
+async def sdsi_7_other_not_reflected(target: Target) -> Verdict:
+    """The suite's reading of SDSI 7 (inferred): a server does not reflect the content of "other"
+    unescaped in any answer, since a client may render it as markup."""
+    def judge(e: Exchanged) -> str | None:
+        if e.description in _INJECTED and HTML_INJECTION in json.dumps(e.reply.body, ensure_ascii=False):
             return "the HTML injection is reflected unescaped in the answer"
         return None
-    return await judge_exchanges(target, ("other",), judge, "injection attempts in \"other\" caused no error and were not reflected unescaped")
+    return await judge_exchanges(target, ("other",), judge, "injection attempts in \"other\" were not reflected unescaped")
 
 
 @check("SDSI-3.2-SUGGESTION-WELL-FORMED")
@@ -73,16 +134,19 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
                  and not (isinstance(e.reply.body["schema_update_suggestion"], dict) and "patch_id" in e.reply.body["schema_update_suggestion"])]
     if not suggested:
         return not_applicable("no result carried a schema_update_suggestion that is not a patch (patches are judged by SDSI 6.2)")
+    judged = {"SDSI-3.2-SUGGESTION-WELL-FORMED", *KEY_RULES}  # the form, and 4.1's MUSTs of each new key; no SHOULD
     problems = [f"{e.label()}: {v}" for e, suggestion in suggested
-                for v in validate_message("sdsi/schema-update-suggestion", suggestion) if not v.requirement.startswith("SDSI-6.2")]
+                for v in validate_message("sdsi/schema-update-suggestion", suggestion) if v.requirement in judged]
     evidence = tuple(e.reply.exchange for e, _ in suggested if e.reply.exchange)[:3]
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
     return passed(f"{len(suggested)} suggestions, each well-formed", *evidence)
 
 
-@check("SDSI-7-DATA-PROTECTED-IN-TRANSIT", wire=True)
-async def sdsi_7_data_protected_in_transit(target: Target) -> Verdict:
+@check("SDSI-7-HTTPS", wire=True)
+async def sdsi_7_https(target: Target) -> Verdict:
+    """The suite's reading of SDSI 7 (inferred): data is protected in transit "using mechanisms
+    appropriate to their threat model"; over HTTP, the suite reads that as HTTPS."""
     found, verdict = await unavailable(target)
     evidence: tuple[Exchange, ...] = ()
     if found is None or found.binding is None:

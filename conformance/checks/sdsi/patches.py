@@ -15,20 +15,24 @@ from ...target import Target
 from ...validation import validate_message
 from ..registry import CheckFunction, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
+from .drives import MEMBER as DRIVES_MEMBER
 from .session import Session
 
 __all__ = ["security_relevant"]
 
 PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
-               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG", "SDSI-4.3-OTHER-RESERVED")
-#: Words of a key name that the suite reads as touching payment, identity or access control (SDSI 7),
+               "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
+               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG", "SDSI-4.3-OTHER-RESERVED",
+               "SDSI-6.2.2-NO-DUPLICATE-KEY")
+#: Words of a key name that say it touches payment, identity or access control (SDSI 7's examples),
 #: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of them),
-#: and compounds whose words alone are ordinary.
-_SECURITY_WORDS = frozenset({"pay", "payment", "payments", "credit", "iban", "wallet", "billing", "identity", "passport", "ssn",
-                             "password", "passcode", "credential", "credentials", "token", "secret", "auth", "authorization",
-                             "authentication", "permission", "permissions", "role", "roles", "admin", "cvv", "pin"})
+#: and compounds whose words alone are ordinary. Words that are as often ordinary (pin, role, token,
+#: admin, pay) are left out: a seat "pin" or a "role" in a story is no security key.
+_SECURITY_WORDS = frozenset({"payment", "payments", "credit", "iban", "wallet", "billing", "identity", "passport", "ssn",
+                             "password", "passcode", "credential", "credentials", "secret", "authorization",
+                             "authentication", "permission", "permissions", "cvv"})
 _SECURITY_COMPOUNDS = ("card_number", "credit_card", "bank_account", "account_number", "national_id", "access_token",
-                       "access_control", "access_level", "api_key")
+                       "access_control", "access_level", "api_key", "auth_token", "admin_role", "user_role", "pin_code")
 
 
 def security_relevant(key_name: str) -> bool:
@@ -125,8 +129,11 @@ async def sdsi_6_2_2_patch_parent_schema_id(target: Target, found: Session, patc
 
 @patch_check("SDSI-6.2.2-NO-KEY-COLLISION")
 async def sdsi_6_2_2_no_key_collision(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    problems = [f"{where}: {v.message}" for where, patch, _ in patches
-                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-NO-KEY-COLLISION"]
+    """SDSI 6.2.2: "the server agent MUST check that the candidate key_name does not collide with
+    existing keys in the base schema or active patches": a served new key named like a base key, or
+    added by two active patches, shows the check was not made or not heeded. (A name twice within one
+    patch is SDSI-6.2.2-NO-DUPLICATE-KEY's: the patch is not an existing one.)"""
+    problems: list[str] = []
     owners: dict[tuple[Any, str], set[Any]] = {}
     for where, patch, _ in patches:
         base = _base(found, patch)
@@ -150,14 +157,15 @@ async def sdsi_6_2_2_base_key_not_removed(target: Target, found: Session, patche
                 if isinstance(patch.get(field), list) else []
             problems += [f"{where}: {field} removes the base key {n!r}" for n in named if n in base]
         problems += [f"{where}: modified_keys retires the base key {k['key_name']!r}" for k in _keys(patch, "modified_keys")
-                     if k.get("key_name") in base and (k.get("deprecated") is True or k.get("withdrawn") is True or k.get("removed") is True)]
+                     if k.get("key_name") in base and (k.get("withdrawn") is True or k.get("removed") is True)]
     return _verdict(problems, patches, "no patch removes or retires a base key")
 
 
 @patch_check("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED")
 async def sdsi_6_2_2_base_key_type_unchanged(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    problems = [f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r} to {k.get('key_type')!r}"
-                for where, patch, _ in patches for base in [_base(found, patch)] for k in _keys(patch, "modified_keys")
+    problems = [f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r} to {k.get('key_type')!r} in {field}"
+                for where, patch, _ in patches for base in [_base(found, patch)] for field in ("modified_keys", "new_keys")
+                for k in _keys(patch, field)
                 if k.get("key_name") in base and "key_type" in k and k["key_type"] != base[k["key_name"]].get("key_type")]
     return _verdict(problems, patches, "no patch changes the type of a base key")
 
@@ -175,21 +183,57 @@ async def sdsi_6_2_2_patch_additive_only(target: Target, found: Session, patches
                              if f not in _LIFECYCLE | {"key_type", "key_name"} and key.get(f) != original.get(f) and f in key)
             if changed:
                 problems.append(f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only the description may be refined)")
+            if key.get("deprecated") is True:  # a base key is the stable contract (4.1); the lifecycle is for patch keys
+                problems.append(f"{where}: modified key {key['key_name']!r} deprecates a base key")
     return _verdict(problems, patches, "patches only add keys or refine descriptions")
+
+
+def _declared_caps(found: Session) -> dict[Any, int]:
+    """The convergence cap the server declares per schema_id (x-sdsi-test-mode dsp.<scenario>), where it does."""
+    agent = getattr(found.binding, "agent", None)
+    declared = agent.get(DRIVES_MEMBER) if isinstance(agent, dict) else None
+    configs = declared.get("dsp") if isinstance(declared, dict) else None
+    caps = {}
+    for scenario, template in found.valid_templates().items():
+        config = configs.get(scenario) if isinstance(configs, dict) else None
+        cap = config.get("max_experimental_keys") if isinstance(config, dict) else None
+        if isinstance(cap, int) and not isinstance(cap, bool):
+            caps[template["schema_id"]] = cap
+    return caps
 
 
 @patch_check("SDSI-6.2.3-CONVERGENCE-CAP")
 async def sdsi_6_2_3_convergence_cap(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    cap = target.options.max_experimental_keys
+    """SDSI 6.2.3: "a maximum limit on the number of active experimental keys per scenario (e.g., no
+    more than 10)": the limit is the server's, so it is judged against the one the server declares, or
+    the one the user gives with --max-experimental-keys; the draft's 10 is an example."""
+    declared = _declared_caps(found)
+    given = target.options.max_experimental_keys
     active = {(patch.get("parent_schema_id"), key.get("key_name")) for _, patch, _ in patches
               for key in _keys(patch, "new_keys") if key.get("experimental") is True}
     per_schema = Counter(parent for parent, _ in active)
-    problems = [f"{count} active experimental keys for {parent!r}, over the cap of {cap}" for parent, count in per_schema.items() if count > cap]
-    return _verdict(problems, patches, f"at most {cap} active experimental keys per scenario")
+    caps = {parent: declared.get(parent, given) for parent in per_schema}
+    if all(cap is None for cap in caps.values()):
+        return skipped("the server declares no cap and none was given (--max-experimental-keys): the draft's 10 is an example, "
+                       "not the limit", *[e for _, _, e in patches[:1] if e])
+    problems = [f"{count} active experimental keys for {parent!r}, over the cap of {caps[parent]}"
+                for parent, count in per_schema.items() if caps[parent] is not None and count > caps[parent]]  # type: ignore[operator]
+    return _verdict(problems, patches, "active experimental keys within the cap per scenario")
 
 
 @patch_check("SDSI-7-UPDATES-AUTHENTICATED")
 async def sdsi_7_updates_authenticated(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+    """SDSI 7: the update mechanism "MUST require authentication and authorization if it ... modifies
+    security-relevant keys": what an unauthenticated poll serves touches no payment, identity or
+    access-control key. A run without --header credentials is unauthenticated throughout; a run with
+    them polls once more without them, and only that answer is judged."""
+    if target.options.headers:
+        patches = [(f"get_schema_updates({s}) without credentials", p, r.exchange) for s, r in found.polled_anonymously.items()
+                   if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("patches"), list)
+                   for p in r.body["patches"] if isinstance(p, dict)]
+        if not patches:
+            return skipped("polled without the run's credentials, the server served no patch", *[
+                r.exchange for r in found.polled_anonymously.values() if r.exchange][:1])
     problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
                 for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
                 if isinstance(k.get("key_name"), str) and security_relevant(k["key_name"])]
@@ -215,7 +259,7 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     if not isinstance(jwks_uri, str):
         return skipped("rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a detached JWS in "
                        "JWS-Signature; E-SDSI-7-SIGNED-MESSAGES), which this server does not follow: integrity beyond TLS "
-                       "(SDSI-7-DATA-PROTECTED-IN-TRANSIT) was not tested")
+                       "(SDSI-7-HTTPS) was not tested")
     if not target.may_call(jwks_uri):
         return skipped(f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
     try:
@@ -225,11 +269,13 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
         keys = KeySet.import_key_set(parse_json(response.body))
     except (ExchangeFailed, Unreachable, NotJson, JoseError, ValueError, TypeError, KeyError) as error:
         return errored(f"the signing keys at {jwks_uri} could not be read: {error}")
-    signed = [(f"the template of {s}", r) for s, r in found.templates.items()] + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]
-    problems = []
+    signed = ([(f"the template of {s}", r) for s, r in found.templates.items()] + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]
+              + [(e.label(), e.reply) for e in found.exchanges
+                 if e.reply.ok and isinstance(e.reply.body, dict) and "schema_update_suggestion" in e.reply.body])
+    problems, unsigned = [], []
     for what, reply in signed:
         if reply.signature is None:
-            problems.append(f"{what} carries no JWS-Signature header")
+            unsigned.append(what)  # integrity may come from elsewhere (TLS): only a signature that is there must verify
             continue
         try:
             jws.deserialize_compact(reply.signature, keys, payload=reply.raw)
@@ -238,4 +284,7 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     evidence = tuple(r.exchange for _, r in signed if r.exchange)[:3]
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
-    return passed(f"{len(signed)} answers verify against the keys at {jwks_uri}", *evidence)
+    if len(unsigned) == len(signed):
+        return skipped(f"no answer carried a JWS-Signature header, though the agent publishes keys at {jwks_uri}: nothing to verify", *evidence)
+    note = f" ({len(unsigned)} unsigned: {', '.join(unsigned[:3])})" if unsigned else ""
+    return passed(f"{len(signed) - len(unsigned)} signed answers verify against the keys at {jwks_uri}{note}", *evidence)

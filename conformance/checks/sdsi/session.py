@@ -92,6 +92,8 @@ class Session:
     templates: dict[str, Reply] = field(default_factory=dict)
     exchanges: list[Exchanged] = field(default_factory=list)
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply
+    #: schema_id -> the same poll without the run's --header credentials (only when the run has some)
+    polled_anonymously: dict[str, Reply] = field(default_factory=dict)
 
     def valid_templates(self) -> dict[str, dict[str, Any]]:
         return {s: r.body for s, r in self.templates.items()
@@ -163,6 +165,9 @@ async def _gather(target: Target) -> Session:
             await send("other", f'"other" as {description}', payload_for(template, full=False, other=other))
         if binding.supports_updates:
             found.polled[schema_id] = await binding.updates(schema_id, "agent-conformance")
+            if target.options.headers:
+                credentials = tuple(name for name, _ in target.options.headers)
+                found.polled_anonymously[schema_id] = await binding.without(credentials).updates(schema_id, "agent-conformance")
     return found
 
 

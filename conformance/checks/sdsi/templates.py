@@ -3,6 +3,8 @@ judged by the suite's message validation (schemas/sdsi/schema-template.json and 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -20,6 +22,24 @@ TEMPLATE_RULES = (
 )
 
 
+#: The rules of a key definition, judged on templates' keys and on patches' new keys alike.
+KEY_RULES = frozenset({"SDSI-4.1-KEY-DEFINITION-OBJECT", "SDSI-4.1-KEY-NAME-REQUIRED", "SDSI-4.1-KEY-TYPE-REQUIRED",
+                       "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED", "SDSI-4.1-REQUIRED-FLAG-REQUIRED"})
+
+
+def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
+    """Two templates served under one schema_id with different keys: the id does not identify a schema."""
+    seen: dict[Any, tuple[str, Any]] = {}
+    problems = []
+    for scenario, template in templates:
+        if not isinstance(template, dict) or not isinstance(template.get("schema_id"), str):
+            continue
+        earlier = seen.setdefault(template["schema_id"], (scenario, template.get("keys")))
+        if earlier[1] != template.get("keys"):
+            problems.append(f"{scenario}: schema_id {template['schema_id']!r} is also {earlier[0]}'s, with other keys")
+    return problems
+
+
 async def _judge(requirement: str, target: Target) -> Verdict:
     found, verdict = await unavailable(target)
     if verdict or found is None:
@@ -31,6 +51,11 @@ async def _judge(requirement: str, target: Target) -> Verdict:
         return errored(f"the template of {scenario!r} could not be fetched: {reply.problem or f'status {reply.status}'}", *evidence)
     problems = [f"{scenario}: {v.path}: {v.message}" for scenario, reply in found.templates.items()
                 for v in validate_message("sdsi/schema-template", reply.body) if v.requirement == requirement]
+    if requirement in KEY_RULES:  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+        problems += [f"{where}: {v.path}: {v.message}" for where, patch, _ in found.patches()
+                     for v in validate_message("sdsi/schema-patch", patch) if v.requirement == requirement and v.path.startswith("/new_keys")]
+    if requirement == "SDSI-4.1-SCHEMA-ID-REQUIRED":
+        problems += _schema_ids_shared([(s, r.body) for s, r in found.templates.items()])
     evidence = tuple(r.exchange for r in found.templates.values() if r.exchange)[:3]
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
