@@ -111,7 +111,7 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
                 text = await fetch(uri)
             except AciError as error:
                 # the fault: carry on as if the context were there
-                unavailable = "" if fault == "ACI-6-CONTEXT-URI-INTEGRITY" else f"the ContextURI could not be resolved: {error.detail}"
+                unavailable = "" if fault == "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT" else f"the ContextURI could not be resolved: {error.detail}"
     if fault == "ACI-5.2-CONTEXT-URI-RESOLVED" and uri is not None:
         unavailable, text = "", ""  # the fault: the reference is never fetched; the agent works without it
     possible = not unavailable and (not agent.needs or agent.needs in text.lower())
@@ -126,7 +126,9 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
             reason = unavailable or f"waiting for the {agent.needs} this item depends on"
             abstracts.append({"itemId": item["itemId"], "outputabstract": f"not done: {reason}"})
     if fault == "ACI-5.2-ITEM-STATE-PER-ITEM":
-        states = [*states[1:], {"itemId": "extra-item", "state": 0}]
+        states = states[1:]
+    if fault == "ACI-5.2-ITEM-STATE-ONE-EACH":
+        states = [states[0], *states]
     updated = {
         "AgentID": agent.id, "AgentName": context.get("AgentName", agent.name), "SubTaskID": context["SubTaskID"],
         "SubTaskName": context.get("SubTaskName", ""),

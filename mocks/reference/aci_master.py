@@ -288,7 +288,7 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
         goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
 
     remaining = [s for s in plan.subtasks if not (fault == "ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED" and s.agent == "weather-checking")]
-    if fault == "ACI-2.1-SYNCHRONOUS-WAITS" and plan.name == "see-a-doctor":
+    if fault == "ACI-3-COLLABORATIVE-WAITS" and plan.name == "see-a-doctor":
         await asyncio.gather(*(dispatch(s, 0.02 * n) for n, s in enumerate(remaining)))
     elif fault == "ACI-3-COLLABORATIVE-ORDER" and plan.name == "see-a-doctor":
         for subtask in reversed(remaining):

@@ -51,7 +51,7 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
     assert alone, [(r.requirement, r.message) for r in results if r.status is Status.FAIL]
 
 
-@pytest.mark.parametrize("name", ["aci-6-context-uri-integrity", "aci-5.2-item-state-binary"])
+@pytest.mark.parametrize("name", ["aci-5.2-no-completion-without-context", "aci-5.2-item-state-binary"])
 def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
     results = certify(name, "aci", INVOKED, "a2a")
     assert {r.requirement for r in results if r.status is Status.FAIL} == {FAULTS[name].requirement}
@@ -64,7 +64,7 @@ def test_a_bare_a2a_agent_without_a_woa_document_is_certified() -> None:
         asyncio.run(run(options, [collect]))
     statuses = {r.requirement: r.status for r in collect.results}
     assert Status.FAIL not in statuses.values() and Status.ERROR not in statuses.values()
-    assert statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS and statuses["ACI-6-CONTEXT-URI-INTEGRITY"] is Status.PASS
+    assert statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS and statuses["ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"] is Status.PASS
 
 
 def test_every_aci_check_has_a_fault() -> None:
