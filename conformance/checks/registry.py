@@ -20,7 +20,7 @@ from ..requirements import catalogue
 if TYPE_CHECKING:
     from ..target import Target
 
-__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = ["CHECKS", "Check", "Unmet", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,18 @@ def skipped(reason: str, *evidence: Exchange) -> Verdict:
 
 def not_applicable(reason: str) -> Verdict:
     return Verdict(Status.NOT_APPLICABLE, reason)
+
+
+@dataclass(frozen=True)
+class Unmet:
+    """Why the checks of a session have nothing to judge, decided where the session is made: the target
+    offers nothing the rules bind (`absent`: not applicable), or something stood in the way (a skip)."""
+
+    reason: str
+    absent: bool = False
+
+    def verdict(self) -> Verdict:
+        return not_applicable(self.reason) if self.absent else skipped(self.reason)
 
 
 def waived(reason: str, *evidence: Exchange) -> Verdict:

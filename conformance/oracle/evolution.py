@@ -18,7 +18,7 @@ __all__ = ["Candidate", "induce", "merge_description", "package"]
 
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 _NUMBER = re.compile(r"\d+")
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     ["a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "i", "me", "my", "we", "our", "you", "your", "he", "she", "they", "them", "please", "need", "want", "would", "like", "could", "can", "should", "will", "just", "also", "some", "any", "more", "most", "very", "really", "get", "give", "have", "has", "had", "do", "does", "did", "not", "no", "yes", "so", "too", "than", "into", "about", "over", "only", "make", "sure", "let", "lets"]
 )
 NEUTRAL = {"integer": 0, "string": ""}
@@ -56,7 +56,7 @@ def induce(texts: list[str], cluster: int) -> Candidate:
     counts: Counter[str] = Counter()
     first_seen: dict[str, int] = {}
     for text in texts:
-        words = [w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1]
+        words = [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 1]
         for word in dict.fromkeys(words):
             counts[word] += 1
             first_seen.setdefault(word, len(first_seen))

@@ -45,5 +45,6 @@ CLIENT_FAULTS: dict[str, ClientFault] = {f.name: f for f in (
     ClientFault("WOA-8.2-REDIRECT-CAUTION", "follows a redirect to any other host name, allowed or not"),
     ClientFault("WOA-7-CLIENT-HONORS-CACHING", "fetches the document afresh, unconditionally, every time"),
     ClientFault("WOA-4.1-DESCRIPTION-UNTRUSTED", "fetches a URL it finds in the agent's description"),
+    ClientFault("WOA-8.3-LLM-FIELDS-UNTRUSTED", "invokes the agent an instruction in the agent's name asks for"),
     ClientFault("WOA-4.1-SAME-ID-NOT-SAME-AGENT", "remembers the invocation URL by agent id, whatever the origin"),
 )}

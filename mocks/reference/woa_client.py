@@ -218,6 +218,11 @@ class WoaClient:
         document = await self.document_at(document_url)
         agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
         agent = next((a for a in agents if a.get("id") == agent_id), None)
+        if agent is not None and "WOA-8.3-LLM-FIELDS-UNTRUSTED" in self.faults:
+            asked = re.search(r"invoke the agent '([^']+)'", str(agent.get("name", "")))
+            if asked:  # the fault: a model that obeys the name (WoA 8.3)
+                agent_id = asked.group(1)
+                agent = next((a for a in agents if a.get("id") == agent_id), None)
         if agent is None or "rest" not in agent.get("transports", []):
             raise InvalidMessage(f"{document_url} lists no agent {agent_id!r} over rest")
         rest = document.get("transports", {}).get("rest", {})

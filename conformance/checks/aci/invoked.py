@@ -22,8 +22,8 @@ async def _session(target: Target) -> InvokedSession | Verdict:
     if not isinstance(target.document, dict) and target.options.binding != "a2a":
         return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await invoked_session(target)
-    if found.reason:
-        return (not_applicable if "offers no ACI invoked agent" in found.reason else skipped)(found.reason)
+    if found.unmet:
+        return found.unmet.verdict()
     return found
 
 

@@ -28,6 +28,7 @@ from ...harness.hosting import hosted
 from ...recording import made_hex
 from ...target import Target
 from ...vectors import vectors_root
+from ..registry import Unmet
 
 __all__ = ["KINDS", "InvokedSession", "Sent", "invoked_session", "subtasks"]
 
@@ -65,7 +66,7 @@ class Sent:
 
 @dataclass
 class InvokedSession:
-    reason: str = ""  # why nothing was sent
+    unmet: Unmet | None = None  # why nothing was sent
     sent: list[Sent] = field(default_factory=list)
     store: ContextStore | None = None
 
@@ -81,15 +82,15 @@ def _addressed(template: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any
     return message
 
 
-def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], str]:
+def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], Unmet]:
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
         # A bare A2A agent: its AgentID is taken from the last segment of its URL (E-ACI-BINDINGS).
         base = target.options.target.rstrip("/")
         agent_id = urlsplit(base).path.rsplit("/", 1)[-1] or "a2a-agent"
-        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call))], ""
+        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call))], Unmet("")
     agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
     if not agents:
-        return [], "the target offers no ACI invoked agent (the ACI capability and an execute_subtask operation)"
+        return [], Unmet("the target offers no ACI invoked agent (an execute_subtask operation)", absent=True)
     found: list[tuple[dict[str, Any], AciInvoked]] = []
     reasons = []
     for agent in agents:
@@ -105,13 +106,13 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
                 reasons.append(f"{agent['id']}: {reason}")
                 continue
             found.append((agent, RestInvoked(target.client, agent["id"], url)))
-    return found, "; ".join(reasons)
+    return found, Unmet("; ".join(reasons))
 
 
 async def _gather(target: Target) -> InvokedSession:
-    found, reason = _bindings(target)
+    found, unmet = _bindings(target)
     if not found:
-        return InvokedSession(reason)
+        return InvokedSession(unmet)
     golden = subtasks()
     session = InvokedSession(store=ContextStore())
     store = session.store

@@ -29,8 +29,8 @@ async def _session(target: Target) -> MasterSession | Verdict:
     if not isinstance(target.document, dict):
         return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await master_session(target)
-    if found.reason:
-        return (not_applicable if "offers no ACI master" in found.reason else skipped)(found.reason)
+    if found.unmet:
+        return found.unmet.verdict()
     broken = [r for r in found.runs.values() if r.reply is None or r.reply.status is None or not 200 <= r.reply.status < 300]
     if broken:
         reply = broken[0].reply

@@ -26,6 +26,7 @@ from ...harness.aci_spies import Spies, SpyRun, spies_app
 from ...harness.hosting import hosted
 from ...recording import replaying
 from ...target import Target
+from ..registry import Unmet
 
 __all__ = ["QUERIES", "RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
 
@@ -58,17 +59,17 @@ class MasterRun:
 
 @dataclass
 class MasterSession:
-    reason: str = ""
+    unmet: Unmet | None = None
     runs: dict[str, MasterRun] = field(default_factory=dict)
 
 
 async def _gather(target: Target) -> MasterSession:
     masters = [a for a in aci_agents(target.document) if role_of(a) == "master"]
     if not masters:
-        return MasterSession("the target offers no ACI master agent (the ACI capability and a run_task operation)")
+        return MasterSession(Unmet("the target offers no ACI master agent (a run_task operation)", absent=True))
     url, reason = target.invoke_url(masters[0]["id"])
     if url is None:
-        return MasterSession(reason or "")
+        return MasterSession(Unmet(reason or ""))
     master = RestMaster(target.client, masters[0]["id"], url)
 
     async def fetch(uri: str) -> tuple[int | None, str]:

@@ -15,7 +15,7 @@ from ...harness.hosting import hosted
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Unmet, Verdict, check, errored, failed, passed, skipped
 
 __all__ = ["UTTERANCES"]
 
@@ -45,7 +45,7 @@ class Drive:
 
 @dataclass
 class ClientSession:
-    reason: str = ""
+    unmet: Unmet | None = None
     drives: list[Drive] = field(default_factory=list)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -64,10 +64,10 @@ async def _gather(target: Target) -> ClientSession:
 
     agent = _client_agent(target.document)
     if agent is None:
-        return ClientSession("the target offers no agent with a handle_user_request operation")
+        return ClientSession(Unmet("the target offers no agent with a handle_user_request operation", absent=True))
     url, reason = target.invoke_url(agent["id"])
     if url is None:
-        return ClientSession(reason or "")
+        return ClientSession(Unmet(reason or ""))
     spy, found = Spy(), ClientSession(templates=Spy().templates)
     async with hosted("sdsi-spy", lambda base: spy_app(base, spy)) as base:
         for scenario, utterance in UTTERANCES.items():
@@ -89,8 +89,8 @@ async def _session(target: Target) -> tuple[ClientSession | None, Verdict | None
     if not isinstance(target.document, dict):
         return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await target.memo("sdsi-client-session", lambda: _gather(target))
-    if found.reason:
-        return None, (not_applicable if "no agent" in found.reason else skipped)(found.reason)
+    if found.unmet:
+        return None, found.unmet.verdict()
     broken = [d for d in found.drives if d.problem]
     if broken:
         return None, errored(f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...target import Target
-from ..registry import Verdict, errored, failed, not_applicable, passed, skipped
+from ..registry import Unmet, Verdict, errored, failed, passed, skipped
 from .session import Exchanged, Session, session
 
 __all__ = ["judge_exchanges", "unavailable"]
@@ -17,9 +17,7 @@ async def unavailable(target: Target) -> tuple[Session | None, Verdict | None]:
         return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await session(target)
     if found.binding is None:
-        if "no agent with the SDSI capability" in found.reason:
-            return None, not_applicable(found.reason)
-        return None, skipped(found.reason)
+        return None, (found.unmet or Unmet("no SDSI binding")).verdict()
     if not found.templates:
         return None, skipped("the server names no scenario (the enum of get_schema_template's scenario input, or --scenario)")
     return found, None

@@ -22,6 +22,7 @@ trial ends, and what the server must serve at each checkpoint. Fragments are ide
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,13 +31,26 @@ from ...bindings.sdsi import Reply, SdsiBinding
 from ...oracle import Oracle, OracleConfig, Payload
 from ...oracle.clock import format_time, parse_time
 from ...oracle.config import DAY
+from ...oracle.evolution import STOP_WORDS
 from ...recording import made_uuid
 from ...target import Target
 from .session import Session, payload_for
 
-__all__ = ["MEMBER", "Drive", "Served", "drives"]
+__all__ = ["MEMBER", "Drive", "Served", "content_words", "drives", "mapping_sources"]
 
 MEMBER = "x-sdsi-test-mode"
+#: A mapping example in a semantic_description, as the drafts' figures write them: 'source' -> target.
+_MAPPING = re.compile(r"""['"‘“]([^'"’”]{1,200})['"’”]\s*(?:->|→|=>)""")
+
+
+def mapping_sources(description: str) -> list[str]:
+    """The source side of every mapping example a semantic_description holds (SDSI 4.1, 6.2.2)."""
+    return _MAPPING.findall(description)
+
+
+def content_words(text: str) -> set[str]:
+    """The words of `text` that carry meaning: lower case, stop words and single letters aside."""
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 1 and w not in STOP_WORDS}
 T0 = parse_time("2026-05-01T00:00:00Z")
 MAX_REQUESTS = 2000  # per drive; a declared configuration that needs more is not driven
 INTENTS = ["window seat please", "quiet cabin please", "extra legroom please", "airport pickup please",

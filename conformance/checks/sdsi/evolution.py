@@ -13,7 +13,7 @@ from ...report.model import Exchange
 from ...target import Target
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
-from .drives import Checkpoint, Drive, drives
+from .drives import Checkpoint, Drive, content_words, drives, mapping_sources
 
 
 async def _drive(target: Target, name: str) -> Drive | Verdict:
@@ -122,12 +122,12 @@ async def description_quotes_real_fragments(target: Target) -> Verdict:
     new = [s for s in after.served if not s.modified]
     if not new:
         return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
-    sent = {f.lower() for f in drive.fragments}
-    quoted = [s for s in new if any(f in s.description.lower() for f in sent)]
-    if len(quoted) == len(new):
-        return passed(f"the description of {new[0].name!r} quotes a fragment the suite sent", *_evidence(after))
-    return failed(f"the description of {new[0].name!r} quotes none of the fragments sent ({sorted(sent)}): {new[0].description[:200]!r}",
-                  *_evidence(after))
+    sent = {w for f in drive.fragments for w in content_words(f)}
+    unfounded = [s for s in new if not any(content_words(source) & sent for source in mapping_sources(s.description))]
+    if not unfounded:
+        return passed(f"the description of {new[0].name!r} has a mapping example drawn from the fragments sent", *_evidence(after))
+    return failed(f"the description of {unfounded[0].name!r} has no mapping example ('...' -> ...) whose source shares a word with "
+                  f"the fragments sent ({', '.join(sorted(drive.fragments))}): {unfounded[0].description[:200]!r}", *_evidence(after))
 
 
 @check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
@@ -140,7 +140,7 @@ async def new_keys_start_experimental(target: Target) -> Verdict:
     if not after.served:
         return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
     for point in (after, ending):
-        if point.states != ["experimental"]:
+        if not point.states or any(state != "experimental" for state in point.states):
             return failed(f"at {point.name} ({'right after the trigger' if point is after else 'a minute before the trial ends'}) "
                           f"the new key is {point.states}, not experimental", *_evidence(point))
     return passed("the new key was experimental right after the trigger and a minute before its trial ended", *_evidence(after, ending))
@@ -148,14 +148,19 @@ async def new_keys_start_experimental(target: Target) -> Verdict:
 
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
 async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
-    """6.2.3: when the trial ends the key is evaluated: promoted or deprecated, no longer experimental."""
-    drive = await _started(target, "used")
+    """6.2.3: "Upon completion of the trial period, the server agent evaluates the aggregated metrics":
+    on the lifecycle drive, whose unused key every rule set must decide on (usage 0 deprecates), the key
+    has left the experimental state by the end of its grace period at the latest; the draft does not
+    say how soon after the trial the evaluation runs."""
+    drive = await _started(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
-    ended = drive.checkpoints["trial-ended"]
-    if "experimental" in ended.states:
-        return failed("a minute after the trial ended the key is still experimental: it was not evaluated", *_evidence(ended))
-    return passed(f"a minute after the trial ended the key is {ended.states}", *_evidence(ended))
+    ended, later = drive.checkpoints["trial-ended"], drive.checkpoints["grace-ended"]
+    if "experimental" in ended.states and "experimental" in later.states:
+        return failed("the trial ended and a grace period went by, and the unused key is still experimental: it was not evaluated",
+                      *_evidence(ended, later))
+    when = "a minute after the trial ended" if "experimental" not in ended.states else "by the end of the grace period"
+    return passed(f"the key left the experimental state {when}", *_evidence(ended, later))
 
 
 @check("SDSI-6.2.3-PROMOTION")
@@ -216,7 +221,7 @@ async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
     if len(saturated.states) < cap:
         return skipped(f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced before the cap "
                        "(see SDSI-6.2.1-SIMILARITY-CLUSTERING)", *_evidence(saturated))
-    if saturated.states.count("experimental") > cap:
+    if saturated.states.count("experimental") > cap:  # the cap counts active experimental keys (6.2.3), not deprecated ones
         return failed(f"{saturated.states.count('experimental')} experimental keys were served at once; the cap is {cap}: "
                       "the trigger beyond it was not queued", *_evidence(saturated))
     if drained.states.count("experimental") == len(drained.states):

@@ -18,6 +18,7 @@ from ...fuzzing import listed_values
 from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES, json_type_matches
+from ..registry import Unmet
 
 __all__ = ["INJECTIONS", "Exchanged", "Session", "example_value", "payload_for", "session"]
 
@@ -88,7 +89,7 @@ class Exchanged:
 @dataclass
 class Session:
     binding: SdsiBinding | None
-    reason: str = ""  # why there is no binding
+    unmet: Unmet | None = None  # why there is no binding
     templates: dict[str, Reply] = field(default_factory=dict)
     exchanges: list[Exchanged] = field(default_factory=list)
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply
@@ -114,17 +115,17 @@ class Session:
         return found
 
 
-def _binding(target: Target) -> tuple[SdsiBinding | None, str]:
+def _binding(target: Target) -> tuple[SdsiBinding | None, Unmet | None]:
     if target.options.binding == "jsonrpc":
-        return JsonRpcSdsi(target.client, target.options.target, target.options.scenarios), ""
+        return JsonRpcSdsi(target.client, target.options.target, target.options.scenarios), None
     agents = sdsi_agents(target.document)
     if not agents:
-        return None, "the target offers no agent with the SDSI capability"
+        return None, Unmet("the target offers no SDSI server agent (the SDSI capability or a get_schema_template operation)", absent=True)
     agent_id = agents[0].get("id")
     url, reason = target.invoke_url(agent_id) if isinstance(agent_id, str) else (None, "the SDSI agent has no id")
     if url is None:
-        return None, reason or ""
-    return WoaRestSdsi(target.client, agents[0], url, scenarios=target.options.scenarios or _listed_scenarios(agents[0])), ""
+        return None, Unmet(reason or "")
+    return WoaRestSdsi(target.client, agents[0], url, scenarios=target.options.scenarios or _listed_scenarios(agents[0])), None
 
 
 def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
@@ -137,8 +138,8 @@ def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
 
 
 async def _gather(target: Target) -> Session:
-    binding, reason = _binding(target)
-    found = Session(binding, reason)
+    binding, unmet = _binding(target)
+    found = Session(binding, unmet)
     if binding is None:
         return found
     for scenario in await binding.scenarios():
