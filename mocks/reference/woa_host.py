@@ -148,6 +148,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     caching = {"etag": etag, "last-modified": format_datetime(modified, usegmt=True), "cache-control": "max-age=300"}
     if breaks == "WOA-7-CACHING-HEADERS":
         caching = {}
+    if breaks == "WOA-7-CACHE-CONTROL-AND-VALIDATOR":
+        caching = {"cache-control": "max-age=300"}
     media_type = {"WOA-9.2-MEDIA-TYPE": "application/json",
                   "WOA-9.2-UTF8-JSON": f"{WOA_JSON}; charset=iso-8859-1"}.get(breaks, WOA_JSON)
     agents = _served_ids(document)
@@ -210,7 +212,9 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if agent_id in ACI_AGENTS:
             return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal)
         errors = [e.message for e in validator.iter_errors(given)]
-        if errors and breaks != "WOA-5.2-ERROR-PROBLEM-DETAILS":
+        if errors and breaks == "WOA-5.2-ERROR-PROBLEM-DETAILS":
+            return JSONResponse({"error": "; ".join(errors)}, status_code=422)
+        if errors and breaks != "WOA-5.2-INVALID-INPUT-REJECTED":
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
         if breaks == "WOA-5.2-VALID-INPUT-ACCEPTED" and "max_words" in given:
             return problem(422, "Unsupported", "summaries with a word limit are not offered")

@@ -10,8 +10,9 @@ from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed, HttpResponse
 from ...bindings.jsonparse import ENCODING_PROBLEMS
+from ...bindings.woa_rest import ACCEPT
 from ...target import Target
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, waived
+from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 
 __all__: list[str] = []
 
@@ -35,10 +36,13 @@ async def woa_1_well_known_location(target: Target) -> Verdict:
     discovery = target.discovery
     if discovery.response is None:
         return errored(f"cannot be judged: {discovery.problem}")
-    if discovery.response.status == 404:
-        return failed(f"nothing at {discovery.url}", discovery.response.exchange)
+    if discovery.response.status in (404, 410):
+        return failed(f"nothing at {discovery.url} ({discovery.response.status})", discovery.response.exchange)
     if discovery.response.status != 200:
         return errored(discovery.problem or "", discovery.response.exchange)
+    media = discovery.response.media_type
+    if discovery.cause == "not-json" and not (media == "application/json" or media.endswith("+json")):
+        return failed(f"what {discovery.url} serves is {media or 'untyped'} and not JSON: no WoA document there", discovery.response.exchange)
     return passed(f"the document is served at {discovery.url}", discovery.response.exchange)
 
 
@@ -73,13 +77,31 @@ async def woa_7_caching_headers(target: Target) -> Verdict:
     response, unserved = _served(target)
     if response is None:
         return unserved  # type: ignore[return-value]
-    present = [h for h in ("etag", "last-modified", "cache-control") if h in response.headers]
-    missing = [h for h in ("etag", "last-modified", "cache-control") if h not in response.headers]
+    """WoA 7: "Hosts SHOULD include HTTP caching headers, such as ETag, Last-Modified, and appropriate
+    Cache-Control directives": at least one caching header (which set is WOA-7-CACHE-CONTROL-AND-VALIDATOR's)."""
+    present = [h for h in _CACHING if h in response.headers]
+    if present:
+        return passed(f"caching headers present: {', '.join(present)}", response.exchange)
+    return failed(f"no caching header ({', '.join(_CACHING)}) on the document", response.exchange)
+
+
+_CACHING = ("etag", "last-modified", "cache-control", "expires")
+
+
+@check("WOA-7-CACHE-CONTROL-AND-VALIDATOR")
+async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
+    """The suite's reading of WoA 7 (inferred, E-WOA-7-CACHING-SET): the document carries Cache-Control
+    and a validator (ETag or Last-Modified), so a client can both keep it and revalidate it."""
+    response, unserved = _served(target)
+    if response is None:
+        return unserved  # type: ignore[return-value]
+    present = [h for h in _CACHING if h in response.headers]
+    if not present:
+        return skipped("the document carries no caching header at all (WOA-7-CACHING-HEADERS judges that)", response.exchange)
     if "cache-control" in present and ("etag" in present or "last-modified" in present):
-        note = f" (no {', '.join(missing)})" if missing else ""
-        return passed(f"caching headers present: {', '.join(present)}{note}", response.exchange)
-    return failed(f"missing caching headers: {', '.join(missing)}; a validator (ETag or Last-Modified) and "
-                  "Cache-Control are expected", response.exchange)
+        return passed(f"Cache-Control and a validator: {', '.join(present)}", response.exchange)
+    missing = "Cache-Control" if "cache-control" not in present else "a validator (ETag or Last-Modified)"
+    return failed(f"caching headers {', '.join(present)}, but no {missing}", response.exchange)
 
 
 @check("WOA-7-CONDITIONAL-GET")
@@ -94,7 +116,7 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
     else:
         return not_applicable("the document carries no validator (ETag or Last-Modified) to send back")
     try:
-        again = await target.client.request("GET", target.discovery.final_url, headers={"accept": "application/woa+json", **condition})
+        again = await target.client.request("GET", target.discovery.final_url, headers={"accept": ACCEPT, **condition})
     except ExchangeFailed as error:
         return errored(str(error), error.exchange)
     name, value = next(iter(condition.items()))

@@ -51,6 +51,7 @@ JUDGED_ON = {
     "WOA-5.2-PLACEHOLDER-MISMATCH-400": ("mismatch",),
     "WOA-5.2-AGENT-MISMATCH-PROBLEM": ("mismatch",),
     "WOA-5.2-ERROR-PROBLEM-DETAILS": ("invalid",),
+    "WOA-5.2-INVALID-INPUT-REJECTED": ("invalid",),
     "WOA-4.3.1-ERRORS-PROBLEM-JSON": ("malformed",),
     "WOA-5.1-DEFAULT-OPERATION": ("implied",),
 }
@@ -423,13 +424,25 @@ async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
 
 @check("WOA-5.2-ERROR-PROBLEM-DETAILS")
 async def woa_5_2_error_problem_details(target: Target) -> Verdict:
+    """WoA 5.2: "On error, the host SHOULD return a 4xx or 5xx status code and a response body using the
+    problem details format": every error answer (4xx, 5xx) to an invalid input is problem details.
+    Whether an invalid input is an error at all is WOA-5.2-INVALID-INPUT-REJECTED's."""
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
-        if not 400 <= probe.response.status < 500:
-            return f"answered {probe.response.status}, not 4xx"
-        return _problem_defect(probe.response)
+        return _problem_defect(probe.response) if probe.response.status >= 400 else None
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-ERROR-PROBLEM-DETAILS"], judge, "every input that breaks the inputs schema got a 4xx problem")
+    return await _verdict(target, JUDGED_ON["WOA-5.2-ERROR-PROBLEM-DETAILS"], judge, "every error answer was problem details")
+
+
+@check("WOA-5.2-INVALID-INPUT-REJECTED")
+async def woa_5_2_invalid_input_rejected(target: Target) -> Verdict:
+    """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-INPUT-VALIDATION): an input that does not
+    conform to the selected inputs schema is refused with a 4xx."""
+    def judge(probe: Probe) -> str | None:
+        assert probe.response is not None
+        return None if 400 <= probe.response.status < 500 else f"answered {probe.response.status}, not 4xx"
+
+    return await _verdict(target, JUDGED_ON["WOA-5.2-INVALID-INPUT-REJECTED"], judge, "every input that breaks the inputs schema was refused with a 4xx")
 
 
 @check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
@@ -437,7 +450,7 @@ async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         if probe.response.status < 400:
-            return f"a body that is not JSON was answered {probe.response.status}"
+            return None  # no error answer to judge (a body that is not JSON served is no error of this rule)
         media_type = probe.response.media_type
         return None if media_type == PROBLEM_JSON else f"the {probe.response.status} error is {media_type or 'untyped'}, not {PROBLEM_JSON}"
 
