@@ -406,7 +406,7 @@ def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[V
 
 @rule("sdsi/payload-message")
 def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(message: Any, context: Context) -> Iterator[Violation]:
-    payload = _member(message, "payload")
+    payload = _payload_in(message)
     if not isinstance(payload, dict) or context.template is None:
         return
     schema_id = _member(message, "schema_id")

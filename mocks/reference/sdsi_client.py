@@ -156,7 +156,7 @@ async def handle_user_request(utterance: str, server: str, *, fault: str = "", m
         scenario = scenario_for(utterance, offered) if agent else None
         if scenario is None or agent is None:
             if fault == "SDSI-3.2-NO-SERVER-REPORTED":
-                raise RuntimeError("no scenario")  # answered as a crash, reporting nothing
+                return {"status": "done", "result": {}}  # the fault: success claimed, nothing reported
             return {"status": "no-suitable-server", "message": f"no agent at {origin} serves this request"}
         if fault == "SDSI-3.2-NEGOTIATION-REQUEST":
             template = copy.deepcopy(TEMPLATES[scenario])  # assumed, never asked for

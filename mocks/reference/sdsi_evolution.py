@@ -124,12 +124,16 @@ class Evolution:
         oracle.tick(self.clock.now() if now is None else now)
         owners = {p.get("client_id") for p in oracle.outcome.patches} if self.fault == "SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT" else {client_id}
         served = list({p["patch_id"]: p for owner in sorted(owners, key=str) for p in oracle.active_patches(scenario, owner)}.values())
-        if self.fault in ("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED"):
+        if self.fault in ("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED", "SDSI-6.2.3-WITHDRAWN-REMOVED"):
             served = copy.deepcopy(served)  # the faults below edit what they serve
         for patch in served:
             if self.fault == "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS":
                 for key in patch.get("new_keys", []):
                     key["semantic_description"] = "A preference induced from recurring requests."
+            if self.fault == "SDSI-6.2.3-WITHDRAWN-REMOVED":  # never dropped (grace_days above): served as withdrawn
+                for key in patch.get("new_keys", []):
+                    if key.get("deprecated") is True:
+                        key["withdrawn"] = True
             if self.fault == "SDSI-6.2.2-COLLISION-MERGED" and "modified_keys" in patch:
                 patch["new_keys"] = [{**k, "key_name": f"{k['key_name']}_2", "experimental": True} for k in patch.pop("modified_keys")]
         return served

@@ -138,7 +138,7 @@ class SdsiServer:
             raise SdsiError(404, "Unknown scenario", f"no template for scenario {scenario!r}")
         if preferred_language is not None and not isinstance(preferred_language, str):
             raise SdsiError(400, "Invalid preferred_language", "preferred_language must be a language tag (a string)")
-        if preferred_language and self.fault == "SDSI-4.1-DESCRIPTION-LANGUAGE":
+        if preferred_language and self.fault == "SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED":
             raise SdsiError(400, "Unsupported language", f"no template in {preferred_language}")
         template = copy.deepcopy(self.templates[scenario])
         if preferred_language and preferred_language.lower().startswith("zh") and not self.minimal:

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings import ExchangeFailed, Unreachable
+from ...bindings.jsonparse import NotJson, parse_json
 from ...harness.hosting import hosted
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
+from ...validation.rules import is_done
 from ..registry import Unmet, Verdict, check, errored, failed, passed, skipped
 
 __all__ = ["UTTERANCES"]
@@ -184,6 +186,21 @@ async def sdsi_3_2_no_server_reported(target: Target) -> Verdict:
     evidence = (drive.exchange,) if drive.exchange else ()
     if drive.payloads():
         return failed(f"for {drive.utterance!r}, which the server cannot serve, the client sent a payload anyway", *evidence)
-    if drive.status is None or drive.status >= 500:
-        return failed(f"for {drive.utterance!r} the client answered {drive.status} instead of reporting that no server can serve it", *evidence)
-    return passed(f"for a request no server serves, the client answered {drive.status} without sending a payload", *evidence)
+    if drive.status is None:
+        return errored(f"for {drive.utterance!r} the client gave no answer", *evidence)
+    if 200 <= drive.status < 300 and _claims_success(drive.answer):
+        return failed(f"for {drive.utterance!r}, which no server can serve, the client reported success: {str(drive.answer)[:200]}", *evidence)
+    return passed(f"for a request no server serves, the client answered {drive.status} without sending a payload or claiming success", *evidence)
+
+
+def _claims_success(body: Any) -> bool:
+    """Whether a client's answer says the request was served: a status that reads done, or a result with no error."""
+    try:
+        answer = parse_json(body) if isinstance(body, bytes) else body
+    except NotJson:
+        return False
+    if not isinstance(answer, dict):
+        return False
+    if any(k in answer for k in ("error", "errors", "problem")):
+        return False
+    return is_done(answer.get("status")) or "result" in answer

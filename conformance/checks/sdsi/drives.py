@@ -111,7 +111,8 @@ def served_keys(reply: Reply) -> list[Served]:
             keys = patch.get(member)
             for key in keys if isinstance(keys, list) else []:
                 if isinstance(key, dict) and isinstance(key.get("key_name"), str):
-                    state = "experimental" if key.get("experimental") is True else "deprecated" if key.get("deprecated") is True else "stable"
+                    state = ("withdrawn" if key.get("withdrawn") is True else "experimental" if key.get("experimental") is True
+                             else "deprecated" if key.get("deprecated") is True else "stable")
                     description = key["semantic_description"] if isinstance(key.get("semantic_description"), str) else ""
                     out.append(Served(key["key_name"], state, description, key.get("key_type"), modified))
     return out

@@ -77,9 +77,21 @@ async def sdsi_3_1_server_validates_payload(target: Target) -> Verdict:
 
 @check("SDSI-3.2-RESULT-STRUCTURED")
 async def sdsi_3_2_result_structured(target: Target) -> Verdict:
+    """SDSI 3.2: "The result itself SHOULD be structured according to a pre-negotiated response schema when
+    applicable": where the execute operation has an outputs schema, a served result is a JSON object
+    (refused payloads have no result)."""
+    found, verdict = await unavailable(target)
+    if verdict or found is None:
+        return verdict or errored("")
+    agent = getattr(found.binding, "agent", None)
+    execute = next((o for o in agent.get("operations", []) if isinstance(o, dict) and o.get("name") == "execute"), {}) \
+        if isinstance(agent, dict) and isinstance(agent.get("operations"), list) else {}
+    if not isinstance(execute.get("outputs", agent.get("outputs") if isinstance(agent, dict) else None), dict):
+        return not_applicable("no response schema was negotiated beforehand (no outputs schema for execute)")
+
     def judge(e: Exchanged) -> str | None:
         if not e.reply.ok:
-            return _answered(e)
+            return None  # no result to judge
         return None if isinstance(e.reply.body, dict) else f"the result is a JSON {type(e.reply.body).__name__}, not an object"
     return await judge_exchanges(target, ("full",), judge, "the results are structured JSON objects")
 

@@ -27,6 +27,11 @@ KEY_RULES = frozenset({"SDSI-4.1-KEY-DEFINITION-OBJECT", "SDSI-4.1-KEY-NAME-REQU
                        "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED", "SDSI-4.1-REQUIRED-FLAG-REQUIRED"})
 
 
+#: The SHOULDs of a key definition, judged on patches' new keys too.
+_KEY_SHOULDS = frozenset({"SDSI-4.1-KEY-NAME-SNAKE-CASE", "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY",
+                          "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE", "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS"})
+
+
 def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
     """Two templates served under one schema_id with different keys: the id does not identify a schema."""
     seen: dict[Any, tuple[str, Any]] = {}
@@ -51,7 +56,7 @@ async def _judge(requirement: str, target: Target) -> Verdict:
         return errored(f"the template of {scenario!r} could not be fetched: {reply.problem or f'status {reply.status}'}", *evidence)
     problems = [f"{scenario}: {v.path}: {v.message}" for scenario, reply in found.templates.items()
                 for v in validate_message("sdsi/schema-template", reply.body) if v.requirement == requirement]
-    if requirement in KEY_RULES:  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+    if requirement in KEY_RULES | _KEY_SHOULDS:  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
         problems += [f"{where}: {v.path}: {v.message}" for where, patch, _ in found.patches()
                      for v in validate_message("sdsi/schema-patch", patch) if v.requirement == requirement and v.path.startswith("/new_keys")]
     if requirement == "SDSI-4.1-SCHEMA-ID-REQUIRED":
@@ -74,8 +79,10 @@ for _requirement in TEMPLATE_RULES:
     _register(_requirement)
 
 
-@check("SDSI-4.1-DESCRIPTION-LANGUAGE")
-async def sdsi_4_1_description_language(target: Target) -> Verdict:
+@check("SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED")
+async def preferred_language_is_tolerated(target: Target) -> Verdict:
+    """The suite's reading of Appendix A.1's preferred_language (inferred): a negotiation request that
+    carries one is served, in that language or another; it is not refused for carrying it."""
     found, verdict = await unavailable(target)
     if verdict or found is None or found.binding is None:
         return verdict or errored("")
