@@ -488,14 +488,27 @@ def is_done(status: Any) -> bool:
     return isinstance(status, str) and status.strip().lower() in DONE_WORDS
 
 
+#: Words the suite reads as "not done": initial, waiting or failed (the draft names none; see errata).
+NOT_DONE_WORDS = frozenset({"", "pending", "in progress", "in_progress", "in-progress", "not started", "not_started", "todo",
+                            "waiting", "incomplete", "failed", "failure", "open"})
+
+
+def is_not_done(status: Any) -> bool:
+    """Whether a status reads not done; a word the suite does not know reads neither (E-ACI-5.1-STATUS-VOCABULARY)."""
+    return isinstance(status, str) and status.strip().lower() in NOT_DONE_WORDS
+
+
 @rule("aci/task-context")
 def ACI_5_1_OVERALL_STATUS_DERIVED(message: Any, _: Context) -> Iterator[Violation]:
     task = _member(message, "TaskContext")
     overall = _member(task, "OverallStatus")
     goals = _objects(_member(task, "GoalStatus"))
-    if isinstance(overall, str) and overall.strip().lower() in DONE_WORDS:
-        statuses = [(g.get("Goal"), g["Status"]) for g in goals if isinstance(g.get("Status"), str)]
-        pending = [goal for goal, status in statuses if status.strip().lower() not in DONE_WORDS]
+    statuses = [(g.get("Goal"), g.get("Status")) for g in goals]
+    if is_done(overall):
+        pending = [goal for goal, status in statuses if is_not_done(status)]
         if pending:
             yield Violation("ACI-5.1-OVERALL-STATUS-DERIVED", "/TaskContext/OverallStatus",
                             f"overall status {overall!r} while goals {pending} are not done")
+    elif is_not_done(overall) and statuses and all(is_done(status) for _, status in statuses):
+        yield Violation("ACI-5.1-OVERALL-STATUS-DERIVED", "/TaskContext/OverallStatus",
+                        f"overall status {overall!r} while every goal is done")

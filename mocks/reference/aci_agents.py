@@ -135,7 +135,7 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
         "Dependencies": [] if fault == "ACI-5.2-DEPENDENCIES-PRESERVED" else context.get("Dependencies", []),
         **{k: context[k] for k in ("Context", "ContextURI", "Context/ContextURI") if k in context},
         "todoItems": items, "ItemstateUpdates": states, "KeyInformation": abstracts,
-        "LastUpdated": "last tuesday" if fault == "ACI-5.2-LAST-UPDATED-TIMESTAMP" else format_time(time.time()),
+        "LastUpdated": {"ACI-5.2-LAST-UPDATED-RFC3339": "last tuesday", "ACI-5.2-LAST-UPDATED-TIMESTAMP": time.time()}.get(fault, format_time(time.time())),
         "Optional": ["LastUpdated"],
     }
     if minimal:

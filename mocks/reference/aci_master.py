@@ -295,7 +295,7 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
             await dispatch(subtask)
     else:
         finished: set[str] = set()  # the subtasks whose result a dependent may use: completed ones
-        carry_on = fault == "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS/carries-on"
+        carry_on = fault == "ACI-3-NO-DISPATCH-PAST-UNFINISHED"
         while remaining:
             ready = [s for s in remaining if set(s.after) <= finished]
             if not ready:  # what is left depends on a subtask that did not complete: it waits, undone

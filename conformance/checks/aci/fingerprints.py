@@ -3,8 +3,11 @@ message, and every value hidden in its strings (JSON text, base64, percent-encod
 master that pastes a TaskContext or another agent's AgentContext into `Context` as text is seen.
 
     views(message)          the message and each value decoded out of its strings (bounded depth)
-    task_context_marks(m)   why `m` carries a TaskContext: the member, or its members' names as text
-    agent_contexts(m)       the AgentContexts in `m`, JSON text included, and AgentIDs named as text
+    task_context_marks(m)   why `m` carries a TaskContext: the member, or an object with its members
+    agent_contexts(m)       the AgentContexts in `m`, JSON text included
+
+Member names in prose are not read: "StartTime: 09:00" in a booking's context is no TaskContext, and
+"from AgentID: diagnosis" is how a dependent subtask is given its input (issue 22).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
-__all__ = ["agent_contexts", "named_agent_ids", "task_context_marks", "views"]
+__all__ = ["agent_contexts", "task_context_marks", "views"]
 
 #: Members only a TaskContext has (ACI Figure 3): two of them together, one of them distinctive, are its
 #: fingerprint. StartTime, EndTime or TaskName alone with another are ordinary words in a subtask's own
@@ -27,8 +30,6 @@ __all__ = ["agent_contexts", "named_agent_ids", "task_context_marks", "views"]
 TASK_ONLY = ("TaskID", "TaskName", "TaskDescription", "GoalStatus", "OverallStatus", "StartTime", "EndTime")
 DISTINCTIVE = frozenset({"TaskID", "GoalStatus", "OverallStatus"})
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
-_MEMBER = re.compile(r'["\']?\b(' + "|".join(TASK_ONLY) + r')\b["\']?\s*[:=]')
-_AGENT_ID = re.compile(r'["\']?\bAgentID\b["\']?\s*[:=]\s*["\']?([A-Za-z0-9_.-]+)')
 _MAX_DEPTH = 3
 _SCAN = 256 * 1024  # characters of one string searched for embedded JSON
 _TRIES = 16  # places in one string where embedded JSON is tried
@@ -94,19 +95,26 @@ def _fingerprint(members: set[str]) -> bool:
 
 
 def task_context_marks(message: Any) -> list[str]:
-    """Why `message` carries a TaskContext: a TaskContext member, or two of its own members' names."""
+    """Why `message` carries a TaskContext: a TaskContext member, or one object (JSON text included)
+    holding two of its own members, one of them distinctive."""
     marks: set[str] = set()
     for view in views(message):
-        keys = set(_keys(view))
-        if "TaskContext" in keys:
+        if "TaskContext" in set(_keys(view)):
             marks.add("a TaskContext member")
-        if _fingerprint(keys & set(TASK_ONLY)):
-            marks.add(f"the TaskContext's members {sorted(keys & set(TASK_ONLY))}")
-        for text in _strings(view):
-            named = {m.group(1) for m in _MEMBER.finditer(text)}
-            if _fingerprint(named):
-                marks.add(f"the TaskContext's members {sorted(named)} as text")
+        for found in _objects(view):
+            if _fingerprint(set(found) & set(TASK_ONLY)):
+                marks.add(f"the TaskContext's members {sorted(set(found) & set(TASK_ONLY))}")
     return sorted(marks)
+
+
+def _objects(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        yield value
+        for inner in value.values():
+            yield from _objects(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _objects(inner)
 
 
 def agent_contexts(message: Any) -> list[dict[str, Any]]:
@@ -126,8 +134,3 @@ def agent_contexts(message: Any) -> list[dict[str, Any]]:
     for view in views(message):
         collect(view)
     return found
-
-
-def named_agent_ids(message: Any) -> set[str]:
-    """AgentIDs written as text anywhere in `message` ("AgentID": "x" in prose or broken JSON)."""
-    return {m.group(1) for view in views(message) for text in _strings(view) for m in _AGENT_ID.finditer(text)}

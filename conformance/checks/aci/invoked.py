@@ -176,8 +176,14 @@ async def key_information_for_completed_items(target: Target) -> Verdict:
 
 @check("ACI-5.2-LAST-UPDATED-TIMESTAMP")
 async def last_updated_is_a_timestamp(target: Target) -> Verdict:
-    """5.2: LastUpdated, when present, is an RFC 3339 timestamp (E-ACI-5.2-LASTUPDATED-FORMAT)."""
-    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-TIMESTAMP", "LastUpdated, where given, is RFC 3339")
+    """5.2: LastUpdated, when present, "records the timestamp": a string (its form is ACI-5.2-LAST-UPDATED-RFC3339's)."""
+    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-TIMESTAMP", "LastUpdated, where given, is a string")
+
+
+@check("ACI-5.2-LAST-UPDATED-RFC3339")
+async def last_updated_is_rfc_3339(target: Target) -> Verdict:
+    """The suite's reading (inferred, E-ACI-5.2-LASTUPDATED-FORMAT): LastUpdated, when present, is an RFC 3339 date-time."""
+    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-RFC3339", "LastUpdated, where given, is RFC 3339")
 
 
 @check("ACI-5.2-DEPENDENCIES-PRESERVED")
@@ -193,7 +199,7 @@ async def dependencies_are_preserved(target: Target) -> Verdict:
         got = sent.returned.get("Dependencies")
         return None if got == sent.context["Dependencies"] else f"Dependencies came back as {got!r}, sent {sent.context['Dependencies']!r}"
 
-    return _none_returned(found, "dependent") or _judge(_answered(found, "dependent"), problem, "Dependencies come back as sent")
+    return _none_returned(found) or _judge(_answered(found), problem, "Dependencies come back as sent")
 
 
 @check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")

@@ -9,13 +9,14 @@ from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ...bindings.http import ExchangeFailed, Unreachable
+from ...harness.aci_spies import SPIES
 from ...recording import made_time
 from ...report.model import Exchange, Status
 from ...target import Target
 from ...validation import validate_message
-from ...validation.rules import is_done
+from ...validation.rules import is_done, is_not_done
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
-from .fingerprints import agent_contexts, named_agent_ids, task_context_marks
+from .fingerprints import agent_contexts, task_context_marks
 from .master_session import SCENARIO_SPIES, UPSTREAM, MasterRun, MasterSession, master_session
 
 #: Figure 4's members (both spellings, E-ACI-5.2-ITEMSTATE-SPELLING; E-ACI-5.2-CONTEXT-MEMBER).
@@ -74,28 +75,30 @@ async def task_context_stays_with_the_master(target: Target) -> Verdict:
     leaks = [f"{r.name}: {rec.spy} was sent {', '.join(marks)}" for r in runs for rec in r.spies.received
              if (marks := task_context_marks(_delivered(rec)))]
     calls = sum(len(r.spies.received) for r in runs)
-    return _verdict(runs, leaks, f"no TaskContext, as members or as text, in the {calls} messages the spies received")
+    return _verdict(runs, leaks, f"no TaskContext, as a member or an object of its members, in the {calls} messages the spies received")
 
 
 @check("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED")
 async def only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
-    """2.1: each invocation delivers one AgentContext, the one of the agent invoked."""
+    """2.1: "only the AgentContext instance corresponding to the target agent is delivered": no call
+    carries another agent's AgentContext (an object with another AgentID and a member of Figure 4 beside
+    it, JSON text included). A second copy of the agent's own, or a result attributed to the agent it
+    came from ({AgentID, outputabstract}), is no other agent's AgentContext."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
-            delivered = _delivered(rec)
-            contexts = agent_contexts(delivered)
-            others = sorted(named_agent_ids(delivered) - {rec.spy})
-            if len(contexts) != 1:
-                problems.append(f"{run.name}: {rec.spy} received {len(contexts)} AgentContexts (JSON text included)")
-            elif contexts[0].get("AgentID") != rec.spy:
-                problems.append(f"{run.name}: {rec.spy} received the AgentContext of {contexts[0].get('AgentID')!r}")
-            elif others:
-                problems.append(f"{run.name}: {rec.spy} received text naming the AgentContexts of {others}")
-    return _verdict(runs, problems, "every spy received exactly its own AgentContext, and no other as text")
+            foreign = sorted({str(c.get("AgentID")) for c in agent_contexts(_delivered(rec))
+                              if c.get("AgentID") != rec.spy and set(c) & _FIGURE_4_BODY})
+            if foreign:
+                problems.append(f"{run.name}: {rec.spy} received the AgentContext of {foreign}")
+    return _verdict(runs, problems, "no spy received another agent's AgentContext")
+
+
+#: Members of Figure 4 that make an object with an AgentID an AgentContext, not a mention of an agent.
+_FIGURE_4_BODY = frozenset({"SubTaskID", "todoItems", "ItemstateUpdates", "ItemStateUpdates", "KeyInformation"})
 
 
 def _delivered(record: Any) -> Any:
@@ -179,13 +182,36 @@ async def dependent_input_carries_the_previous_result(target: Target) -> Verdict
     if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
         return skipped("a dependent subtask was sent before its predecessor returned, or out of order "
                        "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
+    # the upstream's result, as its canary or in its own words ("acute pharyngitis"): a master may restate it
     missing = [f"{spy}'s input does not carry {up}'s result" for spy, up in UPSTREAM.items()
-               if run.spies.result_canaries[up] not in _text(firsts[spy])]
-    failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished (E-ACI-3-FAILED-UPSTREAM)
-    if failing is not None and failing.spies.of("prescription"):
-        missing.append("with the diagnosis unfinished, the master still sent prescription its subtask, which has no input to carry")
-    return _verdict([run, *([failing] if failing else [])], missing,
-                    "prescription received the diagnosis, buy-medicine the prescription; nothing went down the chain past a failure")
+               if run.spies.result_canaries[up] not in _text(firsts[spy]) and _result_words(up) not in _text(firsts[spy]).lower()]
+    return _verdict([run], missing, "prescription received the diagnosis, buy-medicine the prescription")
+
+
+def _result_words(spy: str) -> str:
+    """What a spy's result says, without its label: "acute pharyngitis" of "Diagnosis: acute pharyngitis"."""
+    return SPIES[spy][1].split(": ", 1)[-1].lower()
+
+
+@check("ACI-3-NO-DISPATCH-PAST-UNFINISHED")
+async def nothing_goes_down_the_chain_past_a_failure(target: Target) -> Verdict:
+    """The suite's reading of 3 (inferred, E-ACI-3-FAILED-UPSTREAM): a collaborative subtask is not sent
+    while the one it depends on is unfinished (it would have no input to carry)."""
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
+    _, firsts, problem = _collaborative(found)
+    if problem:
+        return problem
+    if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
+        return skipped("the master does not wait for a subtask's result before the next one at all "
+                       "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
+    failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished
+    if failing is None:
+        return skipped("the run with an unfinished diagnosis was not made")
+    if failing.spies.of("prescription"):
+        return _verdict([failing], ["with the diagnosis unfinished, the master still sent prescription its subtask"], "")
+    return passed("with the diagnosis unfinished, nothing went down the chain", *_evidence([failing]))
 
 
 @check("ACI-4.2-CONTEXT-ISOLATION")
@@ -202,7 +228,7 @@ async def contexts_are_isolated(target: Target) -> Verdict:
             for other in SCENARIO_SPIES[run.scenario]:
                 if other == rec.spy:
                     continue
-                if run.spies.context_canaries[other] in text:
+                if run.spies.context_canaries[other] in text and UPSTREAM.get(rec.spy) != other:
                     problems.append(f"{run.name}: {rec.spy} received {other}'s working context")
                 if run.spies.result_canaries[other] in text and UPSTREAM.get(rec.spy) != other:
                     problems.append(f"{run.name}: {rec.spy} received the result of {other}, which it does not depend on")
@@ -262,6 +288,14 @@ def _all_done(task: dict[str, Any] | None) -> bool:
             and is_done(task.get("OverallStatus") if isinstance(task, dict) else None))
 
 
+def _still_open(task: dict[str, Any] | None) -> bool:
+    """Whether a goal or the task still reads a word the suite knows as not done (an unknown word is not judged)."""
+    if not isinstance(task, dict):
+        return True
+    goals: list[Any] = task["GoalStatus"] if isinstance(task.get("GoalStatus"), list) else []
+    return is_not_done(task.get("OverallStatus")) or any(isinstance(g, dict) and is_not_done(g.get("Status")) for g in goals)
+
+
 @check("ACI-5.3-TASKCONTEXT-UPDATED")
 async def task_context_is_updated(target: Target) -> Verdict:
     """5.3: once every subtask came back completed, the TaskContext says so: every goal and the task done."""
@@ -281,7 +315,7 @@ async def task_context_is_updated(target: Target) -> Verdict:
         if not isinstance(goals, list) or not all(isinstance(g, dict) for g in goals):
             return skipped(f"the {run.name} run's GoalStatus is not an array of goals (see ACI-5.1-GOAL-STATUS)")
     stale = [f"{run.name}: every subtask came back completed but the TaskContext is {_statuses(run.task_context)}"
-             for run in runs if not _all_done(run.task_context)]
+             for run in runs if _still_open(run.task_context)]
     return _verdict(runs, stale, "after every subtask completed, every goal and the task read done")
 
 
