@@ -379,7 +379,7 @@ async def _store_check(target: Target, change: Callable[[str], str | None], stor
     uri = references[0][1]
     changed = change(uri)
     if changed is None:
-        return skipped(f"the reference {uri} has no query credential to {story}")
+        return skipped(f"the reference {uri} has no credential the suite can tell apart to {story}")
     status, problem, exchange = await _refetch(target, changed)
     evidence = (exchange,) if exchange else ()
     if status is None:
@@ -409,12 +409,27 @@ def _without_query(uri: str) -> str | None:
     return urlunsplit(parts._replace(query=urlencode(kept), fragment=""))
 
 
+#: The longest expiry the suite reads as short of long-term persistence (ACI 6 names none).
+LONG_TERM = 30 * 86400
+_SIGNATURE_PARAMETERS = ("sig", "signature", "x-amz-signature", "token", "access_token", "jwt")
+
+
 def _tampered(uri: str) -> str | None:
+    """The reference with its signature altered (its last character changed): a query parameter named
+    like a signature, or a JWT in the path. None when no signature can be told: then nothing is judged."""
     parts = urlsplit(uri)
-    if not parts.query:
-        return None
-    last = parts.query[-1]
-    return urlunsplit(parts._replace(query=parts.query[:-1] + ("0" if last != "0" else "1")))
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    named = next((n for n, (k, v) in enumerate(pairs) if k.lower() in _SIGNATURE_PARAMETERS and v), None)
+    if named is not None:
+        key, value = pairs[named]
+        pairs[named] = (key, value[:-1] + ("0" if value[-1] != "0" else "1"))
+        return urlunsplit(parts._replace(query=urlencode(pairs)))
+    segments = parts.path.split("/")
+    jwt = next((n for n, s in enumerate(segments) if s.count(".") == 2 and len(s) > 32), None)
+    if jwt is not None:
+        segments[jwt] = segments[jwt][:-1] + ("A" if segments[jwt][-1] != "A" else "B")
+        return urlunsplit(parts._replace(path="/".join(segments)))
+    return None
 
 
 @check("ACI-6-STORAGE-ACCESS-AUTHENTICATED")
@@ -431,7 +446,8 @@ async def context_references_are_signed(target: Target) -> Verdict:
 
 @check("ACI-6-STORAGE-TTL")
 async def context_references_expire(target: Target) -> Verdict:
-    """6: an offloaded context has an explicit expiry: the reference names one (exp) within a day."""
+    """6: an offloaded context has an explicit expiry "to prevent long-term persistence": the reference
+    names one (exp) in the future and within 30 days (the draft names no term; E-ACI-6-STORAGE-TTL-TERM)."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
@@ -445,8 +461,8 @@ async def context_references_expire(target: Target) -> Verdict:
         expiry = float(values[0]) if values and values[0].replace(".", "", 1).isdigit() else None
         if expiry is None:
             unreadable.append(uri)
-        elif not now < expiry <= now + 86400:
-            problems.append(f"{run.name}: {uri} expires at {expiry:.0f}, not within the next day")
+        elif not now < expiry <= now + LONG_TERM:
+            problems.append(f"{run.name}: {uri} expires at {expiry:.0f}: " + ("already" if expiry <= now else "beyond 30 days, long-term persistence"))
     if unreadable and not problems:
         return skipped(f"rests on the suite's convention of an expiry the reference names (exp, in seconds since the epoch; "
                        f"E-ACI-6-CONTEXTURI-FORM), which {unreadable[0]} does not follow: its store's expiry was not seen")
