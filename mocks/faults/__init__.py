@@ -173,6 +173,7 @@ _ALL = [
     #    declaring the reference configuration while it runs another (mocks/reference/sdsi_evolution.py) --
     Fault("SDSI-6.2.1-TRIGGER-DUAL-GATE", "fires on heat alone: one client and one occurrence pass the gate"),
     Fault("SDSI-6.2.1-HEAT-DECAY", "never lets heat decay (a half-life of a billion hours)"),
+    Fault("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL", "decays heat with twice the half-life it declares"),
     Fault("SDSI-6.2.1-HEAT-INCREMENT", "adds 1.2 heat units a fragment where it declares 1"),
     Fault("SDSI-6.2.1-SIMILARITY-CLUSTERING", "puts every fragment in one cluster (similarity threshold -1)"),
     Fault("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "describes an induced key without quoting any fragment"),

@@ -38,6 +38,7 @@ DECLARED = {"flight_booking": _COMPACT, "photo_retouch": replace(_COMPACT, cohor
 _CONFIG_FAULTS: dict[str, dict[str, Any]] = {
     "SDSI-6.2.1-TRIGGER-DUAL-GATE": {"min_distinct_clients": 1, "min_occurrences": 1},
     "SDSI-6.2.1-HEAT-DECAY": {"half_life_hours": 1e9},
+    "SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL": {"half_life_hours": 48.0},  # decays, at half the declared rate
     "SDSI-6.2.1-HEAT-INCREMENT": {"heat_increment": 1.2},
     "SDSI-6.2.1-SIMILARITY-CLUSTERING": {"similarity_threshold": -1.0},
     "SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL": {"trial_days": 0.01},

@@ -301,6 +301,31 @@ def plan_trickle(scenario: str, config: OracleConfig, template: dict[str, Any]) 
     return plan
 
 
+def plan_decay(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
+    """Shape-free decay: a burst that stops one request short of firing, a wait of several declared
+    half-lives (inside the occurrence window, so the count gates still hold), then that one request.
+    Without decay the heat passes the threshold; with any decay that halves it in the declared
+    half-life, it does not (the oracle, planned on the declaration, does not fire)."""
+    plan = Plan("decay", scenario, config, template)
+    clients = _clients(config)
+    scratch = Plan("scratch", scenario, config, template)
+    if _burst(scratch, T0, INTENTS[2], clients) is None:
+        plan.drive.problem = scratch.drive.problem
+        return plan
+    firing = sum(1 for step in scratch.steps if step[0] == "send")
+    wait = min(4 * config.half_life, 0.8 * config.occurrence_window_days * DAY)
+    for i in range(firing - 1):
+        plan.send(T0 + i * 10.0, clients[i % len(clients)], [INTENTS[2]])
+    plan.checkpoint("quiet", T0 + (firing - 1) * 10.0, clients[0])  # nothing may have fired yet
+    last = T0 + (firing - 1) * 10.0 + wait
+    plan.send(last, clients[(firing - 1) % len(clients)], [INTENTS[2]])
+    plan.checkpoint("end", last + 1, clients[0])
+    if plan.drive.checkpoints["end"].expected:
+        plan.drive.problem = "the declared half-life is too long to see decay inside the occurrence window"
+    plan.drive.notes.update(requests=firing, wait_hours=round(wait / 3600, 1))
+    return plan
+
+
 def plan_two_intents(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
     """Two unrelated wishes, alternating: each stays below the threshold, together they would pass it."""
     plan = Plan("two-intents", scenario, config, template)
@@ -367,7 +392,7 @@ def plan_personal(scenario: str, config: OracleConfig, template: dict[str, Any])
     return plan
 
 
-PLANS = {"lifecycle": plan_lifecycle, "used": plan_used, "single-client": plan_single_client, "trickle": plan_trickle,
+PLANS = {"lifecycle": plan_lifecycle, "used": plan_used, "single-client": plan_single_client, "trickle": plan_trickle, "decay": plan_decay,
          "two-intents": plan_two_intents, "queue": plan_queue, "collision": plan_collision}
 
 

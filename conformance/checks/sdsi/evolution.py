@@ -83,7 +83,25 @@ async def trigger_needs_both_gates(target: Target) -> Verdict:
 
 @check("SDSI-6.2.1-HEAT-DECAY")
 async def heat_decays(target: Target) -> Verdict:
-    """6.2.1: a wish that trickles in slower than decay takes the heat away never fires."""
+    """6.2.1: heat decays, whatever the shape: a burst one request short of firing, then a wait of
+    several declared half-lives, then that request: it fires only if the heat did not decay."""
+    drive = await _drive(target, "decay")
+    if isinstance(drive, Verdict):
+        return drive
+    if drive.checkpoints["quiet"].states:
+        return skipped("the burst fired before the quiet began, short of the requests the declared increment needs "
+                       "(see SDSI-6.2.1-HEAT-INCREMENT)", *_evidence(drive.checkpoints["quiet"]))
+    notes = drive.notes
+    return _compare(drive, "end", f"{notes['requests'] - 1} requests, {notes['wait_hours']} h of quiet, then one more")
+
+
+@check("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL")
+async def heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
+    """The suite's reading of 6.2.1 (inferred): heat decays exponentially with the half-life the server
+    declares: a wish trickling in so slowly that such decay keeps the heat at 70% of the threshold never fires."""
+    decay = await _drive(target, "decay")
+    if not isinstance(decay, Verdict) and decay.checkpoints["end"].states:
+        return skipped("the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)")
     drive = await _drive(target, "trickle")
     if isinstance(drive, Verdict):
         return drive
