@@ -94,7 +94,7 @@ def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(tmp_path: P
     code, output, report = _certify(tmp_path / "reports", "choosy:agent", "--suite", "aci")
     assert code == 0 and _failing(report) == set(), output
     dependencies = next(r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED")
-    assert dependencies["status"] == "skip" and "declined" in dependencies["message"]
+    assert dependencies["status"] == "pass"  # judged on the subtasks it took; the declined ones are judged by no rule
 
 
 def test_a_function_that_never_returns_meets_the_request_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ runner = CliRunner()
 def test_a_run_shows_each_draft_then_its_table_and_each_failure_on_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--mock", "--fault", "woa-4-version-1", "--report-dir", str(tmp_path)])
     lines = result.output.splitlines()
-    assert "WOA: 87 requirements judged, 1 failing or erring" in lines
+    assert f"WOA: {len(catalogue().for_draft('woa'))} requirements judged, 1 failing or erring" in lines
     assert any(line.startswith("│ WOA") and "non-compliant" in line for line in lines)
     assert "FAIL  WOA-4-VERSION-1 (WOA 4, MUST): /woa_version: '1' was expected" in lines
     assert any(line.startswith("Reports: ") and "report.html" in line and "badge-woa.svg" in line for line in lines)
