@@ -337,6 +337,7 @@ def plan_two_intents(scenario: str, config: OracleConfig, template: dict[str, An
     for i in range(2 * each):
         plan.send(T0 + i, clients[i % len(clients)], [INTENTS[i % 2 + 3]])
     plan.checkpoint("end", T0 + 2 * each + 1, clients[0])
+    plan.drive.notes.update(similarity_threshold=config.similarity_threshold)
     return plan
 
 

@@ -110,10 +110,18 @@ async def heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
 
 @check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
 async def fragments_cluster_by_similarity(target: Target) -> Verdict:
-    """6.2.1: two unrelated wishes are two clusters, each below the threshold."""
+    """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where a burst
+    of one wish fires (else never firing passes vacuously) and the declared similarity threshold leaves
+    a wide margin over what any encoder gives two unrelated wishes (0.6 or more)."""
+    lifecycle = await _drive(target, "lifecycle")
+    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
+        return skipped("a burst of one wish did not fire, so two that stay apart show nothing (see SDSI-6.2.1-HEAT-INCREMENT)")
     drive = await _drive(target, "two-intents")
     if isinstance(drive, Verdict):
         return drive
+    threshold = drive.notes.get("similarity_threshold")
+    if isinstance(threshold, int | float) and threshold < 0.6:
+        return skipped(f"the declared similarity threshold {threshold} is too low for two unrelated wishes to be told apart by any encoder")
     return _compare(drive, "end", "two unrelated wishes, alternating, each below the threshold alone")
 
 
@@ -124,11 +132,10 @@ async def heat_rises_by_the_increment(target: Target) -> Verdict:
     if isinstance(drive, Verdict):
         return drive
     before, after = drive.checkpoints["before"], drive.checkpoints["after"]
-    if before.states != before.expected:
+    if before.states:  # any key, in any state: the heat rose by more than the increment
         return failed(f"a new key was served before the request at which the heat exceeds the threshold: {before.states}", *_evidence(before))
-    if after.states != after.expected:
-        return failed(f"after the request at which the heat exceeds the threshold the server serves {after.states or 'no new key'}, "
-                      f"the oracle {after.expected}", *_evidence(after))
+    if not after.states:
+        return failed("after the request at which the heat exceeds the threshold the server serves no new key", *_evidence(after))
     return passed(f"the trigger fired on the request the oracle names (request {len(drive.sent)})", *_evidence(before, after))
 
 

@@ -172,18 +172,22 @@ async def sdsi_6_2_2_base_key_type_unchanged(target: Target, found: Session, pat
 
 @patch_check("SDSI-6.2.2-PATCH-ADDITIVE-ONLY")
 async def sdsi_6_2_2_patch_additive_only(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+    """6.2.2: patches are additive: a modified key, of the base or of another active patch, only has its
+    description refined (its lifecycle flags aside, for a patch key)."""
     problems = []
     for where, patch, _ in patches:
         base = _base(found, patch)
+        added = {k["key_name"]: k for _, other, _ in patches if other is not patch and other.get("parent_schema_id") == patch.get("parent_schema_id")
+                 for k in _keys(other, "new_keys") if isinstance(k.get("key_name"), str)}
         for key in _keys(patch, "modified_keys"):
-            original = base.get(key.get("key_name"))  # type: ignore[arg-type]
+            original = base.get(key.get("key_name")) or added.get(key.get("key_name"))  # type: ignore[arg-type]
             if original is None:
                 continue
             changed = sorted(f for f in set(key) | set(original) - {"key_name"}
                              if f not in _LIFECYCLE | {"key_type", "key_name"} and key.get(f) != original.get(f) and f in key)
             if changed:
                 problems.append(f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only the description may be refined)")
-            if key.get("deprecated") is True:  # a base key is the stable contract (4.1); the lifecycle is for patch keys
+            if key.get("deprecated") is True and key.get("key_name") in base:  # a base key is the stable contract (4.1); the lifecycle is for patch keys
                 problems.append(f"{where}: modified key {key['key_name']!r} deprecates a base key")
     return _verdict(problems, patches, "patches only add keys or refine descriptions")
 
