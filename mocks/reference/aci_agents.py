@@ -104,7 +104,7 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
     unavailable = ""
     uri = _reference(context)
     if uri is not None and fault != "ACI-5.2-CONTEXT-URI-RESOLVED":
-        if expired(uri, time.time()) and fault != "ACI-6-CONTEXT-URI-LIFECYCLE":
+        if expired(uri, time.time()) and fault != "ACI-6-EXPIRED-REFERENCE-NOT-USED":
             unavailable = "the ContextURI reference has expired; it was not fetched"
         else:
             try:

@@ -251,7 +251,7 @@ async def run_task(given: Any, base: str, store: ContextStore, client: HttpClien
             built["ContextURI"] = store.put(context)
         else:
             built["Context"] = context
-        if fault == "ACI-5.3-MINIMAL-DELIVERY":
+        if fault == "ACI-5.3-FIGURE-4-MEMBERS-ONLY":
             built["UserQuery"] = query
         if minimal:  # only what Section 5.3 delivers: the todoItems and the context (mocks/minimal.py)
             for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):

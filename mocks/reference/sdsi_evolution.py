@@ -45,6 +45,7 @@ _CONFIG_FAULTS: dict[str, dict[str, Any]] = {
     "SDSI-6.2.3-LONG-TERM-EVALUATION": {"trial_days": 1e6},
     "SDSI-6.2.3-PROMOTION": {"promote_usage": 0.5, "deprecate_usage": 0.5},
     "SDSI-6.2.3-WITHDRAWN-REMOVED": {"grace_days": 1e6},
+    "SDSI-6.2.3-DEPRECATED-GRACE-FLAG/vanishes": {"grace_days": 1e-6},
     "SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED": {"compatibility_window_days": 1e-6},
 }
 EVOLUTION_FAULTS = (*_CONFIG_FAULTS, "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED",

@@ -204,7 +204,8 @@ async def dependencies_are_preserved(target: Target) -> Verdict:
 
 @check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")
 async def returns_updated_state_and_key_information(target: Target) -> Verdict:
-    """5.3: after executing, the agent returns ItemStateUpdates and KeyInformation updated, not as sent."""
+    """5.3: "the Server Agent returns an updated AgentContext containing ItemStateUpdates and KeyInformation":
+    both arrays, and not both exactly as they were sent (then nothing was updated), on every answered message."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
@@ -221,8 +222,7 @@ async def returns_updated_state_and_key_information(target: Target) -> Verdict:
             return "ItemstateUpdates and KeyInformation came back exactly as sent: nothing was executed"
         return None
 
-    return _none_returned(found, "inline") or _judge(_answered(found, "inline"), problem,
-                                                    "each reply updates ItemstateUpdates and KeyInformation")
+    return _none_returned(found) or _judge(_answered(found), problem, "each reply updates ItemstateUpdates and KeyInformation")
 
 
 def _completed(sent: Sent) -> list[str]:
@@ -260,7 +260,14 @@ async def context_uri_is_resolved(target: Target) -> Verdict:
         fetched = store.fetched(sent.reference)
         return None if any(f.status == 200 for f in fetched) else "never fetched the ContextURI it was given"
 
-    return _judge(found.of("by-reference"), problem, "every agent fetched the ContextURI it was handed")
+    handed = found.of("by-reference")
+    # an agent that refused the reference outright (a 4xx, say because the suite's store is plain HTTP on
+    # loopback) made a choice about the reference, not a failure to resolve it
+    refused = [s for s in handed if s.reply.status is not None and 400 <= s.reply.status < 500 and not store.fetched(s.reference)]
+    if handed and len(refused) == len(handed):
+        return skipped(f"every agent refused the by-reference message ({refused[0].label()}: {refused[0].reply.status}) without "
+                       "fetching: whether it would resolve a reference it accepts was not seen", *_evidence(refused[:1]))
+    return _judge([s for s in handed if s not in refused], problem, "every agent fetched the ContextURI it was handed")
 
 
 @check("ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT")
@@ -273,7 +280,7 @@ async def no_completion_without_the_context(target: Target) -> Verdict:
     return _reference_verdict(found, "tampered", "a tampered ContextURI")
 
 
-@check("ACI-6-CONTEXT-URI-LIFECYCLE")
+@check("ACI-6-EXPIRED-REFERENCE-NOT-USED")
 async def expired_references_are_refused(target: Target) -> Verdict:
     """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to serve it."""
     found = await _session(target)

@@ -235,10 +235,11 @@ async def contexts_are_isolated(target: Target) -> Verdict:
     return _verdict(runs, problems, "no canary of one agent reached another beyond a direct dependency")
 
 
-@check("ACI-5.3-MINIMAL-DELIVERY")
-async def delivery_is_minimal(target: Target) -> Verdict:
-    """5.3: only the AgentContext (todoItems and the context or its reference) is delivered: no member
-    beyond Figure 4's, nothing beside the AgentContext."""
+@check("ACI-5.3-FIGURE-4-MEMBERS-ONLY")
+async def delivery_holds_figure_4_only(target: Target) -> Verdict:
+    """The suite's reading of 5.3 (inferred): what a master delivers is the AgentContext alone, holding
+    only Figure 4's members. (ACI-5.3-MINIMAL-DELIVERY itself, task-relevant information only, is
+    judged on content by ACI-4.2-CONTEXT-ISOLATION and ACI-2.1-TASKCONTEXT-MASTER-ONLY.)"""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found

@@ -228,6 +228,7 @@ def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]
     grace_end = trial_end + config.grace_days * DAY
     plan.checkpoint("trial-ending", trial_end - 60, clients[0])
     plan.checkpoint("trial-ended", trial_end + 60, clients[0])
+    plan.checkpoint("grace-middle", trial_end + config.grace_days * DAY / 2, clients[0])
     plan.checkpoint("grace-ended", grace_end + 60, clients[0])
     name = plan.oracle.outcome.patches[-1]["new_keys"][0]["key_name"] if plan.oracle.outcome.patches[-1].get("new_keys") else None
     use_at = grace_end + min(DAY, config.compatibility_window_days * DAY / 2)
@@ -240,6 +241,7 @@ def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]
 def plan_used(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
     """A burst that fires, then about 40 payloads through the trial, of which 3 in 10 carry the new key, well typed."""
     plan = Plan("used", scenario, config, template)
+    plan.drive.notes["alignment_judge"] = config.alignment_judge
     clients = _clients(config)
     fired = _fire(plan, T0, INTENTS[0], clients, clients[0])
     if fired is None:
@@ -360,7 +362,9 @@ def plan_queue(scenario: str, config: OracleConfig, template: dict[str, Any]) ->
         fired_at.append(fired)
         start = fired + 3600
     plan.checkpoint("saturated", start, clients[0])
-    plan.checkpoint("drained", fired_at[0] + config.trial_days * DAY + 60, clients[0])
+    drained = fired_at[0] + config.trial_days * DAY + 60
+    plan.send(drained - 30, clients[0], [])  # a neutral payload: a server may take up its queue only when a request comes
+    plan.checkpoint("drained", drained, clients[0])
     return plan
 
 

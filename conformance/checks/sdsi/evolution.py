@@ -192,10 +192,15 @@ async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
 
 @check("SDSI-6.2.3-PROMOTION")
 async def used_keys_are_promoted(target: Target) -> Verdict:
-    """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable."""
+    """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable. The
+    alignment metric is the server's own judgement; the suite can predict it only where the server
+    declares it judges alignment by type (alignment_judge "type"), else it skips."""
     drive = await _evaluated(target, "used")
     if isinstance(drive, Verdict):
         return drive
+    if drive.notes.get("alignment_judge") != "type":
+        return skipped("the server does not declare that it judges semantic alignment by type (alignment_judge), so whether "
+                       "its judgement promotes the key cannot be foretold")
     return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
 
 
@@ -213,6 +218,22 @@ async def unused_keys_are_deprecated(target: Target) -> Verdict:
         return skipped("the unused key vanished when its trial ended, with no deprecated flag to see (see SDSI-6.2.3-DEPRECATED-GRACE-FLAG)",
                        *_evidence(ended))
     return passed(f"no payload carried the key during its trial, and it is served {ended.states}", *_evidence(ended))
+
+
+async def grace_kept(target: Target) -> Verdict | None:
+    """The lifecycle drive's half of SDSI-6.2.3-DEPRECATED-GRACE-FLAG: a failure or a skip, None when
+    the key was kept, flagged, through the middle of its grace period (or no drive could be made)."""
+    drive = await _drive(target, "lifecycle")
+    if isinstance(drive, Verdict):
+        return None  # no test clock: the flag's form alone was judged
+    middle = drive.checkpoints["grace-middle"]
+    if middle.expected != ["deprecated"] or middle.states in (["deprecated"], ["withdrawn"]):
+        return None  # kept through the grace period (a withdrawn marker beside the flag is WITHDRAWN-REMOVED's)
+    ended = drive.checkpoints["trial-ended"].states
+    if "experimental" in ended or "stable" in ended or "stable" in middle.states:
+        return skipped("the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)", *_evidence(middle))
+    return failed(f"half-way through the grace period the deprecated key is served {middle.states or 'not at all'}, not flagged "
+                  "deprecated: true", *_evidence(middle))
 
 
 @check("SDSI-6.2.3-WITHDRAWN-REMOVED")

@@ -22,7 +22,7 @@ __all__ = ["security_relevant"]
 
 PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
                "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
-               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG", "SDSI-4.3-OTHER-RESERVED",
+               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-4.3-OTHER-RESERVED",
                "SDSI-6.2.2-NO-DUPLICATE-KEY")
 #: Words of a key name that say it touches payment, identity or access control (SDSI 7's examples),
 #: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of them),
@@ -125,6 +125,20 @@ async def sdsi_6_2_2_patch_parent_schema_id(target: Target, found: Session, patc
     problems += [f"{where}: parent_schema_id {patch['parent_schema_id']!r} names no schema the server serves"
                  for where, patch, _ in patches if isinstance(patch.get("parent_schema_id"), str) and patch["parent_schema_id"] not in served]
     return _verdict(problems, patches, "every patch names a schema the server serves")
+
+
+@patch_check("SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
+async def deprecated_keys_keep_their_flag_through_the_grace(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+    """6.2.3: "Deprecated keys remain in the schema for a grace period (default 14 days) with a
+    "deprecated: true" flag": the flag, where given, is the boolean true's kind; and on the lifecycle
+    drive, the unused key is still served, flagged deprecated, half-way through its grace period."""
+    problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
+                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"]
+    if problems:
+        return _verdict(problems, patches, "")
+    from .evolution import grace_kept  # the drives are judged there
+
+    return await grace_kept(target) or _verdict([], patches, "every deprecated flag is a boolean")
 
 
 @patch_check("SDSI-6.2.2-NO-KEY-COLLISION")
