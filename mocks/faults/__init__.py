@@ -173,6 +173,7 @@ _ALL = [
     # -- schema self-evolution over time (SDSI 6.2), seen through the test clock; the server keeps
     #    declaring the reference configuration while it runs another (mocks/reference/sdsi_evolution.py) --
     Fault("SDSI-6.2.1-TRIGGER-DUAL-GATE", "fires on heat alone: one client and one occurrence pass the gate"),
+    Fault("SDSI-6.2.1-FRAGMENT-ENCODED", "pools fragments by their raw strings: one wish in another case is another wish"),
     Fault("SDSI-6.2.1-HEAT-DECAY", "never lets heat decay (a half-life of a billion hours)"),
     Fault("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL", "decays heat with twice the half-life it declares"),
     Fault("SDSI-6.2.1-HEAT-INCREMENT", "adds 1.2 heat units a fragment where it declares 1"),

@@ -13,11 +13,15 @@ as a defective implementation would.
 from __future__ import annotations
 
 import copy
+import zlib
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from conformance.oracle import Oracle, OracleConfig, Payload
 from conformance.oracle.clock import Clock, SystemClock
+from conformance.oracle.encoders import DIMENSION
 from conformance.oracle.engine import _Trigger
 from conformance.oracle.lifecycle import Metrics, decide
 
@@ -48,7 +52,7 @@ _CONFIG_FAULTS: dict[str, dict[str, Any]] = {
     "SDSI-6.2.3-DEPRECATED-GRACE-FLAG/vanishes": {"grace_days": 1e-6},
     "SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED": {"compatibility_window_days": 1e-6},
 }
-EVOLUTION_FAULTS = (*_CONFIG_FAULTS, "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED",
+EVOLUTION_FAULTS = (*_CONFIG_FAULTS, "SDSI-6.2.1-FRAGMENT-ENCODED", "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS", "SDSI-6.2.2-COLLISION-MERGED",
                     "SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT", "SDSI-6.2.3-DEPRECATION", "SDSI-6.2.3-TRIGGERS-QUEUED")
 
 
@@ -59,6 +63,19 @@ def declared_configs() -> dict[str, dict[str, Any]]:
 def test_mode_member() -> dict[str, Any]:
     """The WoA agent member that declares the test clock."""
     return {"clock_header": CLOCK_HEADER, "session_header": SESSION_HEADER, "dsp": declared_configs()}
+
+
+class _RawStrings:
+    """Fault SDSI-6.2.1-FRAGMENT-ENCODED: a fragment's "vector" is its raw string, hashed to one axis:
+    identical strings pool, the same wish in another case or punctuation does not."""
+
+    name = "raw-strings"
+
+    def encode(self, texts: list[str]) -> Any:
+        vectors = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        for row, text in enumerate(texts):
+            vectors[row, zlib.crc32(text.encode()) % DIMENSION] = 1.0
+        return vectors
 
 
 class _DroppingOracle(Oracle):
@@ -93,7 +110,8 @@ class Evolution:
     def _oracle(self, scenario: str) -> Oracle:
         config = replace(DECLARED[scenario], base_schemas={scenario: self.templates[scenario]},
                          **_CONFIG_FAULTS.get(self.fault, {}))
-        oracle = (_DroppingOracle if self.fault == "SDSI-6.2.3-TRIGGERS-QUEUED" else Oracle)(config)
+        encoder = _RawStrings() if self.fault == "SDSI-6.2.1-FRAGMENT-ENCODED" else None
+        oracle = (_DroppingOracle if self.fault == "SDSI-6.2.3-TRIGGERS-QUEUED" else Oracle)(config, encoder)
         if self.fault == "SDSI-6.2.3-DEPRECATION":
             oracle.decide = _promote_the_unused
         return oracle

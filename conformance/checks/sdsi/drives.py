@@ -36,7 +36,7 @@ from ...recording import made_uuid
 from ...target import Target
 from .session import Session, payload_for
 
-__all__ = ["MEMBER", "Drive", "Served", "content_words", "drives", "mapping_sources"]
+__all__ = ["MEMBER", "Drive", "Served", "content_words", "drives", "forms_of", "mapping_sources"]
 
 MEMBER = "x-sdsi-test-mode"
 #: A mapping example in a semantic_description, as the drafts' figures write them: 'source' -> target.
@@ -303,6 +303,29 @@ def plan_trickle(scenario: str, config: OracleConfig, template: dict[str, Any]) 
     return plan
 
 
+def forms_of(text: str) -> list[str]:
+    """`text` as people type it: in other cases, with other punctuation. Any encoding into a semantic
+    vector makes these one wish; only the raw strings tell them apart."""
+    return [text, text.capitalize(), text + "!", text.upper(), text.capitalize().replace(" please", ", please.")]
+
+
+def plan_forms(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
+    """A burst of one wish written five ways, in turn, until the oracle fires (as it does for the
+    same wish written one way); checkpoints before and after that request."""
+    plan = Plan("forms", scenario, config, template)
+    clients, forms = _clients(config), forms_of(INTENTS[5])
+    fired = len(plan.oracle.outcome.triggers)
+    for i in range(MAX_REQUESTS):
+        at = T0 + i * 10.0
+        plan.send(at, clients[i % len(clients)], [forms[i % len(forms)]])
+        if len(plan.oracle.outcome.triggers) > fired:
+            plan.checkpoint("after", at + 1, clients[0])
+            plan.drive.notes.update(requests=i + 1)
+            return plan
+    plan.drive.problem = f"the declared configuration needs more than {MAX_REQUESTS} requests to fire"
+    return plan
+
+
 def plan_decay(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
     """Shape-free decay: a burst that stops one request short of firing, a wait of several declared
     half-lives (inside the occurrence window, so the count gates still hold), then that one request.
@@ -397,7 +420,7 @@ def plan_personal(scenario: str, config: OracleConfig, template: dict[str, Any])
     return plan
 
 
-PLANS = {"lifecycle": plan_lifecycle, "used": plan_used, "single-client": plan_single_client, "trickle": plan_trickle, "decay": plan_decay,
+PLANS = {"lifecycle": plan_lifecycle, "used": plan_used, "single-client": plan_single_client, "trickle": plan_trickle, "decay": plan_decay, "forms": plan_forms,
          "two-intents": plan_two_intents, "queue": plan_queue, "collision": plan_collision}
 
 

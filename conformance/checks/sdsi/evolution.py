@@ -108,6 +108,25 @@ async def heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
     return _compare(drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart")
 
 
+@check("SDSI-6.2.1-FRAGMENT-ENCODED")
+async def fragments_are_encoded(target: Target) -> Verdict:
+    """6.2.1: "Each fragment extracted from the "other" key MUST be encoded into a semantic vector": one
+    wish written in other cases and punctuation is one wish to any semantic encoding, so a burst of it
+    fires where the same wish written one way does. A server that pools raw strings never fires."""
+    lifecycle = await _drive(target, "lifecycle")
+    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
+        return skipped("a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
+    drive = await _drive(target, "forms")
+    if isinstance(drive, Verdict):
+        return drive
+    after = drive.checkpoints["after"]
+    if not after.states:
+        return failed(f"{drive.notes['requests']} requests of one wish written five ways ({', '.join(repr(f) for f in sorted(drive.fragments))}) "
+                      "brought no key, where the same wish written one way did: the fragments were not encoded as one meaning",
+                      *_evidence(after))
+    return passed(f"one wish written five ways fired after {drive.notes['requests']} requests, as written one way", *_evidence(after))
+
+
 @check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
 async def fragments_cluster_by_similarity(target: Target) -> Verdict:
     """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where a burst
