@@ -177,15 +177,20 @@ async def dependent_input_carries_the_previous_result(target: Target) -> Verdict
     if isinstance(found, Verdict):
         return found
     run, firsts, problem = _collaborative(found)
-    if problem:
+    if problem or (problem := _not_waiting(firsts)):
         return problem
-    if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
-        return skipped("a dependent subtask was sent before its predecessor returned, or out of order "
-                       "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
     # the upstream's result, as its canary or in its own words ("acute pharyngitis"): a master may restate it
     missing = [f"{spy}'s input does not carry {up}'s result" for spy, up in UPSTREAM.items()
                if run.spies.result_canaries[up] not in _text(firsts[spy]) and _result_words(up) not in _text(firsts[spy]).lower()]
     return _verdict([run], missing, "prescription received the diagnosis, buy-medicine the prescription")
+
+
+def _not_waiting(firsts: dict[str, Any]) -> Verdict | None:
+    """The skip of a check that needs the master to wait for each upstream result, when it did not."""
+    if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
+        return skipped("a dependent subtask was sent before its predecessor returned, or out of order "
+                       "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
+    return None
 
 
 def _result_words(spy: str) -> str:
@@ -201,11 +206,8 @@ async def nothing_goes_down_the_chain_past_a_failure(target: Target) -> Verdict:
     if isinstance(found, Verdict):
         return found
     _, firsts, problem = _collaborative(found)
-    if problem:
+    if problem or (problem := _not_waiting(firsts)):
         return problem
-    if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
-        return skipped("the master does not wait for a subtask's result before the next one at all "
-                       "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
     failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished
     if failing is None:
         return skipped("the run with an unfinished diagnosis was not made")

@@ -71,6 +71,15 @@ async def _evaluated(target: Target, name: str) -> Drive | Verdict:
     return drive
 
 
+async def _never_fires(target: Target) -> Verdict | None:
+    """The skip of a check whose probe means something only from a server that fires at all: when a
+    burst of one wish, written one way, brought no key (else not firing would pass vacuously)."""
+    lifecycle = await _drive(target, "lifecycle")
+    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
+        return skipped("a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
+    return None
+
+
 @check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
 async def trigger_needs_both_gates(target: Target) -> Verdict:
     """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many times."""
@@ -113,9 +122,8 @@ async def fragments_are_encoded(target: Target) -> Verdict:
     """6.2.1: "Each fragment extracted from the "other" key MUST be encoded into a semantic vector": one
     wish written in other cases and punctuation is one wish to any semantic encoding, so a burst of it
     fires where the same wish written one way does. A server that pools raw strings never fires."""
-    lifecycle = await _drive(target, "lifecycle")
-    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
-        return skipped("a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
+    if (unfired := await _never_fires(target)) is not None:
+        return unfired
     drive = await _drive(target, "forms")
     if isinstance(drive, Verdict):
         return drive
@@ -132,9 +140,8 @@ async def fragments_cluster_by_similarity(target: Target) -> Verdict:
     """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where a burst
     of one wish fires (else never firing passes vacuously) and the declared similarity threshold leaves
     a wide margin over what any encoder gives two unrelated wishes (0.6 or more)."""
-    lifecycle = await _drive(target, "lifecycle")
-    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
-        return skipped("a burst of one wish did not fire, so two that stay apart show nothing (see SDSI-6.2.1-HEAT-INCREMENT)")
+    if (unfired := await _never_fires(target)) is not None:
+        return unfired
     drive = await _drive(target, "two-intents")
     if isinstance(drive, Verdict):
         return drive
