@@ -72,6 +72,20 @@ def is_loopback(url: str) -> bool:
         return False
 
 
+def on_the_open_internet(url: str) -> bool:
+    """Whether `url`'s host is on the open Internet (WoA 8.1; E-WOA-8.1-OPEN-INTERNET): not a
+    loopback, private, link-local or unique-local address, not localhost, a single label, or a name
+    under .local, .internal, .lan or .home.arpa."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        pass
+    if not host or "." not in host or host == "localhost" or host.endswith(".localhost"):
+        return False
+    return not host.endswith((".local", ".internal", ".lan", ".home.arpa"))
+
+
 def rest_config(document: Any) -> Any:
     """The document's rest transport configuration, whatever its shape (None when there is none)."""
     transports = document.get("transports") if isinstance(document, dict) else None

@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ENCODING_PROBLEMS", "NotJson", "parse_json"]
-
-#: What the reason of a `NotJson` starts with, or holds, when the bytes are not UTF-8 text at all.
-ENCODING_PROBLEMS = ("not UTF-8", "byte order mark")
+__all__ = ["NotJson", "parse_json"]
 
 
 class NotJson(ValueError):
-    """The bytes are not one JSON text; the message says why."""
+    """The bytes are not one JSON text; the message says why, and `encoding` whether the bytes are not
+    even UTF-8 text (not UTF-8, or a byte order mark: RFC 8259 section 8.1)."""
+
+    def __init__(self, message: str, *, encoding: bool = False) -> None:
+        super().__init__(message)
+        self.encoding = encoding
 
 
 def _reject_constant(name: str) -> Any:
@@ -24,9 +26,9 @@ def parse_json(body: bytes) -> Any:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise NotJson(f"not UTF-8 at byte {error.start}") from None
+        raise NotJson(f"not UTF-8 at byte {error.start}", encoding=True) from None
     if text.startswith("\ufeff"):
-        raise NotJson("starts with a byte order mark, which RFC 8259 section 8.1 forbids")
+        raise NotJson("starts with a byte order mark, which RFC 8259 section 8.1 forbids", encoding=True)
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:

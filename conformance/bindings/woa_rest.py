@@ -29,6 +29,7 @@ class DocumentFetch:
     #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body is not JSON
     cause: Literal["exchange", "redirect", "status", "not-json"] | None = None
     redirects: tuple[str, ...] = ()
+    not_utf8: bool = False  # with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
 
     @property
     def final_url(self) -> str:
@@ -79,4 +80,4 @@ class WoaRestBinding:
             return DocumentFetch(found.url, response, parse_json(response.body), redirects=found.redirects)
         except NotJson as error:
             return DocumentFetch(found.url, response, problem=f"the document cannot be read as JSON: {error}",
-                                 cause="not-json", redirects=found.redirects)
+                                 cause="not-json", redirects=found.redirects, not_utf8=error.encoding)

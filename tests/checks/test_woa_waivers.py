@@ -9,10 +9,10 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from conformance.checks.woa.discovery import on_the_open_internet
 from conformance.inprocess import in_process
 from conformance.report import Status
 from conformance.runner import RunOptions, run
+from conformance.target import on_the_open_internet
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 

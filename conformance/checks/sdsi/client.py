@@ -12,6 +12,7 @@ from typing import Any
 
 from ...bindings import ExchangeFailed, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
+from ...bindings.reply import operation_names
 from ...harness.hosting import hosted
 from ...report.model import Exchange
 from ...target import Target
@@ -54,11 +55,7 @@ class ClientSession:
 
 def _client_agent(document: Any) -> dict[str, Any] | None:
     agents: list[Any] = document["agents"] if isinstance(document, dict) and isinstance(document.get("agents"), list) else []
-    for agent in agents:
-        operations: list[Any] = agent["operations"] if isinstance(agent, dict) and isinstance(agent.get("operations"), list) else []
-        if any(isinstance(o, dict) and o.get("name") == "handle_user_request" for o in operations):
-            return agent  # type: ignore[no-any-return]
-    return None
+    return next((a for a in agents if isinstance(a, dict) and "handle_user_request" in operation_names(a)), None)
 
 
 async def _gather(target: Target) -> ClientSession:

@@ -43,9 +43,14 @@ MEMBER = "x-sdsi-test-mode"
 _MAPPING = re.compile(r"""['"‘“]([^'"’”]{1,200})['"’”]\s*(?:->|→|=>)""")
 
 
+#: Characters of a description searched for mapping examples (a target's string may be megabytes).
+_DESCRIPTION_SCAN = 16 * 1024
+
+
 def mapping_sources(description: str) -> list[str]:
-    """The source side of every mapping example a semantic_description holds (SDSI 4.1, 6.2.2)."""
-    return _MAPPING.findall(description)
+    """The source side of every mapping example a semantic_description holds (SDSI 4.1, 6.2.2), in its
+    first 16 KiB."""
+    return _MAPPING.findall(description[:_DESCRIPTION_SCAN])
 
 
 def content_words(text: str) -> set[str]:

@@ -9,6 +9,7 @@ from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
+from ...validation.rules import selected_schema
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 from .common import judge_exchanges, unavailable
 from .session import HTML_INJECTION, INJECTIONS, Exchanged, Session
@@ -84,9 +85,7 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
     if verdict or found is None:
         return verdict or errored("")
     agent = getattr(found.binding, "agent", None)
-    execute = next((o for o in agent.get("operations", []) if isinstance(o, dict) and o.get("name") == "execute"), {}) \
-        if isinstance(agent, dict) and isinstance(agent.get("operations"), list) else {}
-    if not isinstance(execute.get("outputs", agent.get("outputs") if isinstance(agent, dict) else None), dict):
+    if not isinstance(agent, dict) or not isinstance(selected_schema(agent, "execute", "outputs"), dict):
         return not_applicable("no response schema was negotiated beforehand (no outputs schema for execute)")
 
     def judge(e: Exchanged) -> str | None:

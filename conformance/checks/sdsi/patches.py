@@ -16,6 +16,7 @@ from ...validation import validate_message
 from ..registry import CheckFunction, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
 from .drives import MEMBER as DRIVES_MEMBER
+from .evolution import grace_kept
 from .session import Session
 
 __all__ = ["security_relevant"]
@@ -136,8 +137,6 @@ async def deprecated_keys_keep_their_flag_through_the_grace(target: Target, foun
                 for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"]
     if problems:
         return _verdict(problems, patches, "")
-    from .evolution import grace_kept  # the drives are judged there
-
     return await grace_kept(target) or _verdict([], patches, "every deprecated flag is a boolean")
 
 

@@ -4,14 +4,12 @@ request of its own."""
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed, HttpResponse
-from ...bindings.jsonparse import ENCODING_PROBLEMS
 from ...bindings.woa_rest import ACCEPT
-from ...target import Target
+from ...target import Target, on_the_open_internet
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 
 __all__: list[str] = []
@@ -62,7 +60,7 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     if response is None:
         return unserved  # type: ignore[return-value]
     discovery = target.discovery
-    if discovery.cause == "not-json" and any(p in (discovery.problem or "") for p in ENCODING_PROBLEMS):
+    if discovery.not_utf8:
         return failed(discovery.problem or "", response.exchange)
     charset = response.headers.get("content-type", "").lower().partition("charset=")[2].split(";")[0].strip(' "')
     if charset and charset not in _UTF8_CHARSETS:
@@ -158,20 +156,6 @@ async def woa_8_1_tls_1_3(target: Target) -> Verdict:
 def _transports(document: dict[str, Any]) -> dict[str, Any]:
     transports = document.get("transports")
     return transports if isinstance(transports, dict) else {}
-
-
-def on_the_open_internet(url: str) -> bool:
-    """Whether `url`'s host is on the open Internet (WoA 8.1; E-WOA-8.1-OPEN-INTERNET): not a
-    loopback, private, link-local or unique-local address, not localhost, a single label, or a name
-    under .local, .internal, .lan or .home.arpa."""
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
-    try:
-        return ipaddress.ip_address(host).is_global
-    except ValueError:
-        pass
-    if not host or "." not in host or host == "localhost" or host.endswith(".localhost"):
-        return False
-    return not host.endswith((".local", ".internal", ".lan", ".home.arpa"))
 
 
 @check("WOA-8.1-NO-PLAIN-HTTP")

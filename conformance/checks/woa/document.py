@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...bindings.jsonparse import ENCODING_PROBLEMS
 from ...target import Target
 from ...validation import Violation, validate_message
 from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
@@ -164,7 +163,7 @@ async def woa_4_document_object(target: Target) -> Verdict:
     with woa_version, agents and transports (their values are judged by their own requirements). A
     body that is not UTF-8 is WOA-9.2-UTF8-JSON's to fail; here it cannot be judged."""
     discovery = target.discovery
-    if discovery.cause == "not-json" and not any(p in (discovery.problem or "") for p in ENCODING_PROBLEMS):
+    if discovery.cause == "not-json" and not discovery.not_utf8:
         return failed(discovery.problem or "", discovery.response.exchange)  # type: ignore[union-attr]
     unreadable = _unreadable(target)
     if unreadable:
