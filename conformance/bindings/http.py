@@ -100,11 +100,20 @@ class HttpClient:
         self.recorder = recorder  # keeps every exchange (run --record)
         self.timeout = timeout
         self.max_body = max_body
+        self._cacert, self._transport = cacert, transport
         # a replay makes no connection: the recorded run's CA (a path on its machine) is not needed
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert and replaying() is None else True
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), verify=verify, transport=transport,
                                          limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
                                          follow_redirects=False, headers={"user-agent": USER_AGENT, **(headers or {})})
+
+    def fresh(self) -> HttpClient:
+        """A client like this one (its limits, headers, cookies, recorder) on connections of its own:
+        what a request carries is the same, only the connection is new. Close it after use."""
+        twin = HttpClient(timeout=self.timeout, max_body=self.max_body, cacert=self._cacert, transport=self._transport,
+                          headers=dict(self._client.headers), recorder=self.recorder)
+        twin._client.cookies = httpx.Cookies(self._client.cookies)
+        return twin
 
     async def __aenter__(self) -> HttpClient:
         return self

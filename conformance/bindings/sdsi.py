@@ -36,6 +36,7 @@ class SdsiBinding(Protocol):
 
     def with_headers(self, headers: dict[str, str]) -> SdsiBinding: ...
     def without(self, names: tuple[str, ...]) -> SdsiBinding: ...
+    def over(self, client: HttpClient) -> SdsiBinding: ...
     async def scenarios(self) -> list[str]: ...
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
     async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
@@ -81,6 +82,10 @@ class WoaRestSdsi:
         """The same binding, leaving out the run's headers `names` (its credentials, say)."""
         return WoaRestSdsi(self.client, self.agent, self.endpoint, self.headers, self.given, names)
 
+    def over(self, client: HttpClient) -> WoaRestSdsi:
+        """The same binding, sending through `client` (a fresh connection, say)."""
+        return WoaRestSdsi(client, self.agent, self.endpoint, self.headers, self.given, self.dropped)
+
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         value: dict[str, Any] = {"scenario": scenario}
         if preferred_language:
@@ -110,6 +115,9 @@ class JsonRpcSdsi:
 
     def without(self, names: tuple[str, ...]) -> JsonRpcSdsi:
         return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), self.headers, names)
+
+    def over(self, client: HttpClient) -> JsonRpcSdsi:
+        return JsonRpcSdsi(client, self.endpoint, tuple(self._scenarios), self.headers, self.dropped)
 
     async def scenarios(self) -> list[str]:
         return self._scenarios

@@ -126,6 +126,7 @@ _ALL = [
     Fault("WOA-5.1-DEFAULT-OPERATION", "rejects an envelope without operation instead of serving default"),
     Fault("WOA-5.3-MCP-TOOL-INVOCATION", 'its MCP tool answers {"abstract": ...} where the outputs schema asks for summary'),
     # -- the SDSI server agent (SDSI 3 to 7); the flight_booking template or the seat_preference patch --
+    Fault("SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL", "executes a payload only on a connection that negotiated a template"),
     Fault("SDSI-4.1-TEMPLATE-OBJECT", "serves the flight_booking template as a bare array of keys"),
     Fault("SDSI-4.1-SCHEMA-ID-REQUIRED", "serves the flight_booking template without schema_id"),
     Fault("SDSI-4.1-SCENARIO-REQUIRED", "serves the flight_booking template without scenario"),
@@ -238,6 +239,7 @@ _ALL = [
     Fault("ACI-6-STORAGE-ACCESS-AUTHENTICATED", "serves offloaded context to a request without the reference's credential"),
     Fault("ACI-6-CONTEXT-URI-SIGNED", "accepts any signature on a context reference"),
     Fault("ACI-6-STORAGE-TTL", "hands out context references that expire in ten years"),
+    Fault("ACI-6-MASTER-TRUSTS-STORAGE", "offloads context to a store that rewrites an entry each time it is read"),
 ]
 
 FAULTS: dict[str, Fault] = {fault.name: fault for fault in _ALL}

@@ -124,6 +124,8 @@ class ContextStore:
             return 403, "the reference's signature does not match"
         if exp != "0" and exp.isdigit() and int(exp) <= time.time():
             return 410, "the reference has expired"
+        if self.fault == "ACI-6-MASTER-TRUSTS-STORAGE":  # a store shared with a writer that keeps appending
+            self.entries[ident] += f"\n(revised {time.time():.6f})"
         return 200, self.entries[ident]
 
 

@@ -253,6 +253,8 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     sdsi_inputs = {o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
                    for o in sdsi_server.woa_agent(minimal=minimal)["operations"]}
 
+    negotiated: set[Any] = set()  # the connections (peer address and port) that carried a negotiation: read by one fault only
+
     def sdsi(operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request) -> Response:
         if operation not in sdsi_inputs:
             return problem(400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}")
@@ -262,7 +264,10 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         try:
             moment = _moment(request)
             if operation == "get_schema_template":
+                negotiated.add(request.scope.get("client"))
                 return signed(server.template(given["scenario"], given.get("preferred_language")))
+            if operation == "execute" and breaks == "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL" and request.scope.get("client") not in negotiated:
+                return problem(409, "No session", "negotiate a template on this connection first")
             if operation == "execute":
                 return JSONResponse(server.execute(given["schema_id"], given["payload"], client_id, moment))
             return signed(server.updates(given["schema_id"], "authorization" in request.headers, client_id, moment))

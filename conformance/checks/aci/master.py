@@ -470,3 +470,31 @@ async def context_references_expire(target: Target) -> Verdict:
         return skipped(f"rests on the suite's convention of an expiry the reference names (exp, in seconds since the epoch; "
                        f"E-ACI-6-CONTEXTURI-FORM), which {unreadable[0]} does not follow: its store's expiry was not seen")
     return _verdict([r for r, _ in references], problems, f"the {len(references)} references expire within a day")
+
+
+@check("ACI-6-MASTER-TRUSTS-STORAGE")
+async def stored_context_stays_available_and_whole(target: Target) -> Verdict:
+    """6: the store the master relies on "maintains the integrity and availability of the stored
+    context": every reference the master handed a spy resolves (200) when the intended agent fetches it,
+    and fetched again with its credential serves the same bytes. A refusal of the second fetch is a
+    control (a single-use reference), not a loss. Its security controls are ACI-6-STORAGE-ACCESS-AUTHENTICATED's."""
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
+    handed = [(run, rec.fetched) for run in found.runs.values() for rec in run.spies.received if rec.fetched]
+    judged = [(run, fetched) for run, fetched in handed if target.may_call(fetched[0])]
+    if not judged:
+        why = "handed no spy a ContextURI" if not handed else "handed only references on origins the suite may not call"
+        return skipped(f"the master {why}, so its store was not seen")
+    problems = []
+    for run, (uri, status, text) in judged:
+        if status != 200:
+            problems.append(f"{run.name}: {uri} did not resolve for the agent it was handed to ({status or text})")
+            continue
+        try:
+            again = await target.client.request("GET", uri)
+        except (ExchangeFailed, Unreachable):
+            continue  # the second fetch is the suite's own: its failure says nothing of the store
+        if again.status == 200 and again.body.decode("utf-8", errors="replace") != text:
+            problems.append(f"{run.name}: {uri} served other bytes on a second fetch: the stored context changed after it was handed over")
+    return _verdict([r for r, _ in judged], problems, f"the {len(judged)} references resolved, and served the same context again")

@@ -69,6 +69,43 @@ async def sdsi_4_1_absent_optional_key_handled(target: Target) -> Verdict:
                          "a payload without its optional keys was executed wherever the full one was")
 
 
+@check("SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL")
+async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
+    """SDSI 3.1: "stateless from the protocol perspective; any session state MUST be managed by the
+    application layer or underlying transport protocol". A structured payload the server executed is
+    sent twice more, each time on a fresh connection with the run's headers and cookies (what the
+    application layer and HTTP keep): once after negotiating its template on that connection, once
+    alone. Over HTTP a connection carries no session ("the relationship between connections and
+    messages on them has no impact on the interpretation of those messages", RFC 9110, 3.3), so a
+    payload executed after the negotiation but refused alone was judged by state the protocol's own
+    earlier message left on the connection (E-SDSI-3.1-STATELESS-PROBE)."""
+    found, verdict = await unavailable(target)
+    if verdict or found is None or found.binding is None:
+        return verdict or errored("")
+    accepted = next((e for e in found.exchanges if e.kind == "minimal" and e.reply.ok), None)
+    if accepted is None:
+        return skipped("no payload of REQUIRED keys was executed, so there is none to send again")
+    schema_id = found.valid_templates()[accepted.scenario]["schema_id"]
+    async with target.client.fresh() as client:
+        binding = found.binding.over(client)
+        await binding.template(accepted.scenario)
+        negotiated = await binding.execute(schema_id, accepted.payload, "agent-conformance")
+    async with target.client.fresh() as client:
+        alone = await found.binding.over(client).execute(schema_id, accepted.payload, "agent-conformance")
+    evidence = [e for e in (negotiated.exchange, alone.exchange) if e]
+    if not negotiated.ok:
+        return skipped(f"the payload, sent again after negotiating its template, was answered {negotiated.status or negotiated.problem}: "
+                       "its answer depends on the application's state, so sending it alone would prove nothing", *evidence)
+    if alone.status is None:
+        return errored(f"the payload sent alone on a fresh connection got no answer: {alone.problem}", *evidence)
+    if alone.ok:
+        return passed(f"{accepted.scenario}: the payload was executed alone on a fresh connection ({alone.status}), "
+                      "as after a negotiation on its connection", *evidence)
+    return failed(f"{accepted.scenario}: the payload was executed after a negotiation on its connection but refused alone on a fresh "
+                  f"connection with the same headers and cookies ({alone.status}{': ' + alone.problem if alone.problem else ''}): "
+                  "the server keeps session state on the connection, outside the application layer and HTTP", *evidence)
+
+
 @check("SDSI-3.1-SERVER-VALIDATES-PAYLOAD")
 async def sdsi_3_1_server_validates_payload(target: Target) -> Verdict:
     return await judge_exchanges(target, ("missing-required", "wrong-type", "unknown-schema"),
