@@ -35,6 +35,7 @@ from .report import (
     RunFinished,
     RunHeader,
     RunStarted,
+    Skip,
     Status,
     Summary,
     broadcast,
@@ -55,19 +56,25 @@ class TargetUnreachable(Exception):
     """Nothing answered at the target: no report can be made."""
 
 
-def _untested(requirement: Requirement, target: Target) -> tuple[Status, str]:
+def _untested(requirement: Requirement, target: Target) -> Result:
+    """The result on a requirement no check of this run judges: a skip saying why, or an error."""
     note, discovery = requirement.testability_note, target.discovery
+
+    def skip(why: Skip, message: str) -> Result:
+        return Result.of(requirement, Status.SKIP, message, strict=target.options.strict, skip=why)
+
     if target.options.driver is None and "client-command" in driven_by(requirement.id):
-        return Status.SKIP, "tested when the suite drives a WoA client: run with --client-command (see the README)"
+        return skip(Skip.OTHER_DRIVER, "tested when the suite drives a WoA client: run with --client-command (see the README)")
     if target.options.driver is not None and checks_for(requirement.id):
-        return Status.SKIP, "its checks judge what a host serves; this run drives a client"
+        return skip(Skip.OTHER_DRIVER, "its checks judge what a host serves; this run drives a client")
     if requirement.testability == "not-remotely-testable":
-        return Status.SKIP, f"not remotely testable: {note}"
+        return skip(Skip.NOT_REMOTELY_TESTABLE, f"not remotely testable: {note}")
     if discovery.problem:
-        return Status.ERROR, f"the target's WoA document could not be read: {discovery.problem}"
+        return Result.of(requirement, Status.ERROR, f"the target's WoA document could not be read: {discovery.problem}",
+                         strict=target.options.strict)
     if requirement.testability == "needs-test-hook":
-        return Status.SKIP, f"needs a test hook the target does not offer: {note}"
-    return Status.SKIP, "no check for this requirement yet"
+        return skip(Skip.NEEDS_TEST_HOOK, f"needs a test hook the target does not offer: {note}")
+    return skip(Skip.NO_CHECK, "no check for this requirement yet")
 
 
 def _cancelled_from_outside() -> bool:
@@ -82,7 +89,7 @@ IN_PROCESS = "the run is in-process (an ASGI app, no socket): there is no connec
 
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
     if check.wire and target.options.transport is not None:
-        return Result.of(requirement, Status.SKIP, IN_PROCESS, check=check.name, strict=target.options.strict)
+        return Result.of(requirement, Status.SKIP, IN_PROCESS, check=check.name, strict=target.options.strict, skip=Skip.IN_PROCESS)
     started = time.perf_counter()
     deadline = target.options.check_deadline
     try:
@@ -92,35 +99,35 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
                 verdict = await check.function(target)
             finally:
                 CHECK_SCOPE.reset(token)
-        status, message, evidence = verdict.status, verdict.message, verdict.evidence
+        status, message, evidence, skip = verdict.status, verdict.message, verdict.evidence, verdict.skip
     except TimeoutError:
-        status, message, evidence = Status.ERROR, f"the check did not finish within {deadline:g} s", ()
+        status, message, evidence, skip = Status.ERROR, f"the check did not finish within {deadline:g} s", (), None
     except NotRecorded as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
-        status, message, evidence = Status.SKIP, str(missing), ()
+        status, message, evidence, skip = Status.SKIP, str(missing), (), Skip.NOT_RECORDED
     except asyncio.CancelledError:
         if _cancelled_from_outside():
             raise
-        status, message, evidence = Status.ERROR, "the check was cancelled: work it waited for was cancelled", ()
+        status, message, evidence, skip = Status.ERROR, "the check was cancelled: work it waited for was cancelled", (), None
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # a check must never end the run; say what happened instead
-        status, message, evidence = Status.ERROR, f"the check raised {type(error).__name__}: {error}", ()
+        status, message, evidence, skip = Status.ERROR, f"the check raised {type(error).__name__}: {error}", (), None
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed,
-                     strict=target.options.strict)
+                     strict=target.options.strict, skip=skip or Skip.NOT_OBSERVED)
 
 
 async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     left_out = target.options.selection.left_out(requirement, strict=target.options.strict)
     if left_out:
-        return [Result.of(requirement, Status.SKIP, left_out, strict=target.options.strict)]
+        return [Result.of(requirement, Status.SKIP, left_out, strict=target.options.strict, skip=Skip.LEFT_OUT)]
     roles = target.options.roles
     if requirement.role not in roles:
         message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
         return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
     checks = checks_for(requirement.id, target.options.driver)
     if not checks:
-        return [Result.of(requirement, *_untested(requirement, target), strict=target.options.strict)]
+        return [_untested(requirement, target)]
     return [await _execute(c, requirement, target) for c in checks]
 
 
@@ -249,7 +256,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
             judged = {r.requirement for r in results}
             for requirement in selected:
                 if requirement.id not in judged:
-                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict)
+                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict, skip=Skip.NOT_REACHED)
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
     if recorder is not None:

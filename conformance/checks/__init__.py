@@ -8,6 +8,7 @@ from . import aci, sdsi, woa  # noqa: F401  (registers the checks of each draft)
 from .registry import (
     CHECKS,
     Check,
+    Skip,
     Verdict,
     check,
     checks_for,
@@ -20,4 +21,4 @@ from .registry import (
     waived,
 )
 
-__all__ = ["CHECKS", "Check", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = ["CHECKS", "Check", "Skip", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]

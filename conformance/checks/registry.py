@@ -1,11 +1,14 @@
-"""The registry of checks: one async function per requirement, named after the rule it tests.
+"""The registry of checks: one async function per requirement, named after its draft and section,
+then the rule it tests.
 
-    @check("WOA-4-VERSION-1")
-    async def woa_version_is_1(target: Target) -> Verdict: ...
+    @check("ACI-6-STORAGE-TTL")
+    async def aci_6_context_references_expire(target: Target) -> Verdict: ...
 
 A check returns a `Verdict` (pass, fail, skip, not-applicable, waived, with a message and the
-exchanges that decided it). Registering a check for an ID the catalogue lacks, or a second check
-with the same name, fails at import: a check always traces to a requirement.
+exchanges that decided it); a skip names its kind (`Skip`), so that no one reads its text to know
+why. Registering a check for an ID the catalogue lacks, a second check with the same name, or a name
+without its requirement's draft and section in front fails at import: a check always traces to a
+requirement.
 """
 
 from __future__ import annotations
@@ -14,13 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..report.model import Exchange, Status
+from ..report.model import Exchange, Skip, Status
 from ..requirements import catalogue
 
 if TYPE_CHECKING:
     from ..target import Target
 
-__all__ = ["CHECKS", "Check", "Unmet", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = ["CHECKS", "Check", "Skip", "Unmet", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Verdict:
     status: Status
     message: str
     evidence: tuple[Exchange, ...] = ()
+    skip: Skip | None = None  # why nothing was judged, when the status is skip
 
 
 def passed(message: str, *evidence: Exchange) -> Verdict:
@@ -42,8 +46,9 @@ def errored(reason: str, *evidence: Exchange) -> Verdict:
     return Verdict(Status.ERROR, reason, evidence)
 
 
-def skipped(reason: str, *evidence: Exchange) -> Verdict:
-    return Verdict(Status.SKIP, reason, evidence)
+def skipped(why: Skip, reason: str, *evidence: Exchange) -> Verdict:
+    """Nothing judged, for a reason of kind `why` (the particulars in `reason`)."""
+    return Verdict(Status.SKIP, reason, evidence, why)
 
 
 def not_applicable(reason: str) -> Verdict:
@@ -53,13 +58,13 @@ def not_applicable(reason: str) -> Verdict:
 @dataclass(frozen=True)
 class Unmet:
     """Why the checks of a session have nothing to judge, decided where the session is made: the target
-    offers nothing the rules bind (`absent`: not applicable), or something stood in the way (a skip)."""
+    offers nothing the rules bind (`absent`: not applicable), or its agent cannot be called (a skip)."""
 
     reason: str
     absent: bool = False
 
     def verdict(self) -> Verdict:
-        return not_applicable(self.reason) if self.absent else skipped(self.reason)
+        return not_applicable(self.reason) if self.absent else skipped(Skip.UNREACHABLE, self.reason)
 
 
 def waived(reason: str, *evidence: Exchange) -> Verdict:
@@ -91,10 +96,19 @@ def check(requirement: str, *, driver: str | None = None, wire: bool = False) ->
             raise ValueError(f"check {function.__name__} names {requirement!r}, which is not in the catalogue")
         if function.__name__ in CHECKS:
             raise ValueError(f"two checks are named {function.__name__}")
+        prefix = name_prefix(requirement)
+        if not function.__name__.startswith(prefix):
+            raise ValueError(f"check {function.__name__} of {requirement} must be named {prefix}<the rule>")
         CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver, wire)
         return function
 
     return register
+
+
+def name_prefix(requirement: str) -> str:
+    """How the name of a check of `requirement` begins: its draft and section ("sdsi_6_2_1_" for SDSI-6.2.1-...)."""
+    found = catalogue()[requirement]
+    return f"{found.draft}_{found.section.replace('.', '_')}_"
 
 
 def checks_for(requirement: str, driver: str | None = None) -> list[Check]:

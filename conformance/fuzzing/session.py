@@ -20,6 +20,7 @@ from ..report import (
     RunFinished,
     RunHeader,
     RunStarted,
+    Skip,
     Status,
     Summary,
     broadcast,
@@ -38,11 +39,12 @@ class FuzzUnavailable(Exception):
     """The target cannot be fuzzed at all (unreachable, no document, no rest agent allowed)."""
 
 
-def _result(requirement: str, status: Status, message: str, duration_ms: float = 0.0, *, strict: bool = False) -> Result:
+def _result(requirement: str, status: Status, message: str, duration_ms: float = 0.0, *, strict: bool = False,
+            skip: Skip | None = None) -> Result:
     if requirement in catalogue():
-        return Result.of(catalogue()[requirement], status, message, check="fuzz", duration_ms=duration_ms, strict=strict)
+        return Result.of(catalogue()[requirement], status, message, check="fuzz", duration_ms=duration_ms, strict=strict, skip=skip)
     return Result(requirement, "woa", "5.2", "SHOULD", status, f"{message} (robustness: no draft sentence covers it)",
-                  check="fuzz", duration_ms=duration_ms)
+                  check="fuzz", duration_ms=duration_ms, skip=skip)
 
 
 def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float, strict: bool) -> list[Result]:
@@ -56,7 +58,7 @@ def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float, stri
         if not found:
             results.append(_result(requirement, Status.PASS, f"{outcome.cases} fuzzed requests, no failure", duration_ms, strict=strict))
     results += [_result("ROBUSTNESS", Status.ERROR, error) for error in outcome.errors[:5]]
-    results += [_result("ROBUSTNESS", Status.SKIP, f"not fuzzed: {reason}") for reason in left_out]
+    results += [_result("ROBUSTNESS", Status.SKIP, f"not fuzzed: {reason}", skip=Skip.UNREACHABLE) for reason in left_out]
     return results
 
 

@@ -28,6 +28,7 @@ from ..report import (
     RunFinished,
     RunHeader,
     RunStarted,
+    Skip,
     Status,
     Summary,
     broadcast,
@@ -269,7 +270,7 @@ def judge(traffic: Traffic, suites: tuple[str, ...], *, strict: bool = False) ->
             status, message, evidence = Status.PASS, f"{side}: {len(seen)} exchange(s) exercised it, none broke it", (seen[0][2],)
         else:
             status, message, evidence = Status.SKIP, "no exchange in the traffic touched it", ()
-        results.append(Result.of(requirement, status, message, check="proxy", evidence=evidence, strict=strict))
+        results.append(Result.of(requirement, status, message, check="proxy", evidence=evidence, strict=strict, skip=Skip.NOT_OBSERVED))
     return results
 
 

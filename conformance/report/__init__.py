@@ -2,7 +2,7 @@
 
 from .compliance import LEVEL_ORDER, Summary, summarize
 from .events import Collect, Event, Handler, ResultRecorded, RunFinished, RunStarted, broadcast
-from .model import REPORT_FORMAT, Exchange, Result, RunHeader, Status
+from .model import REPORT_FORMAT, Exchange, Result, RunHeader, Skip, Status
 
 __all__ = [
     "LEVEL_ORDER",
@@ -16,6 +16,7 @@ __all__ = [
     "RunFinished",
     "RunHeader",
     "RunStarted",
+    "Skip",
     "Status",
     "Summary",
     "broadcast",

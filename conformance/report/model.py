@@ -42,6 +42,26 @@ class Status(StrEnum):
         return self in (Status.PASS, Status.FAIL, Status.ERROR, Status.WAIVED)
 
 
+class Skip(StrEnum):
+    """Why a requirement was not judged, as a kind tools can act on; the message gives the particulars."""
+
+    NOT_OBSERVED = "not-observed"  # the target did not do, in this run, what the rule judges
+    DEPENDS_ON = "depends-on"  # a behaviour the rule builds on was not seen; the requirement the message names judges it
+    INCONCLUSIVE = "inconclusive"  # what was seen cannot tell conformance from its breach
+    UNDECLARED = "undeclared"  # the check rests on a declaration or convention the target does not make
+    NEEDS_INPUT = "needs-input"  # the run needs something from the user: an option, credentials, an allowed origin
+    UNREACHABLE = "unreachable"  # the agent the rule binds cannot be called (no endpoint, no input could be made)
+    BEYOND_CAPS = "beyond-caps"  # seeing it would take more than the suite's caps allow (requests, time)
+    NEEDS_TEST_HOOK = "needs-test-hook"  # the target offers no test hook the check needs (a test clock, say)
+    NOT_REMOTELY_TESTABLE = "not-remotely-testable"  # nothing on the wire shows it (the catalogue says why)
+    NO_CHECK = "no-check"  # the suite has no check for it yet
+    OTHER_DRIVER = "other-driver"  # judged when the suite drives a client, or when it calls the target: not in this run
+    IN_PROCESS = "in-process"  # it judges the connection, and an in-process run has none
+    NOT_RECORDED = "not-recorded"  # a replay lacks what the check needs
+    LEFT_OUT = "left-out"  # the run's selection left it out
+    NOT_REACHED = "not-reached"  # the run was interrupted or its budget ran out first
+
+
 @cache
 def _proofs() -> dict[str, Any]:
     try:
@@ -112,17 +132,20 @@ class Result:
     proof: dict[str, Any] = field(default_factory=dict)  # the faults and mutants that prove its check can fail
     #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation rate, its bound
     repeat: dict[str, Any] | None = None
+    skip: Skip | None = None  # why it was not judged, when the status is skip
+
 
     @classmethod
     def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
-           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0, strict: bool = False) -> Result:
+           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0, strict: bool = False, skip: Skip | None = None) -> Result:
         """The result on `requirement`, at the level the run judges it (`strict`: an inferred rule's stronger
         reading). A MAY never fails: what its check found wrong is a warning in the message of a pass."""
         level = requirement.level_in(strict)
         if level == "MAY" and status is Status.FAIL:
             status, message = Status.PASS, f"warning (a MAY never fails): {message}"
         return cls(requirement.id, requirement.draft, requirement.section, level, status, message,
-                   check, evidence, duration_ms, requirement.quote, requirement.basis, proof_of(requirement.id))
+                   check, evidence, duration_ms, requirement.quote, requirement.basis, proof_of(requirement.id),
+                   skip=skip if status is Status.SKIP else None)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -130,6 +153,10 @@ class Result:
         data["evidence"] = [e.as_dict() for e in self.evidence]
         if self.repeat is None:
             del data["repeat"]
+        if self.skip is None:
+            del data["skip"]
+        else:
+            data["skip"] = self.skip.value
         return data
 
     @classmethod
@@ -137,6 +164,8 @@ class Result:
         fields = dict(data)
         fields["status"] = Status(fields["status"])
         fields["evidence"] = tuple(Exchange.from_dict(e) for e in fields.get("evidence", ()))
+        if fields.get("skip") is not None:
+            fields["skip"] = Skip(fields["skip"])
         return cls(**fields)
 
 

@@ -15,7 +15,7 @@ from ...report.model import Exchange, Status
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done, is_not_done
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .fingerprints import agent_contexts, task_context_marks
 from .master_session import SCENARIO_SPIES, UPSTREAM, MasterRun, MasterSession, master_session
 
@@ -66,7 +66,7 @@ def _verdict(runs: list[MasterRun], problems: list[str], success: str) -> Verdic
 
 
 @check("ACI-2.1-TASKCONTEXT-MASTER-ONLY")
-async def task_context_stays_with_the_master(target: Target) -> Verdict:
+async def aci_2_1_task_context_stays_with_the_master(target: Target) -> Verdict:
     """2.1: the TaskContext is the master's own: no invoked agent is sent it."""
     found = await _session(target)
     if isinstance(found, Verdict):
@@ -79,7 +79,7 @@ async def task_context_stays_with_the_master(target: Target) -> Verdict:
 
 
 @check("ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED")
-async def only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
+async def aci_2_1_only_the_target_agent_context_is_delivered(target: Target) -> Verdict:
     """2.1: "only the AgentContext instance corresponding to the target agent is delivered": no call
     carries another agent's AgentContext (an object with another AgentID and a member of Figure 4 beside
     it, JSON text included). A second copy of the agent's own, or a result attributed to the agent it
@@ -111,7 +111,7 @@ def _firsts(run: MasterRun) -> dict[str, Any]:
 
 
 @check("ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED")
-async def independent_subtasks_are_distributed(target: Target) -> Verdict:
+async def aci_3_independent_subtasks_are_distributed(target: Target) -> Verdict:
     """3: the tour plan's three independent subtasks each reach their agent. Whether they were sent
     concurrently (the asynchronous mode) is reported."""
     found = await _session(target)
@@ -138,7 +138,7 @@ def _collaborative(found: MasterSession) -> tuple[MasterRun, dict[str, Any], Ver
 
 
 @check("ACI-3-COLLABORATIVE-ORDER")
-async def collaborative_subtasks_go_in_order(target: Target) -> Verdict:
+async def aci_3_collaborative_subtasks_go_in_order(target: Target) -> Verdict:
     """3: the doctor visit's subtasks are sent in order: diagnosis, prescription, medicine."""
     found = await _session(target)
     if isinstance(found, Verdict):
@@ -153,7 +153,7 @@ async def collaborative_subtasks_go_in_order(target: Target) -> Verdict:
 
 
 @check("ACI-3-COLLABORATIVE-WAITS")
-async def dependent_subtasks_wait(target: Target) -> Verdict:
+async def aci_3_dependent_subtasks_wait(target: Target) -> Verdict:
     """The suite's reading of 3 (inferred): in a collaborative task, a subtask is sent only after the
     one whose output it depends on has returned. (2.1's synchronous mode is not signalled, so its MUST
     cannot be told apart from the asynchronous mode 2.1 allows: E-ACI-2.1-MODE-NOT-SIGNALLED.)"""
@@ -164,14 +164,14 @@ async def dependent_subtasks_wait(target: Target) -> Verdict:
     if problem:
         return problem
     if sorted(firsts, key=lambda spy: firsts[spy].arrived) != list(SCENARIO_SPIES["doctor"]):
-        return skipped("the subtasks were not sent in their order (see ACI-3-COLLABORATIVE-ORDER)")
+        return skipped(Skip.DEPENDS_ON, "the subtasks were not sent in their order (see ACI-3-COLLABORATIVE-ORDER)")
     early = [f"{spy} was sent its subtask {firsts[up].answered - firsts[spy].arrived:.3f} s before {up} returned"
              for spy, up in UPSTREAM.items() if firsts[spy].arrived < firsts[up].answered]
     return _verdict([run], early, "each dependent subtask was sent after the one it needs had returned")
 
 
 @check("ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS")
-async def dependent_input_carries_the_previous_result(target: Target) -> Verdict:
+async def aci_3_dependent_input_carries_the_previous_result(target: Target) -> Verdict:
     """3: the input of a dependent subtask reflects the result of the one before (its canary)."""
     found = await _session(target)
     if isinstance(found, Verdict):
@@ -188,7 +188,7 @@ async def dependent_input_carries_the_previous_result(target: Target) -> Verdict
 def _not_waiting(firsts: dict[str, Any]) -> Verdict | None:
     """The skip of a check that needs the master to wait for each upstream result, when it did not."""
     if any(firsts[spy].arrived < firsts[up].answered for spy, up in UPSTREAM.items()):
-        return skipped("a dependent subtask was sent before its predecessor returned, or out of order "
+        return skipped(Skip.DEPENDS_ON, "a dependent subtask was sent before its predecessor returned, or out of order "
                        "(see ACI-3-COLLABORATIVE-WAITS, ACI-3-COLLABORATIVE-ORDER)")
     return None
 
@@ -199,7 +199,7 @@ def _result_words(spy: str) -> str:
 
 
 @check("ACI-3-NO-DISPATCH-PAST-UNFINISHED")
-async def nothing_goes_down_the_chain_past_a_failure(target: Target) -> Verdict:
+async def aci_3_nothing_goes_down_the_chain_past_a_failure(target: Target) -> Verdict:
     """The suite's reading of 3 (inferred, E-ACI-3-FAILED-UPSTREAM): a collaborative subtask is not sent
     while the one it depends on is unfinished (it would have no input to carry)."""
     found = await _session(target)
@@ -210,14 +210,14 @@ async def nothing_goes_down_the_chain_past_a_failure(target: Target) -> Verdict:
         return problem
     failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished
     if failing is None:
-        return skipped("the run with an unfinished diagnosis was not made")
+        return skipped(Skip.NOT_OBSERVED, "the run with an unfinished diagnosis was not made")
     if failing.spies.of("prescription"):
         return _verdict([failing], ["with the diagnosis unfinished, the master still sent prescription its subtask"], "")
     return passed("with the diagnosis unfinished, nothing went down the chain", *_evidence([failing]))
 
 
 @check("ACI-4.2-CONTEXT-ISOLATION")
-async def contexts_are_isolated(target: Target) -> Verdict:
+async def aci_4_2_contexts_are_isolated(target: Target) -> Verdict:
     """4.2: no agent receives another's working context, nor another's result unless its subtask
     depends on that agent directly (E-ACI-4.2-ISOLATION-CANARIES)."""
     found = await _session(target)
@@ -238,7 +238,7 @@ async def contexts_are_isolated(target: Target) -> Verdict:
 
 
 @check("ACI-5.3-FIGURE-4-MEMBERS-ONLY")
-async def delivery_holds_figure_4_only(target: Target) -> Verdict:
+async def aci_5_3_delivery_holds_figure_4_only(target: Target) -> Verdict:
     """The suite's reading of 5.3 (inferred): what a master delivers is the AgentContext alone, holding
     only Figure 4's members. (ACI-5.3-MINIMAL-DELIVERY itself, task-relevant information only, is
     judged on content by ACI-4.2-CONTEXT-ISOLATION and ACI-2.1-TASKCONTEXT-MASTER-ONLY.)"""
@@ -268,19 +268,19 @@ async def _task_rule(target: Target, requirement: str) -> Verdict:
 
 
 @check("ACI-5.1-TASKCONTEXT-MEMBERS")
-async def task_context_has_its_members(target: Target) -> Verdict:
+async def aci_5_1_task_context_has_its_members(target: Target) -> Verdict:
     """5.1: the returned TaskContext has TaskID, UserQuery, TaskName, TaskDescription and the rest of Figure 3."""
     return await _task_rule(target, "ACI-5.1-TASKCONTEXT-MEMBERS")
 
 
 @check("ACI-5.1-GOAL-STATUS")
-async def goal_status_records_each_goal(target: Target) -> Verdict:
+async def aci_5_1_goal_status_records_each_goal(target: Target) -> Verdict:
     """5.1: GoalStatus is an array of {Goal, Status}."""
     return await _task_rule(target, "ACI-5.1-GOAL-STATUS")
 
 
 @check("ACI-5.1-OVERALL-STATUS-DERIVED")
-async def overall_status_follows_the_goals(target: Target) -> Verdict:
+async def aci_5_1_overall_status_follows_the_goals(target: Target) -> Verdict:
     """5.1: OverallStatus is derived from the goals: done only when every goal is (E-ACI-5.1-STATUS-VOCABULARY)."""
     return await _task_rule(target, "ACI-5.1-OVERALL-STATUS-DERIVED")
 
@@ -300,7 +300,7 @@ def _still_open(task: dict[str, Any] | None) -> bool:
 
 
 @check("ACI-5.3-TASKCONTEXT-UPDATED")
-async def task_context_is_updated(target: Target) -> Verdict:
+async def aci_5_3_task_context_is_updated(target: Target) -> Verdict:
     """5.3: once every subtask came back completed, the TaskContext says so: every goal and the task done."""
     found = await _session(target)
     if isinstance(found, Verdict):
@@ -309,14 +309,14 @@ async def task_context_is_updated(target: Target) -> Verdict:
     for run in runs:
         unsent = [spy for spy in SCENARIO_SPIES[run.scenario] if not run.spies.of(spy)]
         if unsent:
-            return skipped(f"in the {run.name} run no subtask reached {unsent} (see ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED)")
+            return skipped(Skip.DEPENDS_ON, f"in the {run.name} run no subtask reached {unsent} (see ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED)")
         misdelivered = [r.spy for r in run.spies.received if (r.context or {}).get("AgentID") != r.spy]
         if misdelivered:
-            return skipped(f"in the {run.name} run {misdelivered} were not sent their own AgentContext "
+            return skipped(Skip.DEPENDS_ON, f"in the {run.name} run {misdelivered} were not sent their own AgentContext "
                            "(see ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED)")
         goals = run.task_context.get("GoalStatus") if run.task_context else None
         if not isinstance(goals, list) or not all(isinstance(g, dict) for g in goals):
-            return skipped(f"the {run.name} run's GoalStatus is not an array of goals (see ACI-5.1-GOAL-STATUS)")
+            return skipped(Skip.DEPENDS_ON, f"the {run.name} run's GoalStatus is not an array of goals (see ACI-5.1-GOAL-STATUS)")
     stale = [f"{run.name}: every subtask came back completed but the TaskContext is {_statuses(run.task_context)}"
              for run in runs if _still_open(run.task_context)]
     return _verdict(runs, stale, "after every subtask completed, every goal and the task read done")
@@ -332,14 +332,14 @@ def _statuses(task: dict[str, Any] | None) -> str:
 def _two_phase(found: MasterSession, name: str, spy: str, story: str) -> Verdict:
     run = found.runs[name]
     if not run.spies.of(spy):
-        return skipped(f"the master never sent {spy} its subtask in the {name} run")
+        return skipped(Skip.NOT_OBSERVED, f"the master never sent {spy} its subtask in the {name} run")
     if _all_done(run.task_context):
         return failed(f"{story}, yet the TaskContext reads {_statuses(run.task_context)}", *_evidence([run]))
     return passed(f"{story}: the task is not marked done ({_statuses(run.task_context)})", *_evidence([run]))
 
 
 @check("ACI-5.2-TWO-PHASE-UNFINISHED")
-async def unfinished_items_are_not_done(target: Target) -> Verdict:
+async def aci_5_2_unfinished_items_are_not_done(target: Target) -> Verdict:
     """5.2: an item in state 0 is unfinished, whatever its abstract says."""
     found = await _session(target)
     if isinstance(found, Verdict):
@@ -348,7 +348,7 @@ async def unfinished_items_are_not_done(target: Target) -> Verdict:
 
 
 @check("ACI-5.2-TWO-PHASE-VERIFIED")
-async def completed_items_are_verified(target: Target) -> Verdict:
+async def aci_5_2_completed_items_are_verified(target: Target) -> Verdict:
     """5.2: an item in state 1 is accepted only when its KeyInformation bears it out: not when the
     abstract is empty, nor when it says the work failed."""
     found = await _session(target)
@@ -378,11 +378,11 @@ async def _store_check(target: Target, change: Callable[[str], str | None], stor
         return found
     references = _references(found)
     if not references:
-        return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
+        return skipped(Skip.NOT_OBSERVED, "the master handed no spy a ContextURI it could fetch, so its context store was not seen")
     uri = references[0][1]
     changed = change(uri)
     if changed is None:
-        return skipped(f"the reference {uri} has no credential the suite can tell apart to {story}")
+        return skipped(Skip.INCONCLUSIVE, f"the reference {uri} has no credential the suite can tell apart to {story}")
     status, problem, exchange = await _refetch(target, changed)
     evidence = (exchange,) if exchange else ()
     if status is None:
@@ -436,19 +436,19 @@ def _tampered(uri: str) -> str | None:
 
 
 @check("ACI-6-STORAGE-ACCESS-AUTHENTICATED")
-async def context_store_requires_credentials(target: Target) -> Verdict:
+async def aci_6_context_store_requires_credentials(target: Target) -> Verdict:
     """6: the master's context store answers only requests that carry the reference's credential."""
     return await _store_check(target, _without_query, "its credential removed")
 
 
 @check("ACI-6-CONTEXT-URI-SIGNED")
-async def context_references_are_signed(target: Target) -> Verdict:
+async def aci_6_context_references_are_signed(target: Target) -> Verdict:
     """6: a reference whose signature was altered is refused (a signed reference)."""
     return await _store_check(target, _tampered, "its signature altered")
 
 
 @check("ACI-6-STORAGE-TTL")
-async def context_references_expire(target: Target) -> Verdict:
+async def aci_6_context_references_expire(target: Target) -> Verdict:
     """6: an offloaded context has an explicit expiry "to prevent long-term persistence": the reference
     names one (exp) in the future and within 30 days (the draft names no term; E-ACI-6-STORAGE-TTL-TERM)."""
     found = await _session(target)
@@ -456,7 +456,7 @@ async def context_references_expire(target: Target) -> Verdict:
         return found
     references = _references(found)
     if not references:
-        return skipped("the master handed no spy a ContextURI it could fetch, so its context store was not seen")
+        return skipped(Skip.NOT_OBSERVED, "the master handed no spy a ContextURI it could fetch, so its context store was not seen")
     problems, unreadable = [], []
     now = made_time("aci-master-expiry")
     for run, uri in references:
@@ -467,13 +467,13 @@ async def context_references_expire(target: Target) -> Verdict:
         elif not now < expiry <= now + LONG_TERM:
             problems.append(f"{run.name}: {uri} expires at {expiry:.0f}: " + ("already" if expiry <= now else "beyond 30 days, long-term persistence"))
     if unreadable and not problems:
-        return skipped(f"rests on the suite's convention of an expiry the reference names (exp, in seconds since the epoch; "
+        return skipped(Skip.UNDECLARED, f"rests on the suite's convention of an expiry the reference names (exp, in seconds since the epoch; "
                        f"E-ACI-6-CONTEXTURI-FORM), which {unreadable[0]} does not follow: its store's expiry was not seen")
     return _verdict([r for r, _ in references], problems, f"the {len(references)} references expire within a day")
 
 
 @check("ACI-6-MASTER-TRUSTS-STORAGE")
-async def stored_context_stays_available_and_whole(target: Target) -> Verdict:
+async def aci_6_stored_context_stays_available_and_whole(target: Target) -> Verdict:
     """6: the store the master relies on "maintains the integrity and availability of the stored
     context": every reference the master handed a spy resolves (200) when the intended agent fetches it,
     and fetched again with its credential serves the same bytes. A refusal of the second fetch is a
@@ -485,7 +485,7 @@ async def stored_context_stays_available_and_whole(target: Target) -> Verdict:
     judged = [(run, fetched) for run, fetched in handed if target.may_call(fetched[0])]
     if not judged:
         why = "handed no spy a ContextURI" if not handed else "handed only references on origins the suite may not call"
-        return skipped(f"the master {why}, so its store was not seen")
+        return skipped(Skip.NOT_OBSERVED, f"the master {why}, so its store was not seen")
     problems = []
     for run, (uri, status, text) in judged:
         if status != 200:

@@ -18,7 +18,7 @@ from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
-from ..registry import Unmet, Verdict, check, errored, failed, passed, skipped
+from ..registry import Skip, Unmet, Verdict, check, errored, failed, passed, skipped
 
 __all__ = ["UTTERANCES"]
 
@@ -128,7 +128,7 @@ def _payload_rule(requirement: str, success: str) -> Any:
             return verdict or errored("")
         sent = [(d, p) for d in _mapped(found) for p in d.payloads()]
         if not sent:
-            return skipped("the client sent no payload for the draft's utterances")
+            return skipped(Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances")
         problems = [f"{d.scenario}: {v.path}: {v.message}" for d, p in sent
                     for v in validate_message("sdsi/payload-message", p, template=found.templates[d.scenario or ""]) if v.requirement == requirement]
         return _verdict(found, problems, success)
@@ -168,7 +168,7 @@ async def sdsi_6_1_low_confidence_to_other(target: Target) -> Verdict:
                if isinstance(p, dict) and isinstance(p.get("payload"), dict)
                and isinstance(p["payload"].get("other", ""), str | list)]  # other shapes are judged by their own rules
     if not flights:
-        return skipped("the client sent no well-formed payload for the flight-booking utterance")
+        return skipped(Skip.NOT_OBSERVED, "the client sent no well-formed payload for the flight-booking utterance")
     problems = [] if any("window" in _other_text(p).lower() for p in flights) else [
         "\"window seat\", which no key of Figure 2 covers, did not reach \"other\""]
     return _verdict(found, problems, "the fragment no key covers (\"window seat\") went to \"other\"")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...target import Target
-from ..registry import Unmet, Verdict, errored, failed, passed, skipped
+from ..registry import Skip, Unmet, Verdict, errored, failed, passed, skipped
 from .session import Exchanged, Session, session
 
 __all__ = ["judge_exchanges", "unavailable"]
@@ -19,7 +19,7 @@ async def unavailable(target: Target) -> tuple[Session | None, Verdict | None]:
     if found.binding is None:
         return None, (found.unmet or Unmet("no SDSI binding")).verdict()
     if not found.templates:
-        return None, skipped("the server names no scenario (the enum of get_schema_template's scenario input, or --scenario)")
+        return None, skipped(Skip.NEEDS_INPUT, "the server names no scenario (the enum of get_schema_template's scenario input, or --scenario)")
     return found, None
 
 
@@ -30,10 +30,10 @@ async def judge_exchanges(target: Target, kinds: tuple[str, ...], judge: Judge, 
     """Judge the payload exchanges of `kinds`: fail listing the wrong answers, pass when all are right."""
     found, verdict = await unavailable(target)
     if verdict or found is None:
-        return verdict or skipped("")
+        return verdict or errored("")  # unavailable gives one or the other
     exchanged = [e for e in found.exchanges if e.kind in kinds]
     if not exchanged:
-        return skipped("no such payload could be made from the templates")
+        return skipped(Skip.NOT_OBSERVED, "no such payload could be made from the templates")
     broken = [e for e in exchanged if e.reply.status is None]
     if broken:
         return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *[e.reply.exchange for e in broken[:3] if e.reply.exchange])

@@ -13,7 +13,7 @@ import re
 
 from ...report.model import Exchange
 from ...target import Target
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
 from .drives import Checkpoint, Drive, content_words, drives, mapping_sources
 
@@ -21,18 +21,20 @@ from .drives import Checkpoint, Drive, content_words, drives, mapping_sources
 async def _drive(target: Target, name: str) -> Drive | Verdict:
     session, verdict = await unavailable(target)
     if verdict is not None or session is None:
-        return verdict or skipped("")  # unavailable gives one or the other
+        return verdict or errored("")  # unavailable gives one or the other
     if session.binding is not None and not session.binding.supports_updates:
         return not_applicable("the server offers no get_schema_updates, so it serves no patches to observe")
     found = await drives(target, session)
     if found.problem:
-        return skipped(found.problem)
+        return skipped(Skip.NEEDS_TEST_HOOK, found.problem)
     drive = found.by_name.get(name)
     if drive is None:
         return not_applicable("no scenario of the server declares a per-client DSP (cohort \"client\")")
     if drive.problem:
         evidence = [r.exchange for *_, r in drive.sent[-1:] if r is not None and r.exchange]
-        return (errored if drive.broken else skipped)(f"the {name} drive: {drive.problem}", *evidence)
+        if drive.broken:
+            return errored(f"the {name} drive: {drive.problem}", *evidence)
+        return skipped(Skip.BEYOND_CAPS, f"the {name} drive: {drive.problem}", *evidence)
     return drive
 
 
@@ -56,7 +58,7 @@ async def _started(target: Target, name: str) -> Drive | Verdict:
         return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if after.states != ["experimental"] or ending.states != ["experimental"]:
-        return skipped("the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
+        return skipped(Skip.DEPENDS_ON, "the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
     return drive
 
 
@@ -67,7 +69,7 @@ async def _evaluated(target: Target, name: str) -> Drive | Verdict:
     if isinstance(drive, Verdict):
         return drive
     if "experimental" in drive.checkpoints["trial-ended"].states:
-        return skipped("the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+        return skipped(Skip.DEPENDS_ON, "the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
     return drive
 
 
@@ -76,12 +78,12 @@ async def _never_fires(target: Target) -> Verdict | None:
     burst of one wish, written one way, brought no key (else not firing would pass vacuously)."""
     lifecycle = await _drive(target, "lifecycle")
     if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
-        return skipped("a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(Skip.DEPENDS_ON, "a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
     return None
 
 
 @check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
-async def trigger_needs_both_gates(target: Target) -> Verdict:
+async def sdsi_6_2_1_trigger_needs_both_gates(target: Target) -> Verdict:
     """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many times."""
     drive = await _drive(target, "single-client")
     if isinstance(drive, Verdict):
@@ -91,26 +93,26 @@ async def trigger_needs_both_gates(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.1-HEAT-DECAY")
-async def heat_decays(target: Target) -> Verdict:
+async def sdsi_6_2_1_heat_decays(target: Target) -> Verdict:
     """6.2.1: heat decays, whatever the shape: a burst one request short of firing, then a wait of
     several declared half-lives, then that request: it fires only if the heat did not decay."""
     drive = await _drive(target, "decay")
     if isinstance(drive, Verdict):
         return drive
     if drive.checkpoints["quiet"].states:
-        return skipped("the burst fired before the quiet began, short of the requests the declared increment needs "
+        return skipped(Skip.DEPENDS_ON, "the burst fired before the quiet began, short of the requests the declared increment needs "
                        "(see SDSI-6.2.1-HEAT-INCREMENT)", *_evidence(drive.checkpoints["quiet"]))
     notes = drive.notes
     return _compare(drive, "end", f"{notes['requests'] - 1} requests, {notes['wait_hours']} h of quiet, then one more")
 
 
 @check("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL")
-async def heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
+async def sdsi_6_2_1_heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
     """The suite's reading of 6.2.1 (inferred): heat decays exponentially with the half-life the server
     declares: a wish trickling in so slowly that such decay keeps the heat at 70% of the threshold never fires."""
     decay = await _drive(target, "decay")
     if not isinstance(decay, Verdict) and decay.checkpoints["end"].states:
-        return skipped("the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)")
+        return skipped(Skip.DEPENDS_ON, "the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)")
     drive = await _drive(target, "trickle")
     if isinstance(drive, Verdict):
         return drive
@@ -118,7 +120,7 @@ async def heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.1-FRAGMENT-ENCODED")
-async def fragments_are_encoded(target: Target) -> Verdict:
+async def sdsi_6_2_1_fragments_are_encoded(target: Target) -> Verdict:
     """6.2.1: "Each fragment extracted from the "other" key MUST be encoded into a semantic vector": one
     wish written in other cases and punctuation is one wish to any semantic encoding, so a burst of it
     fires where the same wish written one way does. A server that pools raw strings never fires."""
@@ -136,7 +138,7 @@ async def fragments_are_encoded(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
-async def fragments_cluster_by_similarity(target: Target) -> Verdict:
+async def sdsi_6_2_1_fragments_cluster_by_similarity(target: Target) -> Verdict:
     """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where a burst
     of one wish fires (else never firing passes vacuously) and the declared similarity threshold leaves
     a wide margin over what any encoder gives two unrelated wishes (0.6 or more)."""
@@ -147,12 +149,12 @@ async def fragments_cluster_by_similarity(target: Target) -> Verdict:
         return drive
     threshold = drive.notes.get("similarity_threshold")
     if isinstance(threshold, int | float) and threshold < 0.6:
-        return skipped(f"the declared similarity threshold {threshold} is too low for two unrelated wishes to be told apart by any encoder")
+        return skipped(Skip.INCONCLUSIVE, f"the declared similarity threshold {threshold} is too low for two unrelated wishes to be told apart by any encoder")
     return _compare(drive, "end", "two unrelated wishes, alternating, each below the threshold alone")
 
 
 @check("SDSI-6.2.1-HEAT-INCREMENT")
-async def heat_rises_by_the_increment(target: Target) -> Verdict:
+async def sdsi_6_2_1_heat_rises_by_the_increment(target: Target) -> Verdict:
     """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the threshold."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
@@ -166,7 +168,7 @@ async def heat_rises_by_the_increment(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS")
-async def description_quotes_real_fragments(target: Target) -> Verdict:
+async def sdsi_6_2_2_description_quotes_real_fragments(target: Target) -> Verdict:
     """6.2.2: the new key's semantic_description includes a mapping example from a fragment the suite sent."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
@@ -174,7 +176,7 @@ async def description_quotes_real_fragments(target: Target) -> Verdict:
     after = drive.checkpoints["after"]
     new = [s for s in after.served if not s.modified]
     if not new:
-        return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(Skip.DEPENDS_ON, "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
     sent = {w for f in drive.fragments for w in content_words(f)}
     unfounded = [s for s in new if not any(content_words(source) & sent for source in mapping_sources(s.description))]
     if not unfounded:
@@ -184,14 +186,14 @@ async def description_quotes_real_fragments(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
-async def new_keys_start_experimental(target: Target) -> Verdict:
+async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
     """6.2.3: a new key is experimental from the trigger until its trial ends."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if not after.served:
-        return skipped("no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(Skip.DEPENDS_ON, "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
     for point in (after, ending):
         if not point.states or any(state != "experimental" for state in point.states):
             return failed(f"at {point.name} ({'right after the trigger' if point is after else 'a minute before the trial ends'}) "
@@ -200,7 +202,7 @@ async def new_keys_start_experimental(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
-async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
+async def sdsi_6_2_3_keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
     """6.2.3: "Upon completion of the trial period, the server agent evaluates the aggregated metrics":
     on the lifecycle drive, whose unused key every rule set must decide on (usage 0 deprecates), the key
     has left the experimental state by the end of its grace period at the latest; the draft does not
@@ -217,7 +219,7 @@ async def keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.3-PROMOTION")
-async def used_keys_are_promoted(target: Target) -> Verdict:
+async def sdsi_6_2_3_used_keys_are_promoted(target: Target) -> Verdict:
     """6.2.3: a key carried by 30% of payloads, every value well typed, is promoted to stable. The
     alignment metric is the server's own judgement; the suite can predict it only where the server
     declares it judges alignment by type (alignment_judge "type"), else it skips."""
@@ -225,13 +227,13 @@ async def used_keys_are_promoted(target: Target) -> Verdict:
     if isinstance(drive, Verdict):
         return drive
     if drive.notes.get("alignment_judge") != "type":
-        return skipped("the server does not declare that it judges semantic alignment by type (alignment_judge), so whether "
+        return skipped(Skip.UNDECLARED, "the server does not declare that it judges semantic alignment by type (alignment_judge), so whether "
                        "its judgement promotes the key cannot be foretold")
     return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
 
 
 @check("SDSI-6.2.3-DEPRECATION")
-async def unused_keys_are_deprecated(target: Target) -> Verdict:
+async def sdsi_6_2_3_unused_keys_are_deprecated(target: Target) -> Verdict:
     """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends: promoted instead
     is the failure; a key that vanished is SDSI-6.2.3-DEPRECATED-GRACE-FLAG's (its grace period is a flag)."""
     drive = await _evaluated(target, "lifecycle")
@@ -241,7 +243,7 @@ async def unused_keys_are_deprecated(target: Target) -> Verdict:
     if "stable" in ended.states:
         return failed("no payload carried the key during its trial, yet it was promoted to stable", *_evidence(ended))
     if not ended.states:
-        return skipped("the unused key vanished when its trial ended, with no deprecated flag to see (see SDSI-6.2.3-DEPRECATED-GRACE-FLAG)",
+        return skipped(Skip.DEPENDS_ON, "the unused key vanished when its trial ended, with no deprecated flag to see (see SDSI-6.2.3-DEPRECATED-GRACE-FLAG)",
                        *_evidence(ended))
     return passed(f"no payload carried the key during its trial, and it is served {ended.states}", *_evidence(ended))
 
@@ -257,13 +259,13 @@ async def grace_kept(target: Target) -> Verdict | None:
         return None  # kept through the grace period (a withdrawn marker beside the flag is WITHDRAWN-REMOVED's)
     ended = drive.checkpoints["trial-ended"].states
     if "experimental" in ended or "stable" in ended or "stable" in middle.states:
-        return skipped("the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)", *_evidence(middle))
+        return skipped(Skip.DEPENDS_ON, "the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)", *_evidence(middle))
     return failed(f"half-way through the grace period the deprecated key is served {middle.states or 'not at all'}, not flagged "
                   "deprecated: true", *_evidence(middle))
 
 
 @check("SDSI-6.2.3-WITHDRAWN-REMOVED")
-async def withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
+async def sdsi_6_2_3_withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
     """6.2.3: a deprecated key "MAY be moved to a withdrawn state"; "A withdrawn key is removed from active
     patches": a key the server itself marks withdrawn is not served in an active patch. One still
     served deprecated after the grace period was simply not withdrawn, which the MAY allows."""
@@ -277,14 +279,14 @@ async def withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED")
-async def withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
+async def sdsi_6_2_3_withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
     """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is executed."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     grace = drive.checkpoints["grace-ended"]
     if drive.checkpoints["trial-ended"].states != ["deprecated"] or grace.states:
-        return skipped("the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)")
+        return skipped(Skip.DEPENDS_ON, "the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)")
     reply = drive.sent[-1][3]
     if reply is None or not reply.ok:
         status = reply.status if reply else None
@@ -295,7 +297,7 @@ async def withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.3-TRIGGERS-QUEUED")
-async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
+async def sdsi_6_2_3_triggers_beyond_the_cap_wait(target: Target) -> Verdict:
     """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the trial."""
     drive = await _drive(target, "queue")
     if isinstance(drive, Verdict):
@@ -303,13 +305,13 @@ async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
     saturated, drained = drive.checkpoints["saturated"], drive.checkpoints["drained"]
     cap = saturated.expected.count("experimental")
     if len(saturated.states) < cap:
-        return skipped(f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced before the cap "
+        return skipped(Skip.DEPENDS_ON, f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced before the cap "
                        "(see SDSI-6.2.1-SIMILARITY-CLUSTERING)", *_evidence(saturated))
     if saturated.states.count("experimental") > cap:  # the cap counts active experimental keys (6.2.3), not deprecated ones
         return failed(f"{saturated.states.count('experimental')} experimental keys were served at once; the cap is {cap}: "
                       "the trigger beyond it was not queued", *_evidence(saturated))
     if drained.states.count("experimental") == len(drained.states):
-        return skipped("no key left the experimental state, so no place was freed (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+        return skipped(Skip.DEPENDS_ON, "no key left the experimental state, so no place was freed (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
     if len(drained.states) < len(drained.expected):
         return failed(f"after a key left its trial, {len(drained.states)} new keys are served where the oracle serves "
                       f"{len(drained.expected)}: the queued trigger was dropped", *_evidence(saturated, drained))
@@ -317,7 +319,7 @@ async def triggers_beyond_the_cap_wait(target: Target) -> Verdict:
 
 
 @check("SDSI-6.2.2-COLLISION-MERGED")
-async def colliding_candidates_are_merged(target: Target) -> Verdict:
+async def sdsi_6_2_2_colliding_candidates_are_merged(target: Target) -> Verdict:
     """6.2.2: a wish that names a base key refines that key's description, never adds a duplicate."""
     drive = await _drive(target, "collision")
     if isinstance(drive, Verdict):
@@ -330,19 +332,19 @@ async def colliding_candidates_are_merged(target: Target) -> Verdict:
     if duplicates:
         return failed(f"the wish {base.replace('_', ' ')!r} added {duplicates} beside the base key {base!r} instead of merging", *_evidence(after))
     if any(not s.modified for s in after.served):
-        return skipped(f"the server's intent induction named the wish {[s.name for s in after.served]}, not {base!r}: no collision to merge")
+        return skipped(Skip.NOT_OBSERVED, f"the server's intent induction named the wish {[s.name for s in after.served]}, not {base!r}: no collision to merge")
     return failed(f"the wish {base.replace('_', ' ')!r} fired but no patch refines {base!r}", *_evidence(after))
 
 
 @check("SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT")
-async def personal_patches_stay_personal(target: Target) -> Verdict:
+async def sdsi_6_2_2_personal_patches_stay_personal(target: Target) -> Verdict:
     """6.2.2: a key induced from one client's own wishes is served to that client only."""
     drive = await _drive(target, "personal")
     if isinstance(drive, Verdict):
         return drive
     owner, stranger = drive.checkpoints["after"], drive.checkpoints["stranger"]
     if not owner.served:
-        return skipped("the server made no patch for the client whose wish recurred", *_evidence(owner))
+        return skipped(Skip.NOT_OBSERVED, "the server made no patch for the client whose wish recurred", *_evidence(owner))
     if stranger.served:
         return failed(f"another client is served the personal key(s) {[s.name for s in stranger.served]}", *_evidence(stranger))
     return passed("the personal key is served to its client and not to another", *_evidence(owner, stranger))

@@ -10,7 +10,7 @@ from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 from .common import judge_exchanges, unavailable
 from .session import HTML_INJECTION, INJECTIONS, Exchanged, Session
 from .templates import KEY_RULES
@@ -47,8 +47,9 @@ def _differential(pairs: list[tuple[Exchanged, Exchanged]], refused: list[str], 
         listed = "; ".join(f"{e.label()}: {_answered(e)}, though {base.description} was served" for e, base in wrong[:5])
         return failed(f"{len(wrong)} of {len(pairs)}: {listed}", *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange])
     if not pairs:
-        return skipped(f"the payloads to compare with were refused ({', '.join(refused)}), so a refusal here would tell nothing"
-                       if refused else "no such payload could be made from the templates")
+        if refused:
+            return skipped(Skip.INCONCLUSIVE, f"the payloads to compare with were refused ({', '.join(refused)}), so a refusal here would tell nothing")
+        return skipped(Skip.NOT_OBSERVED, "no such payload could be made from the templates")
     return passed(f"{success} ({len(pairs)} payloads)", *[e.reply.exchange for e, _ in pairs[:1] if e.reply.exchange])
 
 
@@ -84,7 +85,7 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
         return verdict or errored("")
     accepted = next((e for e in found.exchanges if e.kind == "minimal" and e.reply.ok), None)
     if accepted is None:
-        return skipped("no payload of REQUIRED keys was executed, so there is none to send again")
+        return skipped(Skip.NOT_OBSERVED, "no payload of REQUIRED keys was executed, so there is none to send again")
     schema_id = found.valid_templates()[accepted.scenario]["schema_id"]
     async with target.client.fresh() as client:
         binding = found.binding.over(client)
@@ -94,7 +95,7 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
         alone = await found.binding.over(client).execute(schema_id, accepted.payload, "agent-conformance")
     evidence = [e for e in (negotiated.exchange, alone.exchange) if e]
     if not negotiated.ok:
-        return skipped(f"the payload, sent again after negotiating its template, was answered {negotiated.status or negotiated.problem}: "
+        return skipped(Skip.INCONCLUSIVE, f"the payload, sent again after negotiating its template, was answered {negotiated.status or negotiated.problem}: "
                        "its answer depends on the application's state, so sending it alone would prove nothing", *evidence)
     if alone.status is None:
         return errored(f"the payload sent alone on a fresh connection got no answer: {alone.problem}", *evidence)

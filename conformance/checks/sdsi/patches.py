@@ -13,7 +13,7 @@ from ...bindings.reply import Reply
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import CheckFunction, Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import CheckFunction, Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
 from .common import unavailable
 from .drives import MEMBER as DRIVES_MEMBER
 from .evolution import grace_kept
@@ -129,7 +129,7 @@ async def sdsi_6_2_2_patch_parent_schema_id(target: Target, found: Session, patc
 
 
 @patch_check("SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
-async def deprecated_keys_keep_their_flag_through_the_grace(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_3_deprecated_keys_keep_their_flag_through_the_grace(target: Target, found: Session, patches: list[Patch]) -> Verdict:
     """6.2.3: "Deprecated keys remain in the schema for a grace period (default 14 days) with a
     "deprecated: true" flag": the flag, where given, is the boolean true's kind; and on the lifecycle
     drive, the unused key is still served, flagged deprecated, half-way through its grace period."""
@@ -231,7 +231,7 @@ async def sdsi_6_2_3_convergence_cap(target: Target, found: Session, patches: li
     per_schema = Counter(parent for parent, _ in active)
     caps = {parent: declared.get(parent, given) for parent in per_schema}
     if all(cap is None for cap in caps.values()):
-        return skipped("the server declares no cap and none was given (--max-experimental-keys): the draft's 10 is an example, "
+        return skipped(Skip.NEEDS_INPUT, "the server declares no cap and none was given (--max-experimental-keys): the draft's 10 is an example, "
                        "not the limit", *[e for _, _, e in patches[:1] if e])
     problems = [f"{count} active experimental keys for {parent!r}, over the cap of {caps[parent]}"
                 for parent, count in per_schema.items() if caps[parent] is not None and count > caps[parent]]  # type: ignore[operator]
@@ -249,7 +249,7 @@ async def sdsi_7_updates_authenticated(target: Target, found: Session, patches: 
                    if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("patches"), list)
                    for p in r.body["patches"] if isinstance(p, dict)]
         if not patches:
-            return skipped("polled without the run's credentials, the server served no patch", *[
+            return skipped(Skip.NOT_OBSERVED, "polled without the run's credentials, the server served no patch", *[
                 r.exchange for r in found.polled_anonymously.values() if r.exchange][:1])
     problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
                 for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
@@ -274,11 +274,11 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     binding = found.binding
     jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
     if not isinstance(jwks_uri, str):
-        return skipped("rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a detached JWS in "
+        return skipped(Skip.UNDECLARED, "rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a detached JWS in "
                        "JWS-Signature; E-SDSI-7-SIGNED-MESSAGES), which this server does not follow: integrity beyond TLS "
                        "(SDSI-7-HTTPS) was not tested")
     if not target.may_call(jwks_uri):
-        return skipped(f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
+        return skipped(Skip.NEEDS_INPUT, f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
     try:
         response = await target.client.request("GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"})
         if response.status != 200:
@@ -302,6 +302,6 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
     if len(unsigned) == len(signed):
-        return skipped(f"no answer carried a JWS-Signature header, though the agent publishes keys at {jwks_uri}: nothing to verify", *evidence)
+        return skipped(Skip.NOT_OBSERVED, f"no answer carried a JWS-Signature header, though the agent publishes keys at {jwks_uri}: nothing to verify", *evidence)
     note = f" ({len(unsigned)} unsigned: {', '.join(unsigned[:3])})" if unsigned else ""
     return passed(f"{len(signed) - len(unsigned)} signed answers verify against the keys at {jwks_uri}{note}", *evidence)

@@ -80,7 +80,7 @@ for _requirement in TEMPLATE_RULES:
 
 
 @check("SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED")
-async def preferred_language_is_tolerated(target: Target) -> Verdict:
+async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
     """The suite's reading of Appendix A.1's preferred_language (inferred): a negotiation request that
     carries one is served, in that language or another; it is not refused for carrying it."""
     found, verdict = await unavailable(target)

@@ -20,7 +20,7 @@ from ...spy.host import SpyRequest
 from ...spy.scenarios import EXFIL, LINK_LOCAL, NAMED_ONLY, PRIVATE, UNLISTED, scenario_host
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import target_validator
-from ..registry import Verdict, check, errored, failed, passed, skipped
+from ..registry import Skip, Verdict, check, errored, failed, passed, skipped
 from .client_session import ClientSession, ScenarioRecord, client_session
 
 __all__: list[str] = []
@@ -37,7 +37,7 @@ def _works(session: ClientSession) -> Verdict | None:
     """A skip when the client never invoked the plain agent: then its refusals prove nothing."""
     if session.invoked_plainly() is None:
         plain = session["plain"]
-        return skipped(f"the client never invoked the plain agent with a POST ({plain.said()}), so what it did not "
+        return skipped(Skip.NOT_OBSERVED, f"the client never invoked the plain agent with a POST ({plain.said()}), so what it did not "
                        "send elsewhere proves nothing", *plain.evidence())
     return None
 
@@ -91,14 +91,14 @@ def _judge_each(session: ClientSession, problem: Callable[[Sent], str | None], s
 
 
 @check("WOA-4.3.1-CLIENT-USES-POST", driver=DRIVER)
-async def client_invokes_with_post(target: Any) -> Verdict:
+async def woa_4_3_1_client_invokes_with_post(target: Any) -> Verdict:
     """WoA 4.3.1: "Clients invoking an agent via the REST transport MUST use HTTP POST"."""
     return _judge_each(await client_session(target), lambda s: None if s.request.method == "POST" else f"invoked with {s.request.method}",
                        "every invocation was a POST")
 
 
 @check("WOA-4.3.1-CLIENT-SENDS-JSON", driver=DRIVER)
-async def client_sends_json(target: Any) -> Verdict:
+async def woa_4_3_1_client_sends_json(target: Any) -> Verdict:
     """WoA 4.3.1: the client "MUST send a request body encoded as JSON with media type application/json"."""
     def problem(sent: Sent) -> str | None:
         if media_type_of(sent.request.headers) != "application/json":
@@ -109,7 +109,7 @@ async def client_sends_json(target: Any) -> Verdict:
 
 
 @check("WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID", driver=DRIVER)
-async def client_substitutes_agent_id(target: Any) -> Verdict:
+async def woa_4_3_1_client_substitutes_agent_id(target: Any) -> Verdict:
     """WoA 4.3.1: "If the invoke_path contains the case sensitive substring "{agent_id}", the client MUST
     replace it with the target agent's id value": no placeholder left, and an agent id in its place."""
     def problem(sent: Sent) -> str | None:
@@ -137,19 +137,19 @@ def _envelope_member(member: str, kind: type, noun: str) -> Callable[[Sent], str
 
 
 @check("WOA-5.1-ENVELOPE-AGENT-REQUIRED", driver=DRIVER)
-async def client_envelope_has_agent(target: Any) -> Verdict:
+async def woa_5_1_client_envelope_has_agent(target: Any) -> Verdict:
     """WoA 5.1: "agent (string, REQUIRED): The agent identifier as listed in the WoA document"."""
     return _judge_each(await client_session(target), _envelope_member("agent", str, "string"), "every envelope names its agent")
 
 
 @check("WOA-5.1-ENVELOPE-INPUT-REQUIRED", driver=DRIVER)
-async def client_envelope_has_input(target: Any) -> Verdict:
+async def woa_5_1_client_envelope_has_input(target: Any) -> Verdict:
     """WoA 5.1: "input (object, REQUIRED)"."""
     return _judge_each(await client_session(target), _envelope_member("input", dict, "object"), "every envelope carries an input object")
 
 
 @check("WOA-5.1-ENVELOPE-OPERATION-STRING", driver=DRIVER)
-async def client_envelope_names_operation(target: Any) -> Verdict:
+async def woa_5_1_client_envelope_names_operation(target: Any) -> Verdict:
     """WoA 5.1: "operation (string, OPTIONAL): The operation name, if the agent defines an operations
     array": where an envelope has an operation, it is a string (which one is WOA-5.1-OPERATION-MATCHES-INTENDED's)."""
     def problem(sent: Sent) -> str | None:
@@ -161,12 +161,12 @@ async def client_envelope_names_operation(target: Any) -> Verdict:
 
     session = await client_session(target)
     if not any(isinstance(s.request.json(), dict) and "operation" in s.request.json() for s in _sent(session)):
-        return skipped("no envelope had an operation member, which 5.1 allows (OPTIONAL): nothing to judge", *session["operations"].evidence())
+        return skipped(Skip.NOT_OBSERVED, "no envelope had an operation member, which 5.1 allows (OPTIONAL): nothing to judge", *session["operations"].evidence())
     return _judge_each(session, problem, "every operation member was a string")
 
 
 @check("WOA-5.1-OPERATION-MATCHES-INTENDED", driver=DRIVER)
-async def client_names_the_intended_operation(target: Any) -> Verdict:
+async def woa_5_1_client_names_the_intended_operation(target: Any) -> Verdict:
     """The suite's reading of WoA 5.1 (inferred): asked for an operation, the client names that one."""
     record = (await client_session(target))["operations"]
     asked = record.scenario.runs[0].operation
@@ -176,16 +176,16 @@ async def client_names_the_intended_operation(target: Any) -> Verdict:
     envelope = posts[0].json()
     operation = envelope.get("operation") if isinstance(envelope, dict) else None
     if operation is None:
-        return skipped(f"asked for operation {asked}, the client left operation out (OPTIONAL in 5.1)", *record.evidence())
+        return skipped(Skip.NOT_OBSERVED, f"asked for operation {asked}, the client left operation out (OPTIONAL in 5.1)", *record.evidence())
     if not isinstance(operation, str):
-        return skipped("the operation is not a string (WOA-5.1-ENVELOPE-OPERATION-STRING judges that)", *record.evidence())
+        return skipped(Skip.DEPENDS_ON, "the operation is not a string (WOA-5.1-ENVELOPE-OPERATION-STRING judges that)", *record.evidence())
     if operation != asked:
         return failed(f"asked for operation {asked!r}, the client's envelope names {operation!r}", *record.evidence())
     return passed(f"the envelope names operation {asked!r}, as asked", *record.evidence())
 
 
 @check("WOA-5.1-INPUT-CONFORMS", driver=DRIVER)
-async def client_input_conforms(target: Any) -> Verdict:
+async def woa_5_1_client_input_conforms(target: Any) -> Verdict:
     """WoA 5.1: input "MUST conform to the JSON Schema specified in the selected operation's inputs
     schema, or to the agent level inputs": the operation the envelope names (none: the agent's inputs)."""
     def problem(sent: Sent) -> str | None:
@@ -205,7 +205,7 @@ async def client_input_conforms(target: Any) -> Verdict:
 
 
 @check("WOA-5.2-AGENT-FIELD-MATCHES", driver=DRIVER)
-async def client_agent_field_matches(target: Any) -> Verdict:
+async def woa_5_2_client_agent_field_matches(target: Any) -> Verdict:
     """WoA 5.2: "The agent field in the envelope MUST match the intended agent's id": the agent whose
     URL the invocation went to (or, where the URL names none, the one the client was asked for)."""
     def problem(sent: Sent) -> str | None:
@@ -218,7 +218,7 @@ async def client_agent_field_matches(target: Any) -> Verdict:
 
 
 @check("WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES", driver=DRIVER)
-async def client_ignores_unknown_schema_features(target: Any) -> Verdict:
+async def woa_4_2_client_ignores_unknown_schema_features(target: Any) -> Verdict:
     """WoA 4.2: advanced features "SHOULD be ignored by clients that do not understand them, as long as
     the client can still construct a conforming request" ($defs, $ref, dependentRequired,
     unevaluatedProperties and vendor keywords in the inputs schema)."""
@@ -248,7 +248,7 @@ def _refused(session: ClientSession, cases: tuple[tuple[str, str | None], ...], 
             sent = record.requests[0]
             return failed(f"scenario {name}: {what}; the client went on and sent {sent.method} {sent.path}", *record.evidence())
         if host is None and not record.attempts:
-            return skipped(f"scenario {name}: the client never asked the suite's proxy for a connection "
+            return skipped(Skip.NOT_OBSERVED, f"scenario {name}: the client never asked the suite's proxy for a connection "
                            f"(does it honour HTTPS_PROXY?): {record.said()}", *record.evidence())
         if host is not None and record.reached(host):
             return failed(f"scenario {name}: {what}; the client asked the proxy to connect to {record.reached(host)[0].authority} "
@@ -257,7 +257,7 @@ def _refused(session: ClientSession, cases: tuple[tuple[str, str | None], ...], 
 
 
 @check("WOA-8.1-CLIENT-VALIDATES-CERTIFICATES", driver=DRIVER)
-async def client_validates_certificates(target: Any) -> Verdict:
+async def woa_8_1_client_validates_certificates(target: Any) -> Verdict:
     """WoA 8.1: "Clients MUST validate server certificates according to normal HTTPS rules" (a CA the
     client was not told to trust; a certificate for another host name)."""
     return _refused(await client_session(target), (("untrusted-ca", None), ("wrong-name", None)),
@@ -265,7 +265,7 @@ async def client_validates_certificates(target: Any) -> Verdict:
 
 
 @check("WOA-8.2-NO-PRIVATE-RANGES", driver=DRIVER)
-async def client_avoids_private_ranges(target: Any) -> Verdict:
+async def woa_8_2_client_avoids_private_ranges(target: Any) -> Verdict:
     """WoA 8.2: "clients SHOULD NOT automatically send invocation requests to URLs that resolve to private
     or link local address ranges ... unless explicitly configured to do so by an administrator"."""
     return _refused(await client_session(target), (("private-base", PRIVATE), ("link-local-base", LINK_LOCAL)),
@@ -273,21 +273,21 @@ async def client_avoids_private_ranges(target: Any) -> Verdict:
 
 
 @check("WOA-8.2-VALIDATE-TRANSPORT-URLS", driver=DRIVER)
-async def client_validates_transport_urls(target: Any) -> Verdict:
+async def woa_8_2_client_validates_transport_urls(target: Any) -> Verdict:
     """WoA 8.2: "Clients SHOULD validate that transport URLs provided in a WoA document resolve to allowed
     domains or IP address ranges before invoking agents" (a base on a host the administrator did not allow)."""
     return _refused(await client_session(target), (("unlisted-base", UNLISTED),), f"the rest base {UNLISTED} is not an allowed host")
 
 
 @check("WOA-8.2-REDIRECT-VALIDATED", driver=DRIVER)
-async def client_validates_redirects(target: Any) -> Verdict:
+async def woa_8_2_client_validates_redirects(target: Any) -> Verdict:
     """WoA 8.2: clients "SHOULD apply the same validation to the redirect target" (a 307 to a link-local address)."""
     return _refused(await client_session(target), (("redirect-private", LINK_LOCAL),),
                     f"the invocation was redirected to {LINK_LOCAL}", invoked=True)
 
 
 @check("WOA-8.2-REDIRECT-CAUTION", driver=DRIVER)
-async def client_cautious_of_off_origin_redirects(target: Any) -> Verdict:
+async def woa_8_2_client_cautious_of_off_origin_redirects(target: Any) -> Verdict:
     """WoA 8.2: "Clients SHOULD also be cautious of HTTP redirects that change the authority component of
     the URL" (a 307 to a host the administrator did not allow; errata E-WOA-8.2-REDIRECT-CAUTION)."""
     return _refused(await client_session(target), (("redirect-off-origin", UNLISTED),),
@@ -295,7 +295,7 @@ async def client_cautious_of_off_origin_redirects(target: Any) -> Verdict:
 
 
 @check("WOA-4.1-DESCRIPTION-UNTRUSTED", driver=DRIVER)
-async def client_treats_description_as_untrusted(target: Any) -> Verdict:
+async def woa_4_1_client_treats_description_as_untrusted(target: Any) -> Verdict:
     """WoA 4.1: "Clients MUST treat this field as untrusted input" (a description that asks the client
     to call other URLs and another agent)."""
     session = await client_session(target)
@@ -313,7 +313,7 @@ async def client_treats_description_as_untrusted(target: Any) -> Verdict:
 
 
 @check("WOA-8.3-LLM-FIELDS-UNTRUSTED", driver=DRIVER)
-async def client_treats_names_as_untrusted(target: Any) -> Verdict:
+async def woa_8_3_client_treats_names_as_untrusted(target: Any) -> Verdict:
     """WoA 8.3: "Clients that use a large language model to reason about or select agents based on these
     fields [name and description] MUST treat them as untrusted input": the injected agent's name asks
     the client to invoke another agent instead (what its description asks is WOA-4.1-DESCRIPTION-UNTRUSTED's).
@@ -333,14 +333,14 @@ def _document_fetches(record: ScenarioRecord) -> list[tuple[int, bool]]:
 
 
 @check("WOA-7-CLIENT-HONORS-CACHING", driver=DRIVER)
-async def client_honors_caching(target: Any) -> Verdict:
+async def woa_7_client_honors_caching(target: Any) -> Verdict:
     """WoA 7: "Clients SHOULD honor these headers when polling for updates" (a document fresh for ten
     minutes fetched twice, and one served no-cache with an ETag)."""
     session = await client_session(target)
     fresh, revalidate = session["caching"], session["revalidate"]
     for record in (fresh, revalidate):
         if len([r for r in record.invocations if r.method == "POST"]) < 2:
-            return skipped(f"scenario {record.scenario.name}: the client did not invoke twice ({record.said()})", *record.evidence())
+            return skipped(Skip.NOT_OBSERVED, f"scenario {record.scenario.name}: the client did not invoke twice ({record.said()})", *record.evidence())
     fetches = _document_fetches(fresh)
     if any(not conditional for n, conditional in fetches if n > 0):
         return failed("the document was fresh for ten minutes (max-age=600), yet the client fetched it again unconditionally",
@@ -356,7 +356,7 @@ async def client_honors_caching(target: Any) -> Verdict:
 
 
 @check("WOA-4.1-SAME-ID-NOT-SAME-AGENT", driver=DRIVER)
-async def client_tells_same_ids_apart(target: Any) -> Verdict:
+async def woa_4_1_client_tells_same_ids_apart(target: Any) -> Verdict:
     """WoA 4.1: "Clients MUST NOT assume that two agents with the same id on different origins have the
     same behavior or schema" (agent echo on two origins, invoked in turn with one cache)."""
     record = (await client_session(target))["same-id"]

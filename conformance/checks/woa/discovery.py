@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from ...bindings import ExchangeFailed, HttpResponse
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target, on_the_open_internet
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 
 __all__: list[str] = []
 
@@ -95,7 +95,7 @@ async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
         return unserved  # type: ignore[return-value]
     present = [h for h in _CACHING if h in response.headers]
     if not present:
-        return skipped("the document carries no caching header at all (WOA-7-CACHING-HEADERS judges that)", response.exchange)
+        return skipped(Skip.DEPENDS_ON, "the document carries no caching header at all (WOA-7-CACHING-HEADERS judges that)", response.exchange)
     if "cache-control" in present and ("etag" in present or "last-modified" in present):
         return passed(f"Cache-Control and a validator: {', '.join(present)}", response.exchange)
     missing = "Cache-Control" if "cache-control" not in present else "a validator (ETag or Last-Modified)"

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...target import Target
 from ...validation import Violation, validate_message
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
 
 __all__ = ["APPLIES", "document_violations"]
 
@@ -130,7 +130,7 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
     document = target.document
     if not isinstance(document, dict):
-        return skipped("cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)", evidence)
+        return skipped(Skip.DEPENDS_ON, "cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)", evidence)
     reason = applies(document)
     if reason:
         return not_applicable(reason)

@@ -28,7 +28,7 @@ from ...target import Target, rest_config
 from ...validation import validate_message
 from ...validation.rules import agent_of, selected_schema
 from ...validation.target_schemas import Unjudgeable
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
 
 __all__ = ["JUDGED_BY", "JUDGED_ON", "PLAN_KEY", "Plan", "Probe", "plan"]
 
@@ -243,7 +243,7 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
     probes = [p for p in run.probes if p.kind in kinds]
     refused = [] if unauthorized_judged else [p for p in probes if p.response is not None and p.response.status in (401, 403)]
     if refused and len(refused) == len(probes):
-        return skipped(f"the host answered {refused[0].response.status} to every invocation: it requires authorization "  # type: ignore[union-attr]
+        return skipped(Skip.NEEDS_INPUT, f"the host answered {refused[0].response.status} to every invocation: it requires authorization "  # type: ignore[union-attr]
                        "(WoA 6 lets it), and the suite sent none; give credentials with --header (E-WOA-6-UNAUTHORIZED-ANSWER)",
                        *[p.exchange for p in refused[:1] if p.exchange])
     probes = [p for p in probes if p not in refused]
@@ -251,7 +251,7 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
         if run.rest_agents == 0:
             return not_applicable("no agent is offered over the rest transport")
         reasons = run.unreachable + run.ungenerated
-        return absent or skipped("nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else ""))
+        return absent or skipped(Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else ""))
     broken = [p for p in probes if p.failure]
     if broken:
         return errored(f"{len(broken)} of {len(probes)} exchanges broke: {broken[0].label()}: {broken[0].failure}",
@@ -314,7 +314,7 @@ async def woa_5_2_success_2xx(target: Target) -> Verdict:
     if verdict.status.value == "pass":
         run = await plan(target)
         if not any(p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")):
-            return skipped("no invocation succeeded, so no success could be seen: every schema-valid input was refused "
+            return skipped(Skip.DEPENDS_ON, "no invocation succeeded, so no success could be seen: every schema-valid input was refused "
                            "(WOA-5.2-VALID-INPUT-ACCEPTED judges that)", *verdict.evidence)
     return verdict
 
@@ -390,7 +390,7 @@ async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
         run = await plan(target)
         others = sorted({p.response.status for p in run.of("mismatch") if p.response is not None and p.response.status != 400})
         if others and not any(p.response is not None and p.response.status == 400 for p in run.of("mismatch")):
-            return skipped(f"every mismatched envelope was refused with {', '.join(map(str, others))}, not 400: whether the host took "
+            return skipped(Skip.INCONCLUSIVE, f"every mismatched envelope was refused with {', '.join(map(str, others))}, not 400: whether the host took "
                            "the agent from the URL cannot be told (WOA-5.2-PLACEHOLDER-MISMATCH-400 judges the status)", *verdict.evidence)
     return verdict
 

@@ -14,7 +14,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
-from ..registry import Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
 
 __all__ = ["tool_names"]
 
@@ -26,23 +26,24 @@ def tool_names(name: str, namespace: Any) -> list[str]:
     return [name, f"{namespace}.{name}", f"{namespace}/{name}", f"{namespace}_{name}"]
 
 
-def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None]:
+def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]], Verdict | None]:
+    """The mcp configuration and its agents, or the skip that says why the suite cannot call its server."""
     document: dict[str, Any] = target.document
     agents = [a for a in document.get("agents", []) if isinstance(a, dict) and "mcp" in (a.get("transports") or [])] \
         if isinstance(document.get("agents"), list) else []
     transports = document.get("transports")
     config = transports.get("mcp") if isinstance(transports, dict) else None
     if not isinstance(config, dict):
-        return None, agents, "the mcp transport has no configuration object (WOA-4.3.2-MCP-CONFIG-OBJECT)"
+        return None, agents, skipped(Skip.DEPENDS_ON, "the mcp transport has no configuration object (WOA-4.3.2-MCP-CONFIG-OBJECT)")
     server, field = config.get("server"), config.get("tool_field")
     if not isinstance(server, str) or not server.startswith(("https://", "http://")):
-        return None, agents, f"the mcp server {server!r} is not an http(s) URL; the suite speaks streamable HTTP only"
+        return None, agents, skipped(Skip.UNREACHABLE, f"the mcp server {server!r} is not an http(s) URL; the suite speaks streamable HTTP only")
     if server.startswith("http://") and not target.waives_plain_http(server):
-        return None, agents, f"the mcp server {server} is plain HTTP; the suite does not call it (WOA-8.1-NO-PLAIN-HTTP)"
+        return None, agents, skipped(Skip.DEPENDS_ON, f"the mcp server {server} is plain HTTP; the suite does not call it (WOA-8.1-NO-PLAIN-HTTP)")
     if not target.may_call(server):
-        return None, agents, f"{server} is not on the target's origin; allow it with --allow-origin to call it"
+        return None, agents, skipped(Skip.NEEDS_INPUT, f"{server} is not on the target's origin; allow it with --allow-origin to call it")
     if not isinstance(field, str):
-        return None, agents, "the mcp transport names no tool_field (WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED)"
+        return None, agents, skipped(Skip.DEPENDS_ON, "the mcp transport names no tool_field (WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED)")
     return config, agents, None
 
 
@@ -56,11 +57,11 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     try:
         example = valid_examples(selected_schema(agent, operation, "inputs"), limit=1)[0]
     except Ungeneratable as error:
-        return skipped(f"agent {agent_id!r}: no input could be made: {error}")
+        return skipped(Skip.UNREACHABLE, f"agent {agent_id!r}: no input could be made: {error}")
     envelope = {"agent": agent_id, "operation": operation, "input": example}
     name = envelope.get(config["tool_field"])
     if not isinstance(name, str):
-        return skipped(f"the envelope member {config['tool_field']!r} holds no tool name")
+        return skipped(Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name")
     try:
         call = await call_tool(config["server"], tool_names(name, config.get("tool_namespace")), example,
                                timeout=target.options.timeout, max_body=target.options.max_body, cacert=target.options.cacert)
@@ -88,11 +89,11 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
         return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
-    config, agents, reason = _config(target)
+    config, agents, unusable = _config(target)
     if not agents:
         return not_applicable("no agent is offered over the mcp transport")
     if config is None:
-        return skipped(reason or "")
+        return unusable or errored("")
     verdicts = [await _judge(target, config, agent) for agent in agents]
     for status in ("fail", "error", "skip"):
         found = next((v for v in verdicts if v is not None and v.status.value == status), None)

@@ -58,7 +58,8 @@ def _testcase(result: Result) -> ET.Element:
     elif result.status is Status.ERROR:
         ET.SubElement(case, "error", message=text, type="error").text = _evidence(result)
     elif result.status in _SKIPPED:
-        ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
+        kind = f" ({result.skip.value})" if result.skip is not None else ""
+        ET.SubElement(case, "skipped", message=f"{result.status.value}{kind}: {result.message}")
     properties = ET.SubElement(case, "properties")
     proof = result.proof
     proven = f"faults {', '.join(proof.get('faults', [])) or 'none'}; {proof.get('mutants_killed', 0)} mutants killed" if proof else ""

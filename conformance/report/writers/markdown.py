@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from typing import ClassVar
 
 from ..compliance import ONE_RUN, Summary
@@ -69,6 +70,9 @@ class MarkdownWriter(Collected):
         for level in ("MUST", "SHOULD", "MAY"):
             lines.append(f"| {level} | " + " | ".join(str(summary.count(level, s)) for s in Status) + " |")
         lines += ["", f"{summary.untested_must} MUST-level requirements were not tested (skip); a skip is never a pass.", ""]
+        kinds = Counter(r.skip.value for r in ranked if r.skip is not None)
+        if kinds:
+            lines += ["Skips by kind: " + " · ".join(f"{kind} {count}" for kind, count in kinds.most_common()), ""]
         if problems:
             lines += ["### Failures and errors", "", *_table(problems), ""]
         if waived:
