@@ -28,9 +28,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from . import __version__
 from .recording import FILES
 from .report.model import utc_now
-from .requirements import DRAFTS, catalogue
+from .requirements import DRAFTS, catalogue_digest
 
-__all__ = ["BUNDLE", "FORMAT", "AttestationInvalid", "attest", "catalogue_digest", "keygen", "verify"]
+__all__ = ["BUNDLE", "FORMAT", "AttestationInvalid", "attest", "keygen", "verify"]
 
 FORMAT = "agent-conformance-attestation/1"
 BUNDLE = "attestation.json"
@@ -48,11 +48,6 @@ def _canonical(value: Any) -> bytes:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def catalogue_digest() -> str:
-    """SHA-256 of the requirement catalogue as the suite reads it: which rules, at which level, quoting what."""
-    return _sha256(_canonical([r.as_dict() for r in catalogue()]))
 
 
 def keygen(path: Path) -> tuple[Path, Path]:

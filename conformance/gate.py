@@ -16,16 +16,13 @@ a failure outranks an unfinished run. The README's table is this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
+from .report.compliance import Summary
 from .report.model import Status
 
-if TYPE_CHECKING:
-    from .report.compliance import Summary
-
-__all__ = ["ExitCode", "GateOutcome", "decide"]
+__all__ = ["ExitCode", "GateOutcome", "decide", "gated"]
 
 _TESTED = (Status.PASS, Status.WAIVED)
 
@@ -67,3 +64,8 @@ def decide(summary: Summary) -> GateOutcome:
     if not summary.count("MUST", *_TESTED):
         return GateOutcome(ExitCode.NOT_CERTIFIED, "nothing was tested at MUST level")
     return GateOutcome(ExitCode.PASSED, f"{summary.count('MUST', *_TESTED)} MUST-level requirement(s) tested, none failed")
+
+
+def gated(summary: Summary) -> Summary:
+    """`summary` carrying the gate's outcome, for the reports to write."""
+    return replace(summary, gate=decide(summary).as_dict())

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .gate import gated
 from .report import (
     Collect,
     Handler,
@@ -145,8 +146,9 @@ async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] =
     for result in results:
         broadcast(ResultRecorded(result), handlers)
     last = summaries[-1]
-    summary = summarize(results, finished=utc_now(), duration_ms=round(sum(s.duration_ms for s in summaries), 1),
-                        completion=last.completion, blocker=last.blocker, claims=last.claims, coverage=last.coverage,
-                        every_agent_required=last.every_agent_required, stale_baseline=last.stale_baseline, runs=len(summaries))
+    summary = gated(summarize(results, finished=utc_now(), duration_ms=round(sum(s.duration_ms for s in summaries), 1),
+                              completion=last.completion, blocker=last.blocker, claims=last.claims, coverage=last.coverage,
+                              every_agent_required=last.every_agent_required, stale_baseline=last.stale_baseline,
+                              runs=len(summaries)))
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -22,11 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from . import __version__
-from .attestation import catalogue_digest
 from .bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from .checks import Check, checks_for, driven_by
 from .checks.woa.invocation import JUDGED_BY, PLAN_KEY
 from .claims import claims_of, coverage_of
+from .gate import gated
 from .recording import NotRecorded, Recorder, seeded
 from .report import (
     Handler,
@@ -42,7 +42,7 @@ from .report import (
     summarize,
 )
 from .report.model import utc_now
-from .requirements import DRAFTS, Requirement, catalogue
+from .requirements import DRAFTS, Requirement, catalogue, catalogue_digest
 from .target import CHECK_SCOPE, DEFAULT_ROLES, RunOptions, Target, may_call
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
@@ -261,9 +261,9 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                     broadcast(ResultRecorded(result), handlers)
     if recorder is not None:
         recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
-    summary = summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
-                        completion=completion, blocker=_blocker(options, discovery), claims=claims,
-                        coverage=coverage, every_agent_required=options.require_every_agent,
-                        stale_baseline=options.baseline.stale(results) if options.baseline else ())
+    summary = gated(summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+                              completion=completion, blocker=_blocker(options, discovery), claims=claims,
+                              coverage=coverage, every_agent_required=options.require_every_agent,
+                              stale_baseline=options.baseline.stale(results) if options.baseline else ()))
     broadcast(RunFinished(summary), handlers)
     return summary

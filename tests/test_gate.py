@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.gate import ExitCode, decide
+from conformance.gate import ExitCode, decide, gated
 from conformance.report import Result, Status, summarize
 from conformance.requirements import catalogue
 
@@ -41,7 +41,7 @@ def test_each_draft_has_its_own_level() -> None:
 
 
 def test_the_report_carries_the_gate_and_reads_back() -> None:
-    summary = summarize([Result.of(WOA_MUST, Status.PASS, "")], completion="interrupted")
+    summary = gated(summarize([Result.of(WOA_MUST, Status.PASS, "")], completion="interrupted"))
     data = summary.as_dict()
     assert data["gate"] == {"exit_code": 4, "reason": "the run was interrupted before every requirement was judged"}
     assert type(summary).from_dict(data) == summary

@@ -14,13 +14,12 @@ import trustme
 import typer
 
 from .. import __version__
-from ..attestation import catalogue_digest
 from ..harness.loop_server import start_server, write_leaf
 from ..proxy import Traffic, forwarding_app, judged_run
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.writers import FORMATS
-from ..requirements import DRAFTS
+from ..requirements import DRAFTS, catalogue_digest
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from .run import Suite, finish, normalized_target, prepared_writers, usable_cacert

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..bindings import HttpClient, Unreachable, WoaRestBinding
+from ..gate import gated
 from ..report import (
     Handler,
     Result,
@@ -88,6 +89,6 @@ async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int
     results = _results(outcome, plan.left_out, duration, options.strict)
     for result in results:
         broadcast(ResultRecorded(result), handlers)
-    summary = summarize(results, finished=utc_now(), duration_ms=duration)
+    summary = gated(summarize(results, finished=utc_now(), duration_ms=duration))
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 from .. import __version__
 from ..bindings.http import media_type_of
 from ..checks.woa.document import APPLIES
+from ..gate import gated
 from ..report import (
     Handler,
     Result,
@@ -285,6 +286,6 @@ def judged_run(upstream: str, suites: tuple[str, ...], traffic: Traffic, handler
         broadcast(ResultRecorded(result), handlers)
     if traffic.recorder is not None:
         traffic.recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
-    summary = summarize(results, finished=utc_now())
+    summary = gated(summarize(results, finished=utc_now()))
     broadcast(RunFinished(summary), handlers)
     return summary

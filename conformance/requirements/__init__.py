@@ -7,6 +7,7 @@ IDs, and answers look-ups by ID. Every verdict the suite gives names one of thes
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ __all__ = [
     "Quote",
     "Requirement",
     "catalogue",
+    "catalogue_digest",
 ]
 
 Draft = Literal["sdsi", "woa", "aci"]
@@ -146,3 +148,11 @@ def raw_entries(draft: str) -> list[dict[str, object]]:
 def catalogue() -> Catalogue:
     """The whole catalogue (loaded once)."""
     return Catalogue([_entry(d, e) for d in DRAFTS for e in raw_entries(d)])
+
+
+@cache
+def catalogue_digest() -> str:
+    """SHA-256 of the requirement catalogue as the suite reads it (which rules, at which level, quoting
+    what), over its canonical JSON: recordings and attestations name the catalogue they were judged by."""
+    canonical = json.dumps([r.as_dict() for r in catalogue()], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()

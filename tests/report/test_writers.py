@@ -10,6 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 
+from conformance.gate import gated
 from conformance.report import (
     Exchange,
     Result,
@@ -102,7 +103,7 @@ def _write(directory: Path, results: list[Result], **summary: object) -> None:
     broadcast(RunStarted(header), handlers)
     for result in results:
         broadcast(ResultRecorded(result), handlers)
-    broadcast(RunFinished(summarize(results, **summary)), handlers)  # type: ignore[arg-type]
+    broadcast(RunFinished(gated(summarize(results, **summary))), handlers)  # type: ignore[arg-type]
 
 
 HOSTILE_TEXT = "agent \x00\x07\x1b[31m\ud800\ufffe <script>alert(1)</script> [x](javascript:alert(1)) | `tick`"
