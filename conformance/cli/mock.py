@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 import time
 from typing import Annotated
 
 import typer
 
-from mocks.faults import FAULTS
-from mocks.faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE
-from mocks.serve import serve_host
-
+from ..references import References, ReferencesMissing, references
 from ._console import console, fail_usage
 
 __all__ = ["app"]
@@ -20,18 +15,21 @@ __all__ = ["app"]
 app = typer.Typer(help="The reference agents the suite certifies, and their named faults.", no_args_is_help=True)
 
 
+def reference_agents() -> References:
+    """The installed reference agents, or a usage error (exit 2) saying they are not installed."""
+    try:
+        return references()
+    except ReferencesMissing as error:
+        fail_usage(str(error))
+
+
 def check_fault(fault: str | None, *, client: bool = False) -> str | None:
     """`fault`, when it names a fault of the reference host (or, with `client`, of the reference WoA client)."""
-    if fault is not None and fault not in (CLIENT_FAULTS if client else FAULTS):
-        fail_usage(f"unknown {'client ' if client else ''}fault {fault!r}; `agent-conformance mock faults` lists them")
+    if fault is not None:
+        refs = reference_agents()
+        if fault not in (refs.client_faults if client else refs.faults):
+            fail_usage(f"unknown {'client ' if client else ''}fault {fault!r}; `agent-conformance mock faults` lists them")
     return fault
-
-
-def reference_client_command(fault: str | None = None, *, minimal: bool = False) -> str:
-    """The --client-command that runs the reference WoA client (mocks/reference/woa_client.py), with `fault` if
-    any, or as the minimal conformer."""
-    prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else f"{MINIMAL_VARIABLE}=1 " if minimal else ""
-    return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
 
 
 @app.command("server")
@@ -49,7 +47,8 @@ def server(
         fail_usage("--fault-rate goes with --fault")
     if minimal and fault:
         fail_usage("--minimal takes no --fault: faults break the reference host")
-    with serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal) as host:
+    with reference_agents().serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed,
+                                       minimal=minimal) as host:
         name = "Minimal conformer" if minimal else "Reference WoA host"
         console.print(f"{name}{f' with fault {fault}' if fault else ''} at {host.url}")
         if host.cacert:
@@ -65,8 +64,9 @@ def server(
 @app.command("faults")
 def faults() -> None:
     """List the named faults: each makes the reference host, or the reference WoA client, break exactly one requirement."""
-    for name, fault in sorted(FAULTS.items()):
+    refs = reference_agents()
+    for name, fault in sorted(refs.faults.items()):
         console.print(f"{name}  {fault.description}")
     console.print("\nFaults of the reference WoA client (run --mock --suite woa --role client --fault NAME):")
-    for name, client_fault in sorted(CLIENT_FAULTS.items()):
+    for name, client_fault in sorted(refs.client_faults.items()):
         console.print(f"{name}  {client_fault.description}")

@@ -16,6 +16,7 @@ from .. import __version__
 from ..mutation import Mutant, Outcome, equivalents, judge, plan, record
 from ..report.model import utc_now
 from ._console import console, fail_usage, progress_bar
+from .mock import reference_agents
 
 __all__ = ["mutate"]
 
@@ -38,12 +39,10 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
 def proof_record(kills: Counter[str]) -> dict[str, object]:
     """Per requirement, the named faults that fail it (mocks/faults/: the host's and the WoA client's) and
     the mutants this run killed with it."""
-    from mocks.faults import FAULTS
-    from mocks.faults.woa_client import CLIENT_FAULTS
-
+    refs = reference_agents()
     requirements: dict[str, dict[str, object]] = {}
-    for fault in (*FAULTS.values(), *CLIENT_FAULTS.values()):
-        requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})["faults"].append(fault.name)  # type: ignore[attr-defined]
+    for name, fault in (*refs.faults.items(), *refs.client_faults.items()):
+        requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})["faults"].append(name)  # type: ignore[attr-defined]
     for requirement, killed in kills.items():
         requirements.setdefault(requirement, {"faults": [], "mutants_killed": 0})["mutants_killed"] = killed
     return {"recorded": utc_now(), "tool_version": __version__, "requirements": requirements}

@@ -13,8 +13,6 @@ from urllib.parse import urlsplit
 
 import typer
 
-from mocks.serve import serve_host
-
 from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
 from ..gate import decide
@@ -30,7 +28,7 @@ from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, fresh_seed
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
 from ._terminal import RunDisplay
-from .mock import check_fault, reference_client_command
+from .mock import check_fault, reference_agents
 
 __all__ = ["finish", "normalized_target", "prepared_writers", "run"]
 
@@ -196,7 +194,7 @@ def run(
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:
         suites, roles = ("woa",), ("client",)
-        client_command = client_command or reference_client_command(fault, minimal=minimal)
+        client_command = client_command or reference_agents().client_command(fault, minimal=minimal)
         target = client_command
         if not quiet:
             console.print(f"Certifying the WoA client run as: {client_command}", markup=False)
@@ -205,7 +203,8 @@ def run(
             # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
             try:
-                served = stack.enter_context(serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal))
+                served = stack.enter_context(reference_agents().serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed,
+                                                                            minimal=minimal))
             except ValueError as error:
                 fail_usage(str(error))
             # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other binding starts at its document

@@ -31,7 +31,7 @@ from ..bindings.jsonparse import NotJson, parse_json
 from ..recording import made_hex, stamp
 from . import ProblemDetailsOnly, TooLarge, problem, read_capped
 
-__all__ = ["SPIES", "Received", "Spies", "SpyRun", "spies_app"]
+__all__ = ["QUERIES", "SPIES", "Received", "Spies", "SpyRun", "spies_app"]
 
 SPIES = {
     "hotel-booking": ("Hotel Booking Agent", "Booked Jade Garden Hotel, 3 nights"),
@@ -42,6 +42,12 @@ SPIES = {
     "buy-medicine": ("Medicine Purchase Agent", "Ordered the prescribed medicine for delivery"),
 }
 _AGENT_CONTEXT = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+
+#: The user queries of the draft's two scenarios, as a master is given them (the spies play their agents).
+QUERIES = {
+    "tour": "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather.",
+    "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
+}
 
 
 @dataclass

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp
 
 from ..recording import recording, replaying
 from ..recording.inbound import RecordedInbound
+from .loop_server import serve
 
 __all__ = ["hosted"]
 
@@ -27,8 +28,6 @@ async def hosted(server: str, build: Callable[[str], ASGIApp]) -> AsyncIterator[
         async with replay.hosting(server, build(base)):
             yield base
         return
-    from mocks.serve import serve  # the generic loopback server runner the project's mocks use too
-
     recorder = recording()
 
     def built(base: str) -> ASGIApp:

@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from ..references import references
 from ..report import ResultRecorded, Status
 from ..runner import RunOptions, run
 from .middleware import Mutating, Recorded, Site
@@ -44,22 +45,18 @@ _AGENT_PATH = re.compile(r"^/agents/([^/]+)/invoke$")
 
 def config_of(site: Site) -> str | None:
     """Which certification judges the answers at `site` (None: none that runs in process)."""
-    from mocks.reference.aci_agents import AGENTS as ACI_AGENTS
-    from mocks.reference.aci_master import MASTER_ID
-    from mocks.reference.sdsi_client import CLIENT_AGENT_ID
-    from mocks.reference.woa_host import SDSI_AGENT
-
+    ids = references().agent_ids
     if site.path == "/.well-known/woa.json":
         return "document"
     agent = _AGENT_PATH.match(site.path)
     name = agent.group(1) if agent else ""
-    if name == SDSI_AGENT or site.path.startswith("/sdsi/"):
+    if name == ids.sdsi_server or site.path.startswith("/sdsi/"):
         return "sdsi"
-    if name == CLIENT_AGENT_ID:
+    if name == ids.sdsi_client:
         return None  # the SDSI client's answer to the suite's driver is no draft's message: what it sends the spy is
-    if name == MASTER_ID:
+    if name == ids.master:
         return "aci-master"
-    if name in ACI_AGENTS:
+    if name in ids.invoked:
         return "aci-invoked"
     return "woa" if name else None  # the summarizer; MCP and A2A need a network, and context URLs change every run
 
@@ -97,9 +94,7 @@ Verdicts = dict[str, tuple[Status, str]]  # requirement -> (status, level)
 
 
 async def _certify(config: str, middleware: Mutating) -> Verdicts:
-    from mocks.reference.woa_host import create_app
-
-    app = create_app(TARGET)
+    app = references().create_app(TARGET)
     middleware.app = app
     suites, roles = CONFIGS[config]
     verdicts: Verdicts = {}

@@ -41,7 +41,6 @@ import contextvars
 import hashlib
 import json
 import random
-import threading
 import time
 import uuid
 from collections import defaultdict, deque
@@ -51,21 +50,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import httpx
 from starlette.types import ASGIApp
 
-from ..report.model import Exchange, utc_now
+from ..report.model import Exchange
+from .inbound import replay_request
+from .recorder import FILES, FORMAT, STAMPS, Recorder, recording, sha256
 
 __all__ = ["FILES", "FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "made_bytes", "made_hex", "made_time",
            "made_uuid", "outcome_of", "recording", "replaying", "seeded", "stamp"]
 
-FORMAT = "agent-conformance-recording/1"
-#: The files of a recording besides its bodies (what an attestation of it covers).
-FILES = ("meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl")
-#: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
-STAMPS = "agent_conformance.stamps"
 _REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay", default=None)
-_RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
 #: The hosted servers whose block the current task is in: a replayed request feeds only them (another
 #: lane's servers get what they received when that lane's own requests are answered).
 _HOSTING: contextvars.ContextVar[Mapping[str, ASGIApp]] = contextvars.ContextVar("hosting", default=MappingProxyType({}))
@@ -74,10 +68,6 @@ _SEED: contextvars.ContextVar[tuple[int, dict[str, random.Random]] | None] = con
 
 class NotRecorded(Exception):
     """The replayed run needs traffic its recording lacks."""
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def seeded(seed: int) -> None:
@@ -121,7 +111,7 @@ def made_time(purpose: str) -> float:
     if replay is not None:
         return replay.value(purpose)
     now = time.time()
-    recorder = _RECORDER.get()
+    recorder = recording()
     if recorder is not None:
         recorder.value(purpose, now)
     return now
@@ -147,63 +137,7 @@ def _key(method: str, url: str, body: str) -> tuple[str, str, str]:
 def _headers_key(headers: Mapping[str, str]) -> str:
     """The request headers that can change an answer (a conditional GET's, a session id), as a digest."""
     kept = sorted((k.lower(), v) for k, v in headers.items() if k.lower() not in _UNKEYED)
-    return _sha256(json.dumps(kept).encode())
-
-
-@dataclass
-class Recorder:
-    """Writes a recording into `folder` as the run goes (from the run's thread and its servers')."""
-
-    folder: Path
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def start(self, meta: dict[str, Any]) -> None:
-        (self.folder / "bodies").mkdir(parents=True, exist_ok=True)
-        for stale in FILES[1:]:
-            (self.folder / stale).unlink(missing_ok=True)
-        (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
-        _RECORDER.set(self)
-
-    def body(self, data: bytes) -> str:
-        """Keep `data` among the recording's bodies (once); its SHA-256."""
-        digest = _sha256(data)
-        path = self.folder / "bodies" / digest
-        if not path.exists():
-            path.write_bytes(data)
-        return digest
-
-    def _append(self, name: str, line: dict[str, Any]) -> None:
-        with self.lock, (self.folder / name).open("a", encoding="utf-8") as log:
-            log.write(json.dumps(line) + "\n")
-
-    def exchange(self, request: httpx.Request, body: bytes, outcome: dict[str, Any]) -> None:
-        line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
-                "request_body": self.body(body)}
-        if "response_body" in outcome:
-            outcome = {**outcome, "response_body": self.body(outcome["response_body"])}
-        self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
-
-    def hosted(self, server: str, base: str) -> None:
-        """A server the suite hosts for this run started at `base`."""
-        self._append("inbound.jsonl", {"hosted": server, "base": base})
-
-    def inbound(self, server: str, request: dict[str, Any], body: bytes, answer: dict[str, Any], response: bytes) -> None:
-        """A request a hosted server received and what it answered (`request` and `answer` hold the
-        rest: method, path, query, headers, arrival; status, headers, stamps)."""
-        self._append("inbound.jsonl", {"server": server, **request, "request_body": self.body(body), **answer,
-                                       "response_body": self.body(response)})
-
-    def value(self, purpose: str, value: float) -> None:
-        self._append("values.jsonl", {"purpose": purpose, "value": value})
-
-    def observed(self, what: str, value: Any) -> None:
-        """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by `body`)."""
-        self._append("observed.jsonl", {"what": what, "value": value})
-
-    def results(self, results: list[dict[str, Any]]) -> None:
-        with (self.folder / "results.jsonl").open("w", encoding="utf-8") as log:
-            for result in results:
-                log.write(json.dumps(result) + "\n")
+    return sha256(json.dumps(kept).encode())
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -257,7 +191,7 @@ class Replay:
         answer to the same request with the same headers, else to the same request; when every one was
         used, the last again (a replay may ask more often than the recorded run did). A recorded body over
         `limit` bytes is the failure it would have been live."""
-        key = _key(method, url, _sha256(body))
+        key = _key(method, url, sha256(body))
         candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
         if not candidates:
             raise NotRecorded(f"not in the recording: {method} {url}")
@@ -313,8 +247,6 @@ class Replay:
 
     async def feed(self, until: float | None, only: str | None = None) -> None:
         """Feed the current task's hosted servers what they received up to the recorded time `until` (None: all)."""
-        from .inbound import replay_request  # inbound.py builds on this module
-
         hosts = _HOSTING.get()
         async with self.feeding:
             for n, record in enumerate(self.inbound):
@@ -334,11 +266,6 @@ class Replay:
 
 def replaying() -> Replay | None:
     return _REPLAY.get()
-
-
-def recording() -> Recorder | None:
-    """The recorder of the current run, if it is recorded."""
-    return _RECORDER.get()
 
 
 def outcome_of(exchange: Exchange, body: bytes) -> dict[str, Any]:

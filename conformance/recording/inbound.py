@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import STAMPS, Recorder
+from .recorder import STAMPS, Recorder
 
 __all__ = ["RecordedInbound", "replay_request"]
 

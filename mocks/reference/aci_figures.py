@@ -18,8 +18,7 @@ from typing import Any
 
 import httpx
 
-from conformance.checks.aci.master_session import QUERIES
-from conformance.harness.aci_spies import Spies, SpyRun, spies_app
+from conformance.harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
 
 from ..serve import serve, serve_host
 

@@ -22,18 +22,14 @@ from typing import Any
 from ...bindings.aci import RestMaster, aci_agents, role_of
 from ...bindings.http import ExchangeFailed, Unreachable
 from ...bindings.reply import Reply
-from ...harness.aci_spies import Spies, SpyRun, spies_app
+from ...harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
 from ...harness.hosting import hosted
 from ...recording import replaying
 from ...target import Target
 from ..registry import Unmet
 
-__all__ = ["QUERIES", "RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
+__all__ = ["RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
 
-QUERIES = {
-    "tour": "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather.",
-    "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
-}
 RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"), "tour-unfinished": ("tour", "unfinished"),
         "tour-unverified": ("tour", "unverified"), "tour-contradicting": ("tour", "contradicting"),
         "doctor-upstream-fails": ("doctor", "upstream-fails")}

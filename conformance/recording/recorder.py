@@ -1,0 +1,90 @@
+"""The recorder: writes a recording as the run goes (the format is described in __init__.py)."""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from ..report.model import utc_now
+
+__all__ = ["FILES", "FORMAT", "STAMPS", "Recorder", "recording", "sha256"]
+
+FORMAT = "agent-conformance-recording/1"
+#: The files of a recording besides its bodies (what an attestation of it covers).
+FILES = ("meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl")
+#: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
+STAMPS = "agent_conformance.stamps"
+_RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Recorder:
+    """Writes a recording into `folder` as the run goes (from the run's thread and its servers')."""
+
+    folder: Path
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def start(self, meta: dict[str, Any]) -> None:
+        (self.folder / "bodies").mkdir(parents=True, exist_ok=True)
+        for stale in FILES[1:]:
+            (self.folder / stale).unlink(missing_ok=True)
+        (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
+        _RECORDER.set(self)
+
+    def body(self, data: bytes) -> str:
+        """Keep `data` among the recording's bodies (once); its SHA-256."""
+        digest = sha256(data)
+        path = self.folder / "bodies" / digest
+        if not path.exists():
+            path.write_bytes(data)
+        return digest
+
+    def _append(self, name: str, line: dict[str, Any]) -> None:
+        with self.lock, (self.folder / name).open("a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
+
+    def exchange(self, request: httpx.Request, body: bytes, outcome: dict[str, Any]) -> None:
+        line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
+                "request_body": self.body(body)}
+        if "response_body" in outcome:
+            outcome = {**outcome, "response_body": self.body(outcome["response_body"])}
+        self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
+
+    def hosted(self, server: str, base: str) -> None:
+        """A server the suite hosts for this run started at `base`."""
+        self._append("inbound.jsonl", {"hosted": server, "base": base})
+
+    def inbound(self, server: str, request: dict[str, Any], body: bytes, answer: dict[str, Any], response: bytes) -> None:
+        """A request a hosted server received and what it answered (`request` and `answer` hold the
+        rest: method, path, query, headers, arrival; status, headers, stamps)."""
+        self._append("inbound.jsonl", {"server": server, **request, "request_body": self.body(body), **answer,
+                                       "response_body": self.body(response)})
+
+    def value(self, purpose: str, value: float) -> None:
+        self._append("values.jsonl", {"purpose": purpose, "value": value})
+
+    def observed(self, what: str, value: Any) -> None:
+        """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by `body`)."""
+        self._append("observed.jsonl", {"what": what, "value": value})
+
+    def results(self, results: list[dict[str, Any]]) -> None:
+        with (self.folder / "results.jsonl").open("w", encoding="utf-8") as log:
+            for result in results:
+                log.write(json.dumps(result) + "\n")
+
+
+def recording() -> Recorder | None:
+    """The recorder of the current run, if it is recorded."""
+    return _RECORDER.get()

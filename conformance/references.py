@@ -1,0 +1,110 @@
+"""The reference agents, handed to the commands that serve, drive or mutate them (`mock`, `run --mock`,
+`mutate`, `aci isolation`) through this one interface. The suite never imports them: the distribution
+that ships them names an object of this shape under the entry point group below (this project's is
+`mocks.references:REFERENCES`), and a suite installed without them says so in one line.
+
+    refs = references()
+    with refs.serve_host("woa-5.2-agent-mismatch-400") as host:
+        ...  # host.url, host.cacert
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = ["GROUP", "AgentIds", "Described", "Figure", "References", "ReferencesMissing", "Served", "references"]
+
+GROUP = "agent_conformance.references"
+
+
+class ReferencesMissing(Exception):
+    """No installed distribution offers the reference agents."""
+
+
+class Described(Protocol):
+    """A named fault: the requirement it breaks and what it does."""
+
+    @property
+    def requirement(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+
+
+class Served(Protocol):
+    @property
+    def url(self) -> str: ...
+    @property
+    def cacert(self) -> Path | None: ...
+
+
+class Figure(Protocol):
+    """What the reference master sends its invoked agents in one scenario, isolated and broadcast."""
+
+    @property
+    def scenario(self) -> str: ...
+    @property
+    def dispatches(self) -> int: ...
+    @property
+    def isolated_bytes(self) -> int: ...
+    @property
+    def broadcast_bytes(self) -> int: ...
+    @property
+    def isolated_tokens(self) -> int | None: ...
+    @property
+    def broadcast_tokens(self) -> int | None: ...
+    @property
+    def ratio(self) -> float: ...
+
+
+class AgentIds(Protocol):
+    """The ids the reference host gives its agents, for telling which certification judges a path."""
+
+    @property
+    def sdsi_server(self) -> str: ...
+    @property
+    def sdsi_client(self) -> str: ...
+    @property
+    def master(self) -> str: ...
+    @property
+    def invoked(self) -> frozenset[str]: ...
+
+
+class References(Protocol):
+    @property
+    def faults(self) -> Mapping[str, Described]: ...
+    @property
+    def client_faults(self) -> Mapping[str, Described]: ...
+    @property
+    def agent_ids(self) -> AgentIds: ...
+
+    def serve_host(self, fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
+                   fault_seed: int = 0, minimal: bool = False) -> AbstractContextManager[Served]:
+        """The reference WoA host on loopback (HTTPS unless `tls` is False), with one named fault, or minimal."""
+        ...
+
+    def create_app(self, base: str) -> Any:
+        """The healthy reference host as an ASGI app whose origin is `base` (for in-process runs)."""
+        ...
+
+    def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
+        """The --client-command that runs the reference WoA client, with `fault` if any, or as the minimal conformer."""
+        ...
+
+    def isolation_figures(self) -> list[Figure]:
+        """ACI 4.2's figure: what the reference master sends in the draft's two scenarios, against a broadcast."""
+        ...
+
+
+@cache
+def references() -> References:
+    """The installed reference agents (the first distribution to offer them)."""
+    for entry in entry_points(group=GROUP):
+        found: References = entry.load()
+        return found
+    raise ReferencesMissing(f"no reference agents are installed (entry point group {GROUP}): install agent-conformance "
+                            "from its repository, which ships them in mocks/")

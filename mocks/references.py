@@ -1,0 +1,62 @@
+"""The reference agents as the suite's commands are handed them (conformance/references.py): the
+object pyproject.toml names under the entry point group `agent_conformance.references`. Each member
+imports what it serves when it is first used."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .faults import FAULTS, Fault
+from .faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE, ClientFault
+from .serve import ServedMock, serve_host
+
+__all__ = ["REFERENCES", "AgentIds", "ReferenceAgents"]
+
+
+@dataclass(frozen=True)
+class AgentIds:
+    sdsi_server: str
+    sdsi_client: str
+    master: str
+    invoked: frozenset[str]
+
+
+class ReferenceAgents:
+    faults: Mapping[str, Fault] = FAULTS
+    client_faults: Mapping[str, ClientFault] = CLIENT_FAULTS
+
+    @cached_property
+    def agent_ids(self) -> AgentIds:
+        from .reference.aci_agents import AGENTS
+        from .reference.aci_master import MASTER_ID
+        from .reference.sdsi_client import CLIENT_AGENT_ID
+        from .reference.woa_host import SDSI_AGENT
+
+        return AgentIds(SDSI_AGENT, CLIENT_AGENT_ID, MASTER_ID, frozenset(AGENTS))
+
+    def serve_host(self, fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
+                   fault_seed: int = 0, minimal: bool = False) -> AbstractContextManager[ServedMock]:
+        return serve_host(fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal)
+
+    def create_app(self, base: str) -> Any:
+        from .reference.woa_host import create_app
+
+        return create_app(base)
+
+    def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
+        prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else f"{MINIMAL_VARIABLE}=1 " if minimal else ""
+        return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
+
+    def isolation_figures(self) -> list[Any]:
+        from .reference.aci_figures import isolation_figures
+
+        return list(isolation_figures())
+
+
+REFERENCES = ReferenceAgents()

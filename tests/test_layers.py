@@ -1,0 +1,76 @@
+"""The floors of the house (issue 23): the suite never imports its mocks, no module imports one that
+imports it back (counting imports inside functions), and the mocks take the suite's public data and
+harness, never its checks. Imports are read as text (a regular expression, not `ast`, which is
+unreliable in an xdist worker whose recursion limit a test moved on Python 3.11)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)|import[ \t]+([\w.]+))", re.M)
+
+
+def _modules(package: str) -> dict[str, Path]:
+    found = {}
+    for path in (ROOT / package).rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules `module` imports: a package's submodules by name, not the package, for `from . import x`."""
+    found = set()
+    for source, names, plain in _IMPORT.findall(path.read_text(encoding="utf-8")):
+        if plain:
+            target = plain
+        else:
+            dots = len(source) - len(source.lstrip("."))
+            base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+            target = ".".join(base[: len(base) - dots + 1] + [source.lstrip(".")]).strip(".") if dots else source
+            submodules = {f"{target}.{n}" for n in re.findall(r"\w+", names.split(" as ")[0] if "(" not in names else names)}
+            if submodules & set(known):
+                found |= submodules & set(known)
+                continue
+        while target not in known and "." in target:
+            target = target.rsplit(".", 1)[0]
+        if target in known or target.split(".")[0] == "mocks":
+            found.add(target)
+    found.discard(module)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    known = _modules("conformance")
+    return {m: _imports(m, p, known) for m, p in known.items()}
+
+
+def test_the_suite_never_imports_its_mocks() -> None:
+    assert [(m, t) for m, targets in _graph().items() for t in targets if t.split(".")[0] == "mocks"] == []
+
+
+def test_no_import_circle() -> None:
+    graph = _graph()
+    circles, state = [], {}
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = "open"
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == "open":
+                circles.append(trail[trail.index(target):] + [target])
+            elif target in graph and target not in state:
+                visit(target, [*trail, target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == []
+
+
+def test_the_mocks_take_no_check() -> None:
+    known = {**_modules("conformance"), **_modules("mocks")}
+    taken = [(m, t) for m, p in _modules("mocks").items() for t in _imports(m, p, known) if t.startswith("conformance.checks")]
+    assert taken == []
