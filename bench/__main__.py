@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ import httpx
 from conformance.oracle.bench import spread
 from conformance.report import Collect
 from conformance.runner import RunOptions, run
+from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from mocks.serve import serve_host
 
@@ -65,7 +67,7 @@ async def _floor(requests: list[dict[str, Any]], bodies: Path, client: httpx.Asy
 
 def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
     """The exchanges a certification sends, recorded into `folder` (their bodies in folder/bodies)."""
-    asyncio.run(_certify(RunOptions(**{**options.__dict__, "record": folder})))
+    asyncio.run(_certify(replace(options, record=folder)))
     return [json.loads(line) for line in (folder / "exchanges.jsonl").read_text().splitlines()]
 
 
@@ -93,7 +95,7 @@ def main() -> None:
     print(f"startup: bare interpreter {spread(bare)}; agent-conformance version {spread(cli)}")
 
     with serve_host() as host, tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
-        options = RunOptions(target=host.url, suites=suites, cacert=host.cacert, timeout=10)
+        options = run_options(host.url, suites=suites, cacert=host.cacert, timeout=10)
         requests = _recorded(options, Path(folder))
 
         async def over_loopback() -> None:
@@ -104,7 +106,7 @@ def main() -> None:
         _compare("over loopback HTTPS", lambda: _certify(options), over_loopback, len(requests), repeat)
 
     def in_process(app: Any, **more: Any) -> RunOptions:
-        return RunOptions(target=IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more)
+        return run_options(IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more)
 
     async def certify_in_process(**more: Any) -> int:
         app = create_app(IN_PROCESS)  # a fresh app each time: the MCP session manager runs once per instance

@@ -64,18 +64,20 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict. Never raises."""
     from .gate import decide
     from .report.writers import writers_for
-    from .runner import RunOptions, TargetUnreachable, run
+    from .runner import TargetUnreachable, run
+    from .target import OptionsUnusable, run_options
 
     folder = Path(out) / slug(spec.target)
     earlier = _complete(folder)
     if earlier is not None:
         return {"target": spec.target, "folder": folder.name, "level": earlier.get("level"),
                 "exit_code": earlier.get("gate", {}).get("exit_code"), "reused": True}
-    suites = ("woa", "sdsi", "aci") if spec.suite == "all" else (spec.suite,)
     try:
-        options = RunOptions(target=spec.target.rstrip("/"), suites=suites, timeout=spec.timeout, budget=spec.budget,
-                             cacert=Path(spec.cacert) if spec.cacert else None, allow_http_loopback=spec.allow_http_loopback)
+        options = run_options(spec.target, suites=spec.suite, timeout=spec.timeout, budget=spec.budget, cacert=spec.cacert,
+                              allow_http_loopback=spec.allow_http_loopback)
         summary = asyncio.run(run(options, writers_for(folder)))
+    except OptionsUnusable as error:
+        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": str(error)}
     except TargetUnreachable as error:
         return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": f"unreachable: {error}"}
     except Exception as error:  # one target's defect is that target's row, never the fleet's end

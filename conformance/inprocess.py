@@ -2,7 +2,7 @@
 
     app = load_app("my_service.main:app")
     async with lifespan(app):
-        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app)), handlers)
+        await run(run_options(IN_PROCESS_ORIGIN, transport=in_process(app)), handlers)
 
 The app is still a black box: the suite speaks HTTP to it through httpx's ASGI transport. An
 exception the app raises is what a server would make of it, a 500 answer judged as such, never an

@@ -18,10 +18,9 @@ from typing import Any
 
 import pytest
 
-from .baseline import Baseline
 from .report import Collect, Result, Status
 from .requirements import catalogue
-from .target import DEFAULT_ROLES, RunOptions
+from .target import DEFAULT_ROLES, OptionsUnusable, RunOptions, run_options
 
 __all__ = ["RequirementFailed", "RequirementItem"]
 
@@ -67,15 +66,21 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.extend(RequirementItem.from_parent(session, name=r.id) for r in catalogue() if r.draft in suites)
 
 
+def _options(target: str, **given: Any) -> RunOptions:
+    """run_options, an option it cannot use a usage error under the plugin's own spelling (--agent-...)."""
+    try:
+        return run_options(target, **given)
+    except OptionsUnusable as error:
+        raise pytest.UsageError(error.why if error.whole else f"--agent-{error.option} {error.why}") from None
+
+
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     from .inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
     from .runner import run
 
     collect = Collect()
-    baseline_file = config.getoption("--agent-baseline")
-    roles = tuple(config.getoption("--agent-role") or DEFAULT_ROLES)
-    common: dict[str, Any] = {"suites": _suites(config), "roles": (*roles, "any"), "timeout": config.getoption("--agent-timeout"),
-                              "baseline": Baseline.load(baseline_file) if baseline_file else None}
+    common: dict[str, Any] = {"suites": _suites(config), "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
+                              "timeout": config.getoption("--agent-timeout"), "baseline": config.getoption("--agent-baseline")}
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
         from .harness.callables import KINDS, callable_app, load_function
@@ -86,15 +91,14 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
         loaded = load_function(function)
         scenarios = tuple(config.getoption("--agent-scenario") or ())
         app = callable_app(loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios)
-        await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), scenarios=scenarios,
-                             **{**common, "roles": (KINDS[suite], "any")}), [collect])
+        await run(_options(IN_PROCESS_ORIGIN, transport=in_process(app), scenarios=scenarios, **{**common, "roles": (KINDS[suite],)}),
+                  [collect])
     elif reference:
         app = load_app(reference)
         async with lifespan(app):
-            await run(RunOptions(target=IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])
+            await run(_options(IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])
     else:
-        await run(RunOptions(target=config.getoption("--agent-target").rstrip("/"), cacert=config.getoption("--agent-cacert"),
-                             **common), [collect])
+        await run(_options(config.getoption("--agent-target"), cacert=config.getoption("--agent-cacert"), **common), [collect])
     grouped: dict[str, list[Result]] = {}
     for result in collect.results:
         grouped.setdefault(result.requirement, []).append(result)

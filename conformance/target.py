@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import secrets
-from collections.abc import Awaitable, Callable
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,17 +20,19 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from .baseline import Baseline
+from .baseline import Baseline, BaselineUnusable
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
 from .bindings.http import same_origin
 from .recording import Replay
-from .selection import Selection
+from .selection import Selection, UnknownSelection
 
 __all__ = [
     "CHECK_SCOPE",
     "DEFAULT_BUDGET",
     "DEFAULT_MAX_PROBES",
     "DEFAULT_ROLES",
+    "SUITES",
+    "OptionsUnusable",
     "RunOptions",
     "SharedWorkFailed",
     "Target",
@@ -37,11 +40,14 @@ __all__ = [
     "is_loopback",
     "may_call",
     "rest_config",
+    "run_options",
 ]
 
 T = TypeVar("T")
 #: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
 DEFAULT_ROLES = ("host", "server", "master", "invoked", "any")
+#: The drafts a run can certify, in the order reports list them.
+SUITES = ("woa", "sdsi", "aci")
 #: Seconds a whole run may take unless --budget says otherwise: the largest reference run (all drafts,
 #: every role, about 7 s) forty times over, so that a slow but honest target over a real network fits.
 DEFAULT_BUDGET = 300.0
@@ -152,6 +158,82 @@ class RunOptions:
                 "headers": [name for name, _ in self.headers], "seed": self.seed, "parallel": self.parallel,
                 "max_probes": self.max_probes, "require_every_agent": self.require_every_agent,
                 "replayed_from": str(self.replay.folder) if self.replay else None}  # names only: values may be credentials
+
+
+class OptionsUnusable(ValueError):
+    """An option a run cannot use: which (as the CLI spells it) and why, for a usage error (exit 2)."""
+
+    def __init__(self, option: str, why: str, *, whole: bool = False) -> None:
+        """`why` follows the option's name ("--cacert x is not ..."), or with `whole` says it all."""
+        super().__init__(why if whole else f"--{option} {why}")
+        self.option, self.why, self.whole = option, why, whole
+
+
+def origin(url: str, option: str = "target") -> str:
+    """`url` as a target's origin and optional base path (no trailing slash), or OptionsUnusable."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise OptionsUnusable(option, f"must be an http or https URL such as https://agents.example.com, not {url!r}")
+    if parts.query or parts.fragment:
+        raise OptionsUnusable(option, "is an origin (and optional base path), without a query or fragment")
+    return url.rstrip("/")
+
+
+def usable_cacert(cacert: Path | str | None) -> Path | None:
+    """`cacert` when it holds a certificate TLS can load (the user's file, not a defect of the suite)."""
+    if cacert is None:
+        return None
+    try:
+        ssl.create_default_context(cafile=str(cacert))
+    except (ssl.SSLError, OSError, ValueError) as error:
+        raise OptionsUnusable("cacert", f"{cacert} is not a PEM CA certificate TLS can load: {error}") from None
+    return Path(cacert)
+
+
+def _header(raw: str | tuple[str, str]) -> tuple[str, str]:
+    name, colon, value = raw.partition(":") if isinstance(raw, str) else (raw[0], ":", raw[1])
+    if not colon or not name.strip() or any(c in name for c in " \t\r\n") or any(c in value for c in "\r\n"):
+        raise OptionsUnusable("header", f"is 'Name: value', not {raw!r}")
+    return name.strip(), value.strip()
+
+
+def run_options(target: str, *, suites: str | Sequence[str] = "all", roles: Sequence[str] = DEFAULT_ROLES,
+                cacert: Path | str | None = None, allowed_origins: Sequence[str] = (), headers: Sequence[str | tuple[str, str]] = (),
+                levels: Sequence[str] = (), requirements: Sequence[str] = (), sections: Sequence[str] = (),
+                exclude: Sequence[str] = (), baseline: Path | str | Baseline | None = None, scenarios: Sequence[str] = (),
+                binding: str = WoaRestBinding.name, seed: int | None = None, **rest: Any) -> RunOptions:
+    """The one way every entry point (the CLI, the pytest plugin, fleet, rejudge, mutate, tests) makes a run's
+    options from what a user gave, checked and normalised alike; OptionsUnusable names the option at fault.
+
+    The target is an http(s) origin, left as given when the app is in-process (`transport`) or the suite
+    drives a client (`client_command`); suites are "all" or draft names; roles always include "any"; the
+    CA certificate must load (unless the run is a replay); allowed origins are origins; headers are "Name: value"; the selection and
+    the baseline are read here; an unseeded run gets a fresh seed. `rest` are RunOptions' other fields."""
+    if not (rest.get("transport") is not None or rest.get("client_command")):
+        target = origin(target)
+    chosen = SUITES if suites == "all" else (suites,) if isinstance(suites, str) else tuple(suites)
+    unknown = [s for s in chosen if s not in SUITES]
+    if unknown or not chosen:
+        raise OptionsUnusable("suite", f"is one of {', '.join(SUITES)} or all, not {', '.join(unknown) or 'nothing'}")
+    if scenarios and "sdsi" not in chosen:
+        raise OptionsUnusable("scenario", "names SDSI scenarios: give --suite sdsi (or all)")
+    if binding == "a2a" and chosen != ("aci",):
+        raise OptionsUnusable("binding", "a2a certifies ACI invoked agents over A2A: give --suite aci")
+    try:
+        selection = Selection(tuple(x.upper() for x in levels), tuple(requirements), tuple(sections), tuple(exclude))
+    except UnknownSelection as error:
+        raise OptionsUnusable("requirement" if requirements or exclude else "section" if sections else "level", str(error),
+                              whole=True) from None
+    try:
+        expected = Baseline.load(Path(baseline)) if isinstance(baseline, (str, Path)) else baseline
+    except BaselineUnusable as error:
+        raise OptionsUnusable("baseline", str(error), whole=True) from None
+    # a replay makes no connection: the recorded run's CA (a path on its machine) is not loaded
+    trusted = usable_cacert(cacert) if rest.get("replay") is None else Path(cacert) if cacert else None
+    return RunOptions(target=target, suites=chosen, roles=tuple(dict.fromkeys((*roles, "any"))), cacert=trusted,
+                      allowed_origins=tuple(origin(o, "allow-origin") for o in allowed_origins),
+                      headers=tuple(_header(h) for h in headers), selection=selection, baseline=expected,
+                      scenarios=tuple(scenarios), binding=binding, seed=fresh_seed() if seed is None else seed, **rest)
 
 
 @dataclass

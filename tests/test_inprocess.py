@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from conformance.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan
 from conformance.report import Collect, Result, Status
 from conformance.runner import IN_PROCESS, run
-from conformance.target import RunOptions
+from conformance.target import run_options
 from examples.fastapi_host import create_app
 from mocks.reference.woa_host import create_app as reference_host
 
@@ -21,7 +21,7 @@ def _certify(app: Any, suites: tuple[str, ...]) -> dict[str, Result]:
 
     async def certify() -> None:
         async with lifespan(app):  # the app's startup and shutdown, as under uvicorn
-            await run(RunOptions(target=IN_PROCESS_ORIGIN, suites=suites, transport=in_process(app)), [collect])
+            await run(run_options(target=IN_PROCESS_ORIGIN, suites=suites, transport=in_process(app)), [collect])
 
     asyncio.run(certify())
     return {r.requirement: r for r in collect.results}

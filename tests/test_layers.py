@@ -29,7 +29,7 @@ def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
         else:
             dots = len(source) - len(source.lstrip("."))
             base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-            target = ".".join(base[: len(base) - dots + 1] + [source.lstrip(".")]).strip(".") if dots else source
+            target = ".".join([*base[:len(base) - dots + 1], source.lstrip(".")]).strip(".") if dots else source
             submodules = {f"{target}.{n}" for n in re.findall(r"\w+", names.split(" as ")[0] if "(" not in names else names)}
             if submodules & set(known):
                 found |= submodules & set(known)
@@ -59,7 +59,7 @@ def test_no_import_circle() -> None:
         state[module] = "open"
         for target in sorted(graph.get(module, ())):
             if state.get(target) == "open":
-                circles.append(trail[trail.index(target):] + [target])
+                circles.append([*trail[trail.index(target):], target])
             elif target in graph and target not in state:
                 visit(target, [*trail, target])
         state[module] = "done"

@@ -19,15 +19,15 @@ from conformance.cli import app
 from conformance.report import ResultRecorded, RunFinished, Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.runner import RunOptions, run
-from conformance.target import Target
+from conformance.runner import run
+from conformance.target import Target, run_options
 from mocks.reference.woa_host import create_app
 
 TARGET = "https://host.test"
 
 
 def _target(**options: object) -> Target:
-    opts = RunOptions(target=TARGET, **options)  # type: ignore[arg-type]
+    opts = run_options(target=TARGET, **options)  # type: ignore[arg-type]
     client = HttpClient()
     return Target(opts, client, WoaRestBinding(TARGET, client), DocumentFetch(TARGET + "/.well-known/woa.json", None))
 
@@ -73,7 +73,7 @@ async def test_anything_a_check_raises_is_an_error_result(raised: object, monkey
                 seen[event.result.requirement] = event.result
 
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    summary = await run(RunOptions(target=TARGET, suites=("woa",), transport=transport), [Collect()])
+    summary = await run(run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()])
     result = seen["WOA-4-VERSION-1"]
     assert result.status is Status.ERROR  # type: ignore[attr-defined]
     assert summary.complete and summary.total == len(seen)
@@ -86,7 +86,7 @@ async def test_a_run_out_of_budget_finishes_in_order(monkeypatch: pytest.MonkeyP
 
     _only(monkeypatch, "WOA-4-AGENTS-ARRAY", slow)
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    summary = await run(RunOptions(target=TARGET, suites=("woa",), transport=transport, budget=1.0), writers_for(tmp_path))
+    summary = await run(run_options(target=TARGET, suites=("woa",), transport=transport, budget=1.0), writers_for(tmp_path))
     assert summary.completion == "out-of-budget"
     log = read_events(tmp_path / "events.jsonl")
     assert log.footer is not None and log.footer["completion"] == "out-of-budget"
@@ -109,7 +109,7 @@ async def test_a_cancelled_run_is_finished_as_interrupted(monkeypatch: pytest.Mo
                 footers.append(event)
 
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    task = asyncio.create_task(run(RunOptions(target=TARGET, suites=("woa",), transport=transport), [Collect()]))
+    task = asyncio.create_task(run(run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()]))
     await asyncio.sleep(0.5)
     task.cancel("SIGINT")
     summary = await task

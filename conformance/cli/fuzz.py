@@ -11,9 +11,9 @@ from typing import Annotated
 import typer
 
 from ..fuzzing.session import FuzzUnavailable, fuzz_target
-from ..target import RunOptions
+from ..target import run_options
 from ._console import console, fail_usage
-from .run import finish, normalized_target, prepared_writers, usable_cacert
+from .run import finish, prepared_writers, usable
 
 __all__ = ["fuzz"]
 
@@ -33,9 +33,8 @@ def fuzz(
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
     answers that keep to the declared schemas and media types. Each failure comes with a curl command.
     Exit codes as for `run`."""
-    options = RunOptions(target=normalized_target(target), suites=("woa",), timeout=timeout, cacert=usable_cacert(cacert),
-                         allow_http_loopback=allow_http_loopback, strict=strict,
-                         allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()))
+    options = usable(run_options, target, suites="woa", timeout=timeout, cacert=cacert, allow_http_loopback=allow_http_loopback,
+                     strict=strict, allowed_origins=allow_origin or ())
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:
         with console.status(f"Fuzzing {target} ({max_examples} examples per operation)…") if console.is_terminal else nullcontext():

@@ -20,9 +20,10 @@ from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.writers import FORMATS
 from ..requirements import DRAFTS, catalogue_digest
+from ..target import origin, usable_cacert
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
-from .run import Suite, finish, normalized_target, prepared_writers, usable_cacert
+from .run import Suite, finish, prepared_writers, usable
 
 __all__ = ["proxy"]
 
@@ -84,9 +85,9 @@ def proxy(
     At SIGINT or SIGTERM (or after --duration) it writes the reports: a requirement that some exchange
     exercised is pass or fail (the host's documents and answers, the client's requests); one that no
     exchange touched is skip, never pass. The exit code is run's."""
-    upstream = normalized_target(upstream)
+    upstream = usable(origin, upstream, "upstream")
     host, port = _listen_address(listen)
-    usable_cacert(cacert)
+    usable(usable_cacert, cacert)
     suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, list(FORMATS))
     traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()

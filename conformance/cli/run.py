@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import ssl
+from collections.abc import Callable
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
-from urllib.parse import urlsplit
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ..baseline import Baseline, BaselineUnusable
 from ..bindings import BINDINGS
 from ..gate import decide
 from ..harness.callables import KINDS, callable_app, load_function
@@ -21,16 +19,17 @@ from ..inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
 from ..repeat import repeated
 from ..report import Summary
 from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
-from ..runner import DEFAULT_ROLES, RunOptions, TargetUnreachable
+from ..runner import DEFAULT_ROLES, TargetUnreachable
 from ..runner import run as run_suite
-from ..selection import Selection, UnknownSelection
-from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, fresh_seed
+from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, OptionsUnusable, run_options
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
 from ._terminal import RunDisplay
 from .mock import check_fault, reference_agents
 
-__all__ = ["finish", "normalized_target", "prepared_writers", "run"]
+__all__ = ["finish", "prepared_writers", "run", "usable"]
+
+T = TypeVar("T")
 
 
 class Suite(StrEnum):
@@ -40,23 +39,12 @@ class Suite(StrEnum):
     all = "all"
 
 
-def usable_cacert(cacert: Path | None) -> Path | None:
-    """`cacert` if it holds a certificate TLS can load; a usage error otherwise (the user's file, not a defect)."""
-    if cacert is not None:
-        try:
-            ssl.create_default_context(cafile=str(cacert))
-        except (ssl.SSLError, OSError, ValueError) as error:
-            fail_usage(f"--cacert {cacert} is not a PEM CA certificate TLS can load: {error}")
-    return cacert
-
-
-def normalized_target(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        fail_usage(f"--target must be an http or https URL such as https://agents.example.com, not {url!r}")
-    if parts.query or parts.fragment:
-        fail_usage("--target is an origin (and optional base path), without a query or fragment")
-    return url.rstrip("/")
+def usable(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`check(...)` (run_options, origin, usable_cacert), or a usage error (exit 2) naming the option at fault."""
+    try:
+        return check(*args, **kwargs)
+    except OptionsUnusable as error:
+        fail_usage(str(error))
 
 
 def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = False) -> list[Writer]:
@@ -66,13 +54,6 @@ def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = Fals
         return writers_for(report_dir, tuple(formats))
     except ReportDirUnusable as error:
         fail_usage(str(error))
-
-
-def _header(raw: str) -> tuple[str, str]:
-    name, colon, value = raw.partition(":")
-    if not colon or not name.strip() or any(c in name for c in " \t\r\n") or any(c in value for c in "\r\n"):
-        fail_usage(f"--header is 'Name: value', not {raw!r}")
-    return name.strip(), value.strip()
 
 
 def written(report_dir: Path, formats: list[str]) -> list[Path]:
@@ -175,25 +156,14 @@ def run(
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
     if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
         fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
-    if scenario and suite not in (Suite.sdsi, Suite.all):
-        fail_usage("--scenario names SDSI scenarios: give --suite sdsi (or all)")
-    if binding == "a2a" and suite is not Suite.aci:
-        fail_usage("--binding a2a certifies ACI invoked agents over A2A: give --suite aci")
-    try:
-        selection = Selection(tuple(x.upper() for x in level or ()), tuple(requirement or ()), tuple(section or ()), tuple(exclude or ()))
-    except UnknownSelection as error:
-        fail_usage(str(error))
-    try:
-        expected = Baseline.load(baseline) if baseline else None
-    except BaselineUnusable as error:
-        fail_usage(str(error))
-    headers = tuple(_header(h) for h in header or ())
+    given = {"levels": level or (), "requirements": requirement or (), "sections": section or (), "exclude": exclude or (),
+             "baseline": baseline, "headers": header or (), "cacert": cacert, "scenarios": scenario or (), "binding": binding,
+             "suites": "woa" if certifies_client else suite.value, "roles": ("client",) if certifies_client else roles,
+             "allowed_origins": allow_origin or ()}
+    usable(run_options, "https://agents.example", **given)  # every option checked before anything starts
     check_fault(fault, client=certifies_client)
-    usable_cacert(cacert)
-    suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:
-        suites, roles = ("woa",), ("client",)
         client_command = client_command or reference_agents().client_command(fault, minimal=minimal)
         target = client_command
         if not quiet:
@@ -212,15 +182,11 @@ def run(
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = RunOptions(target=target if certifies_client or agent_callable else normalized_target(target), suites=suites, roles=tuple(dict.fromkeys((*roles, "any"))), timeout=timeout,
-                             cacert=cacert, allow_http_loopback=allow_http_loopback,
-                             allowed_origins=tuple(normalized_target(o) for o in allow_origin or ()),
-                             binding=binding, scenarios=tuple(scenario or ()), max_experimental_keys=max_experimental_keys,
-                             check_timeout=check_timeout, budget=budget, strict=strict, client_command=client_command,
-                             selection=selection, baseline=expected, headers=headers, record=record, parallel=parallel,
-                             max_probes=max_probes, require_every_agent=require_every_agent,
-                             transport=transport if agent_callable is not None else None,
-                             seed=seed if seed is not None else fresh_seed())
+        options = usable(run_options, target, **{**given, "cacert": cacert}, timeout=timeout, allow_http_loopback=allow_http_loopback,
+                         max_experimental_keys=max_experimental_keys, check_timeout=check_timeout, budget=budget, strict=strict,
+                         client_command=client_command, record=record, parallel=parallel, max_probes=max_probes,
+                         require_every_agent=require_every_agent, transport=transport if agent_callable is not None else None,
+                         seed=seed)
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:

@@ -24,7 +24,8 @@ import httpx
 
 from ..references import references
 from ..report import ResultRecorded, Status
-from ..runner import RunOptions, run
+from ..runner import run
+from ..target import run_options
 from .middleware import Mutating, Recorded, Site
 from .operators import MEMBER_OPERATORS, WHOLE_OPERATORS, Answer, members
 
@@ -108,8 +109,8 @@ async def _certify(config: str, middleware: Mutating) -> Verdicts:
         await stack.enter_async_context(app.router.lifespan_context(app))
         # one check after another: the mutants are planned from the answers in the order they came, and a stale
         # answer is the one before at its site, so lanes at once would plan and judge different mutants
-        options = RunOptions(target=TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1, seed=0,
-                             transport=httpx.ASGITransport(app=middleware))
+        options = run_options(TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1, seed=0,
+                              transport=httpx.ASGITransport(app=middleware))
         await run(options, [Collect()])
     return verdicts
 

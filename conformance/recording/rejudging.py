@@ -10,6 +10,7 @@ from typing import Any
 
 from ..report import Collect, Result
 from ..runner import DEFAULT_ROLES, RunOptions, run
+from ..target import run_options
 from . import Replay
 
 __all__ = ["changed_verdicts", "options_for", "rejudged"]
@@ -18,15 +19,15 @@ __all__ = ["changed_verdicts", "options_for", "rejudged"]
 def options_for(replay: Replay) -> RunOptions:
     """The recorded run's options, answering from `replay`."""
     recorded: dict[str, Any] = replay.meta.get("options", {})
-    return RunOptions(target=str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or ("woa", "sdsi", "aci"),
-                      binding=str(recorded.get("binding", "woa-rest")), roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
-                      timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
-                      allow_http_loopback=bool(recorded.get("allow_http_loopback")),
-                      allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
-                      max_experimental_keys=recorded.get("max_experimental_keys"), strict=bool(recorded.get("strict")),
-                      check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
-                      client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
-                      seed=int(replay.meta.get("seed", 0)), replay=replay)
+    return run_options(str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or "all",
+                       binding=str(recorded.get("binding", "woa-rest")), roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
+                       timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
+                       allow_http_loopback=bool(recorded.get("allow_http_loopback")),
+                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
+                       max_experimental_keys=recorded.get("max_experimental_keys"), strict=bool(recorded.get("strict")),
+                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
+                       client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
+                       seed=int(replay.meta.get("seed", 0)), replay=replay)
 
 
 async def rejudged(replay: Replay) -> list[Result]:

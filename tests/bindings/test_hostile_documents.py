@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 
 from conformance.report import Result, ResultRecorded, Status
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.reference.woa_host import woa_document as reference_document
 
 TARGET = "https://host.test"
@@ -60,7 +61,7 @@ def certify(host: Host, timeout: float = 5) -> dict[str, Result]:
             if isinstance(event, ResultRecorded):
                 results[event.result.requirement] = event.result
 
-    asyncio.run(run(RunOptions(target=TARGET, suites=("woa",), timeout=timeout, transport=httpx.MockTransport(host)), [Collect()]))
+    asyncio.run(run(run_options(target=TARGET, suites=("woa",), timeout=timeout, transport=httpx.MockTransport(host)), [Collect()]))
     return results
 
 

@@ -13,7 +13,8 @@ from conformance.bindings.jsonparse import NotJson, parse_json
 from conformance.report import Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.runner import RunOptions, TargetUnreachable, run
+from conformance.runner import TargetUnreachable, run
+from conformance.target import run_options
 from mocks.serve import serve
 from tests import hostile
 
@@ -27,7 +28,7 @@ def _closed_port() -> int:
 async def test_a_refused_connection_is_unreachable() -> None:
     started = time.monotonic()
     with pytest.raises(TargetUnreachable, match="cannot connect"):
-        await run(RunOptions(target=f"https://127.0.0.1:{_closed_port()}", timeout=2))
+        await run(run_options(target=f"https://127.0.0.1:{_closed_port()}", timeout=2))
     assert time.monotonic() - started < 5
 
 
@@ -35,7 +36,7 @@ async def test_a_name_that_does_not_resolve_is_unreachable() -> None:
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("[Errno -2] Name or service not known", request=request)
     with pytest.raises(TargetUnreachable, match="Name or service not known"):
-        await run(RunOptions(target="https://no-such-host.invalid", transport=httpx.MockTransport(refuse)))
+        await run(run_options(target="https://no-such-host.invalid", transport=httpx.MockTransport(refuse)))
 
 
 @pytest.mark.parametrize(("app", "reason"), [
@@ -47,7 +48,7 @@ async def test_a_name_that_does_not_resolve_is_unreachable() -> None:
 async def test_a_misbehaving_target_gets_error_results_with_the_reason(app, reason: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     started = time.monotonic()
     with serve(app, tls=False) as target:
-        summary = await run(RunOptions(target=target.url, suites=("woa",), timeout=1), writers_for(tmp_path))
+        summary = await run(run_options(target=target.url, suites=("woa",), timeout=1), writers_for(tmp_path))
     assert time.monotonic() - started < 10
     _, results, footer = read_events(tmp_path / "events.jsonl")
     about_document = [r for r in results if r["requirement"].startswith("WOA-4") and r["status"] not in (Status.NOT_APPLICABLE, Status.SKIP)]

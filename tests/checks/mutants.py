@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from conformance.report import Collect, Result, Status
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.serve import serve_host
 
 __all__ = ["Collect", "certify", "print_table"]
@@ -16,7 +17,7 @@ def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "se
     """Run one suite against the reference host with `fault` (None: healthy); every result."""
     collect = Collect()
     with serve_host(fault) as host:
-        options = RunOptions(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding,
+        options = run_options(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding,
                              strict=strict)
         asyncio.run(run(options, [collect]))
     return collect.results

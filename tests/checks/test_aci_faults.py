@@ -13,7 +13,8 @@ from conformance.checks import CHECKS
 from conformance.checks.registry import checks_for
 from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.faults import FAULTS
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect, caught_alone, certify, print_table
@@ -60,7 +61,7 @@ def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
 def test_a_bare_a2a_agent_without_a_woa_document_is_certified() -> None:
     collect = Collect()
     with serve_host() as host:
-        options = RunOptions(target=host.url + "/a2a/diagnosis", suites=("aci",), cacert=host.cacert, timeout=5, roles=INVOKED, binding="a2a")
+        options = run_options(target=host.url + "/a2a/diagnosis", suites=("aci",), cacert=host.cacert, timeout=5, roles=INVOKED, binding="a2a")
         asyncio.run(run(options, [collect]))
     statuses = {r.requirement: r.status for r in collect.results}
     assert Status.FAIL not in statuses.values() and Status.ERROR not in statuses.values()

@@ -12,7 +12,8 @@ import pytest
 from conformance.checks import CHECKS, Verdict, check
 from conformance.checks.registry import name_prefix
 from conformance.report import Skip, Status
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
 
@@ -38,7 +39,7 @@ def test_every_skip_of_a_whole_certification_names_its_kind() -> None:
     from conformance.inprocess import in_process
 
     collect = Collect()
-    options = RunOptions(target="https://agents.example", suites=("woa", "sdsi", "aci"), transport=in_process(create_app("https://agents.example")),
+    options = run_options(target="https://agents.example", suites=("woa", "sdsi", "aci"), transport=in_process(create_app("https://agents.example")),
                          roles=("host", "server", "master", "invoked", "any"))
     asyncio.run(run(options, [collect]))
     skips = [r for r in collect.results if r.status is Status.SKIP]

@@ -9,7 +9,8 @@ import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from conformance.report import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
 
@@ -32,7 +33,7 @@ def protected(app: ASGIApp) -> ASGIApp:
 def certify(headers: tuple[tuple[str, str], ...] = ()) -> dict[str, Result]:
     collect = Collect()
     transport = httpx.ASGITransport(app=protected(create_app(TARGET)))
-    asyncio.run(run(RunOptions(target=TARGET, suites=("woa",), transport=transport, timeout=5, headers=headers), [collect]))
+    asyncio.run(run(run_options(target=TARGET, suites=("woa",), transport=transport, timeout=5, headers=headers), [collect]))
     return {r.requirement: r for r in collect.results}
 
 

@@ -13,7 +13,8 @@ from conformance.bindings import HttpClient
 from conformance.bindings.sdsi import JsonRpcSdsi
 from conformance.checks.sdsi.session import example_value, payload_for
 from conformance.report import Status
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from conformance.vectors.figures import sdsi_figure
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
@@ -22,7 +23,7 @@ from tests.checks.mutants import Collect
 def test_the_reference_server_passes_over_json_rpc() -> None:
     collect = Collect()
     with serve_host() as host:
-        options = RunOptions(target=host.url + "/sdsi/rpc", suites=("sdsi",), cacert=host.cacert, binding="jsonrpc",
+        options = run_options(target=host.url + "/sdsi/rpc", suites=("sdsi",), cacert=host.cacert, binding="jsonrpc",
                              scenarios=("flight_booking", "photo_retouch"))
         asyncio.run(run(options, [collect]))
     verdicts = {r.requirement: r.status for r in collect.results}

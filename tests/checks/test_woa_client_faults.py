@@ -16,7 +16,8 @@ from conformance.checks import CHECKS
 from conformance.cli.mock import reference_client_command
 from conformance.report import Result, Status
 from conformance.requirements import catalogue
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.faults.woa_client import CLIENT_FAULTS
 from tests.checks.mutants import Collect, caught_alone, print_table
 
@@ -34,7 +35,7 @@ async def _certify_all(names: list[str | None]) -> dict[str | None, list[Result]
         collect = Collect()
         command = reference_client_command(name)
         async with gate:
-            await run(RunOptions(target=command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command),
+            await run(run_options(target=command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command),
                       [collect])
         return name, collect.results
 

@@ -11,8 +11,8 @@ from starlette.routing import Route
 
 from conformance.inprocess import in_process
 from conformance.report import Status
-from conformance.runner import RunOptions, run
-from conformance.target import on_the_open_internet
+from conformance.runner import run
+from conformance.target import on_the_open_internet, run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 
@@ -23,7 +23,7 @@ HTTPS_RULES = {"WOA-8.1-HOST-USES-HTTPS", "WOA-4.3.1-REST-BASE-HTTPS", "WOA-8.1-
 def test_plain_http_on_loopback(allow: bool, expected: Status) -> None:
     collect = Collect()
     with serve_host(tls=False) as host:
-        summary = asyncio.run(run(RunOptions(target=host.url, suites=("woa",), allow_http_loopback=allow), [collect]))
+        summary = asyncio.run(run(run_options(target=host.url, suites=("woa",), allow_http_loopback=allow), [collect]))
     verdicts = {r.requirement: r.status for r in collect.results}
     assert {verdicts[r] for r in HTTPS_RULES} == {expected}
     assert {r.requirement for r in collect.results if r.status is Status.FAIL} == (set() if allow else HTTPS_RULES)
@@ -44,7 +44,7 @@ def test_plain_http_on_the_open_internet_fails_no_plain_http() -> None:
                             "outputs": {"type": "object"}, "transports": ["rest"]}]}
     app = Starlette(routes=[Route("/.well-known/woa.json", lambda _: JSONResponse(document, media_type="application/woa+json"))])
     collect = Collect()
-    asyncio.run(run(RunOptions(target="http://agents.example.com", suites=("woa",), transport=in_process(app)), [collect]))
+    asyncio.run(run(run_options(target="http://agents.example.com", suites=("woa",), transport=in_process(app)), [collect]))
     verdicts = {r.requirement: r for r in collect.results}
     assert verdicts["WOA-8.1-NO-PLAIN-HTTP"].status is Status.FAIL, verdicts["WOA-8.1-NO-PLAIN-HTTP"].message
     assert "the rest base at http://agents.example.com" in verdicts["WOA-8.1-NO-PLAIN-HTTP"].message

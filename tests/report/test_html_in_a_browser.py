@@ -19,7 +19,8 @@ import pytest
 from conformance.report import ResultRecorded, RunFinished, RunStarted, Status, summarize
 from conformance.report.model import Exchange
 from conformance.report.writers import HtmlWriter
-from conformance.runner import RunOptions, run
+from conformance.runner import run
+from conformance.target import run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 
@@ -48,7 +49,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
             def handle(self, event: object) -> None:
                 header_events.append(event)
 
-        asyncio.run(run(RunOptions(target=host.url, suites=("woa", "aci"), cacert=host.cacert, timeout=5), [collect, Keep()]))
+        asyncio.run(run(run_options(target=host.url, suites=("woa", "aci"), cacert=host.cacert, timeout=5), [collect, Keep()]))
     started = next(e for e in header_events if isinstance(e, RunStarted))
     evidence = Exchange("POST", "https://target.example/agents/x/invoke", {"content-type": "application/json"},
                         '{"agent": "x", "input": {}}', 200, {"content-type": "application/json"}, INJECTED)
