@@ -26,8 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (folder / "exchanges.jsonl").read_text().splitlines()]
 
 
-def _compare(label: str, certify: Callable[..., Awaitable[int]], floor: Callable[[], Awaitable[None]], exchanges: int,
+def _compare(label: str, certify: Callable[..., Coroutine[Any, Any, int]], floor: Callable[[], Coroutine[Any, Any, None]], exchanges: int,
              repeat: int) -> None:
     checks = asyncio.run(certify())
     run_samples = _timed(lambda: asyncio.run(certify()), repeat)
@@ -137,13 +138,13 @@ def _validation(repeat: int) -> None:
 
     document = woa_document("https://bench.test")
     broken = {**document, "woa_version": 2}
-    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)
+    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)  # type: ignore[attr-defined]
     rust = fast_validator("woa/document")
     n = 200
     for label, message in (("valid", document), ("invalid", broken)):
-        ours = _timed(lambda m=message: [validate_message("woa/document", m) for _ in range(n)], repeat)
-        theirs = _timed(lambda m=message: [list(plain.iter_errors(m)) for _ in range(n)], repeat)
-        native = _timed(lambda m=message: [list(rust.iter_errors(m)) for _ in range(n)], repeat)
+        ours = _timed(partial(lambda m: [validate_message("woa/document", m) for _ in range(n)], message), repeat)
+        theirs = _timed(partial(lambda m: [list(plain.iter_errors(m)) for _ in range(n)], message), repeat)
+        native = _timed(partial(lambda m: [list(rust.iter_errors(m)) for _ in range(n)], message), repeat)
         print(f"validation of the reference WoA document, {label} ({n} times): validate_message {spread(ours)}; plain jsonschema "
               f"{spread(theirs)}; jsonschema-rs {spread(native)}; validate_message / jsonschema {min(ours) / min(theirs):.2f}x")
 
@@ -185,7 +186,7 @@ def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int
         for name, server in (("reference host", serve_host()), ("bare Starlette", serve(lambda _: _bare(document, answer)))):
             with server as served:
                 arguments = [served.url + path, str(served.cacert), method, body, str(count // processes), str(clients)]
-                rates[name] = [count / t for t in _timed(lambda a=arguments: _loaded(a, processes), repeat)]
+                rates[name] = [count / t for t in _timed(partial(_loaded, arguments, processes), repeat)]
         print(f"mock throughput, {label} ({count} requests, {processes} processes x {clients} clients): reference host "
               f"max {max(rates['reference host']):,.0f}/s, median {statistics.median(rates['reference host']):,.0f}/s; bare Starlette "
               f"max {max(rates['bare Starlette']):,.0f}/s, median {statistics.median(rates['bare Starlette']):,.0f}/s; "

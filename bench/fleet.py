@@ -62,8 +62,8 @@ def main() -> None:
         if arguments.dask:
             from distributed import Client, LocalCluster
 
-            with LocalCluster(n_workers=arguments.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-                    Client(cluster.scheduler_address) as client:
+            cluster = LocalCluster(n_workers=arguments.jobs, threads_per_worker=1, processes=True, dashboard_address=None)  # type: ignore[no-untyped-call]
+            with cluster, Client(cluster.scheduler_address) as client:  # type: ignore[no-untyped-call]
                 rows = fleet_results(specs, out, scheduler=cluster.scheduler_address)
                 memory = list(client.run(peak_mb).values())
         else:

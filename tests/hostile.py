@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -46,7 +47,7 @@ def never_answers(_: str) -> Starlette:
     return _app(handler)
 
 
-def planted_500(base: str) -> object:
+def planted_500(base: str) -> Any:
     """The reference host with one planted bug: a 500 when max_words is at its maximum (500)."""
     import json
 

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -20,13 +21,13 @@ DOC = (ROOT / "docs" / "github-actions.md").read_text()
 LEFT_TO_THE_USER = ("Install agent-conformance", "Start the agent under test")
 
 
-def _blocks() -> list[dict[str, object]]:
+def _blocks() -> list[dict[str, Any]]:
     return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", DOC, re.S)]
 
 
 def _run_steps(workdir: Path, env: dict[str, str]) -> tuple[int, Path]:
     workflow = _blocks()[0]
-    job = workflow["jobs"]["conformance"]  # type: ignore[index]
+    job = workflow["jobs"]["conformance"]
     outputs: dict[str, dict[str, str]] = {}
     summary, output = workdir / "step-summary.md", workdir / "step-output"
     code = 0
@@ -54,7 +55,7 @@ def test_the_github_workflow_steps_run_as_printed(tmp_path: Path, fault: str | N
         code, summary = _run_steps(tmp_path, env)
     assert code == expected
     assert summary.read_text().startswith("## ")
-    job = _blocks()[0]["jobs"]["conformance"]  # type: ignore[index]
+    job = _blocks()[0]["jobs"]["conformance"]
     upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact"))
     for pattern in upload["with"]["path"].split():
         assert list(tmp_path.glob(pattern)), pattern

@@ -123,7 +123,7 @@ def cap_saturation_and_queue_drain() -> dict[str, Any]:
 
 def _usage(start: float, days: int, key: str, value: Any, share: int) -> list[dict[str, Any]]:
     """Ten payloads a day, an hour apart; the first `share` of each ten carry `key`."""
-    return [payload(start + d * DAY + i * HOUR, f"client-{i}", **({"keys": {key: value}} if i < share else {}))
+    return [payload(start + d * DAY + i * HOUR, f"client-{i}", keys={key: value}) if i < share else payload(start + d * DAY + i * HOUR, f"client-{i}")
             for d in range(days) for i in range(10)]
 
 

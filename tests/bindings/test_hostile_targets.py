@@ -22,7 +22,8 @@ from tests import hostile
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 async def test_a_refused_connection_is_unreachable() -> None:

@@ -30,7 +30,7 @@ def test_a_check_named_otherwise_is_refused_at_registration() -> None:
         raise AssertionError
 
     with pytest.raises(ValueError, match="must be named aci_6_"):
-        check("ACI-6-STORAGE-TTL")(stored_context_expires)  # type: ignore[arg-type]
+        check("ACI-6-STORAGE-TTL")(stored_context_expires)
 
 
 def test_every_skip_of_a_whole_certification_names_its_kind() -> None:

@@ -5,7 +5,7 @@ that a refused schema-valid input breaks no MUST."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ class Respelled:
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
 
-        async def keep(message: dict[str, Any]) -> None:
+        async def keep(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 start.update(message)
             else:

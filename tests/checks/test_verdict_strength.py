@@ -19,7 +19,7 @@ def test_the_basis_is_keyword_exactly_when_the_quote_holds_a_bcp14_keyword() -> 
         holds = BCP14.search(requirement.quote) is not None
         assert (requirement.basis == "keyword") == (requirement.keyword is not None), requirement.id
         if requirement.basis == "keyword":
-            assert holds and requirement.keyword in requirement.quote, requirement.id
+            assert holds and requirement.keyword is not None and requirement.keyword in requirement.quote, requirement.id
 
 
 def test_no_inferred_requirement_decides_a_must_without_strict() -> None:

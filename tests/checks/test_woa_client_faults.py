@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.checks import CHECKS
-from conformance.cli.mock import reference_client_command
+from conformance.references import references
 from conformance.report import Result, Status
 from conformance.requirements import catalogue
 from conformance.runner import run
@@ -33,7 +33,7 @@ async def _certify_all(names: list[str | None]) -> dict[str | None, list[Result]
 
     async def certify(name: str | None) -> tuple[str | None, list[Result]]:
         collect = Collect()
-        command = reference_client_command(name)
+        command = references().client_command(name)
         async with gate:
             await run(run_options(target=command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command),
                       [collect])

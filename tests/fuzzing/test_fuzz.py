@@ -60,6 +60,7 @@ def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
 def test_the_same_seed_finds_the_same_failures_in_process() -> None:
     plan = openapi_from_woa(woa_document("https://127.0.0.1:1"))
     planted = hostile.planted_500("http://testserver")
+    assert plan.base is not None
     runs = [fuzz(plan.openapi, plan.base, app=planted, max_examples=25, seed=7) for _ in range(2)]
     assert [(f.check, f.curl) for f in runs[0].failures] == [(f.check, f.curl) for f in runs[1].failures]
     assert runs[0].cases == runs[1].cases and runs[0].failures

@@ -34,7 +34,7 @@ def _outside(a: object, b: object, path: tuple[object, ...]) -> bool:
         return all(a.get(k) == b.get(k) for k in keys) and (path[0] not in a or path[0] not in b or _outside(a[path[0]], b[path[0]], path[1:]))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         index = path[0]
-        return all(x == y for i, (x, y) in enumerate(zip(a, b, strict=True)) if i != index) and _outside(a[index], b[index], path[1:])  # type: ignore[index]
+        return all(x == y for i, (x, y) in enumerate(zip(a, b, strict=True)) if i != index) and _outside(a[index], b[index], path[1:])  # type: ignore[call-overload]
     return isinstance(a, list) and isinstance(b, list)  # an item dropped: the rest shifts
 
 

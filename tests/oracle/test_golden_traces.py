@@ -24,7 +24,8 @@ TRACES = sorted(p.name.removesuffix(".trace.json") for p in DSP.glob("*.trace.js
 
 
 def _out(name: str) -> dict[str, Any]:
-    return json.loads((DSP / f"{name}.expected.json").read_text())
+    expected: dict[str, Any] = json.loads((DSP / f"{name}.expected.json").read_text())
+    return expected
 
 
 def _states(out: dict[str, Any]) -> list[tuple[str, str | None, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conformance.oracle import Oracle, OracleConfig, dumps, replay
@@ -19,7 +19,7 @@ T0 = parse_time("2026-05-01T00:00:00Z")
 PHRASES = ["window seat", "vegetarian meal", "airport pickup", "extra legroom", "quiet cabin", "pet friendly",
            "seat preference aisle", "late checkout", "2 extra bags"]
 KEYS = ["window_seat", "vegetarian_meal", "airport_pickup", "extra_legroom", "seat_preference", "extra_bags"]
-BASE = {"flight_booking": {"schema_id": "flight_booking_v1", "keys": [
+BASE: dict[str, dict[str, Any]] = {"flight_booking": {"schema_id": "flight_booking_v1", "keys": [
     {"key_name": "seat_preference", "key_type": "string", "required": False, "default_value": "none", "semantic_description": "Seat."},
     {"key_name": "origin", "key_type": "string", "required": True, "semantic_description": "From."}]}}
 
@@ -142,14 +142,22 @@ def test_heat_is_never_negative_and_never_rises_without_an_event(steps: list[tup
             previous = heat
 
 
+#: How close to the threshold, or to another leader, a float32 similarity may fall before rounding decides.
+HAIR = 1e-5
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 400), st.sampled_from([0.5, 0.85, 0.95]), st.sampled_from([1, 7, 64]))
 def test_batched_clustering_equals_the_loop_on_random_vectors(seed: int, n: int, threshold: float, chunk: int) -> None:
-    """Leaders do not move, so batching cannot change which cluster a fragment joins."""
+    """Leaders do not move, so batching cannot change which cluster a fragment joins: where float32 does
+    not decide. A similarity within a hair of the threshold, or two leaders within a hair of each other,
+    is summed in another order by a matrix product than by a single dot product and may fall either side;
+    such inputs are set aside (the oracle's own decisions stay deterministic: one run, one pool)."""
     rng = np.random.default_rng(seed)
     intents = rng.standard_normal((12, 16)).astype(np.float32)
     vectors = intents[rng.integers(0, 12, n)] + 0.3 * rng.standard_normal((n, 16)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+
     at = T0 + np.cumsum(rng.integers(0, 4000, n)).astype(np.float64)
     config = OracleConfig(similarity_threshold=threshold, heat_threshold=3.0)
     batched, loop = Oracle(config, pool=BatchPool), Oracle(config, pool=LoopPool)
@@ -157,6 +165,12 @@ def test_batched_clustering_equals_the_loop_on_random_vectors(seed: int, n: int,
     for lo in range(0, n, chunk):
         batched.observe_vectors(at[lo:lo + chunk], clients[lo:lo + chunk], "s", vectors[lo:lo + chunk])
     loop.observe_vectors(at, clients, "s", vectors)
+    pool = next(iter(loop._pools.values()))
+    assert isinstance(pool, LoopPool)
+    leaders = pool.leaders.active.astype(np.float64)
+    sims = np.sort(vectors.astype(np.float64) @ leaders.T, axis=1)
+    assume(not np.any(np.abs(sims[:, -1] - threshold) < HAIR))
+    assume(leaders.shape[0] < 2 or not np.any(sims[:, -1] - sims[:, -2] < HAIR))
     assert batched.outcome.to_json() == loop.outcome.to_json()
     assert batched.state()["clusters"] == loop.state()["clusters"]
 

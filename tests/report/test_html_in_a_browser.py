@@ -56,8 +56,10 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     results = [*collect.results, replace(collect.results[0], status=Status.FAIL, message=INJECTED, evidence=(evidence,))]
     folder = tmp_path_factory.mktemp("html")
     writer = HtmlWriter(folder)
-    for event in (started, *(ResultRecorded(r) for r in results), RunFinished(summarize(results))):
-        writer.handle(event)
+    writer.handle(started)
+    for result in results:
+        writer.handle(ResultRecorded(result))
+    writer.handle(RunFinished(summarize(results)))
     return folder / "report.html"
 
 
@@ -83,7 +85,7 @@ def test_the_report_loads_filters_and_never_runs_a_targets_script(page: Path, br
     shown = browser.find_element(By.ID, "shown")
     total = len(browser.find_elements(By.CSS_SELECTOR, "tbody tr.result"))
     assert shown.text == f"{total} of {total} results shown"
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []  # type: ignore[no-untyped-call]
 
     Select(browser.find_element(By.ID, "draft")).select_by_value("woa")
     woa = int(shown.text.split()[0])
@@ -98,5 +100,13 @@ def test_the_report_loads_filters_and_never_runs_a_targets_script(page: Path, br
 
     assert browser.execute_script("return window.__pwned") is None
     assert browser.execute_script("return document.body.textContent.includes(arguments[0])", INJECTED)  # shown as text
+
+    browser.get(page.as_uri())  # a count is a link to its results: the WoA MUST failures, one click
+    browser.find_element(By.CSS_SELECTOR, 'a[data-draft="woa"][data-level="MUST"][data-status="fail"]').click()
+    assert browser.find_element(By.ID, "shown").text != f"{total} of {total} results shown"
+    visible = [row.get_attribute("id") for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result") if row.is_displayed()]
+    assert "WOA-4-VERSION-1" in visible and all(v.startswith("WOA-") for v in visible if v)
+    browser.set_window_size(420, 900)  # a phone: the page never scrolls sideways
+    assert browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot = tmp_path / "report.png"
     assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000

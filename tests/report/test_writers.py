@@ -131,7 +131,7 @@ def test_an_interrupted_run_is_marked_in_every_report(tmp_path: Path) -> None:
     assert report["summary"]["completion"] == "interrupted" and report["summary"]["gate"]["exit_code"] == 1
     assert "incomplete: interrupted" in (tmp_path / "summary.md").read_text(encoding="utf-8")
     suites = JUnitXml.fromfile(str(tmp_path / "junit.xml"))
-    assert {p.name: p.value for suite in suites for p in suite.properties()}["completion"] == "interrupted"
+    assert {p.name: p.value for suite in suites for p in suite.properties()}["completion"] == "interrupted"  # type: ignore[no-untyped-call]
 
 
 def test_a_truncated_log_says_so(tmp_path: Path) -> None:
@@ -169,3 +169,14 @@ def test_every_result_carries_its_sentence_in_every_report(written: Path) -> Non
     properties = {p.get("name"): p.get("value") for p in case.iter("property")}
     assert properties["quote"] == quote and properties["level"] == "MUST" and properties["section"] == "5.2"
     assert quote[:60] in (written / "summary.md").read_text(encoding="utf-8")
+
+
+def test_report_html_leads_with_the_failures_and_links_every_requirement(tmp_path: Path) -> None:
+    """The failures come first, each a link to its row; a row's id is its requirement's ID (a permalink);
+    the filters are hidden until the page's script shows them (without it they would do nothing)."""
+    failing = Result.of(catalogue()["WOA-4-AGENTS-ARRAY"], Status.FAIL, "agents is an object")
+    _write(tmp_path, [*_results(), failing])
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.index('id="failures"') < page.index('id="results"')
+    assert '<a href="#WOA-4-AGENTS-ARRAY">WOA-4-AGENTS-ARRAY</a>' in page and '<tr class="result" id="WOA-4-AGENTS-ARRAY"' in page
+    assert '<div class="filters" id="filters" hidden>' in page

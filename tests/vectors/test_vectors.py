@@ -7,13 +7,14 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from conformance.vectors import check_vectors, message_vector_files, vectors_root
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _builder():  # type: ignore[no-untyped-def]
+def _builder() -> Any:
     spec = importlib.util.spec_from_file_location("build_vectors", ROOT / "tools" / "build_vectors.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
