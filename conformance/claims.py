@@ -65,8 +65,18 @@ def _verdict(probes: list[Any], document: Any) -> tuple[str, str]:
     return "pass", f"{len(valid)} valid invocations answered 2xx with outputs that conform"
 
 
+def _failed_on(probes: list[Any], results: list[Result]) -> Result | None:
+    """A failing MUST or SHOULD result whose evidence is one of these probes' exchanges: what the agent's
+    own answers broke (a mismatched envelope answered 200, an error without problem details, ...)."""
+    mine = {(e.method, e.url, e.request_body) for p in probes if (e := p.exchange) is not None}
+    return next((r for r in results if r.status is Status.FAIL and r.level != "MAY"
+                 and any((e.method, e.url, e.request_body) in mine for e in r.evidence)), None)
+
+
 def claims_of(document: Any, plan: Any, results: list[Result]) -> list[Claim]:
-    """The claims of `document`'s agents, judged by the run's invocation `plan` (None: never made) and `results`."""
+    """The claims of `document`'s agents, judged by the run's invocation `plan` (None: never made) and `results`:
+    a transport or operation whose valid invocations were answered right still fails when a requirement
+    failed on that agent's answers (the claim agrees with the agent's verdicts)."""
     agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
     mcp = next((r for r in results if r.requirement == "WOA-5.3-MCP-TOOL-INVOCATION"), None)
     probes = list(getattr(plan, "probes", []))
@@ -77,6 +87,8 @@ def claims_of(document: Any, plan: Any, results: list[Result]) -> list[Claim]:
         for transport in [t for t in agent.get("transports", []) if isinstance(t, str)][:32]:
             if transport == "rest":
                 verified, detail = _verdict(mine, document) if plan is not None else ("untested", "the run made no invocation")
+                if verified == "pass" and (broken := _failed_on(mine, results)) is not None:
+                    verified, detail = "fail", f"its answers fail {broken.requirement} ({broken.level}): {broken.message[:200]}"
             elif transport == "mcp":
                 status = mcp.status if mcp is not None else None
                 verified = {Status.PASS: "pass", Status.FAIL: "fail", Status.ERROR: "fail"}.get(status, "untested") if status else "untested"
@@ -89,6 +101,8 @@ def claims_of(document: Any, plan: Any, results: list[Result]) -> list[Claim]:
             name = str(operation.get("name"))
             verified, detail = _verdict([p for p in mine if p.operation == name], document) if "rest" in agent.get("transports", []) \
                 else ("untested", "the agent is not offered over rest, where the suite invokes operations")
+            if verified == "pass" and (broken := _failed_on([p for p in mine if p.operation == name], results)) is not None:
+                verified, detail = "fail", f"its answers fail {broken.requirement} ({broken.level}): {broken.message[:200]}"
             claims.append(Claim(agent_id, "operation", name, verified, detail))
         for capability in [c for c in agent.get("capabilities", []) if isinstance(c, str)][:64] if isinstance(agent.get("capabilities"), list) else []:
             claims.append(Claim(agent_id, "capability", capability, "not verifiable", "WoA gives capability identifiers no behaviour"))

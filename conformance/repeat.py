@@ -149,6 +149,6 @@ async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] =
     summary = gated(summarize(results, finished=utc_now(), duration_ms=round(sum(s.duration_ms for s in summaries), 1),
                               completion=last.completion, blocker=last.blocker, claims=last.claims, coverage=last.coverage,
                               every_agent_required=last.every_agent_required, stale_baseline=last.stale_baseline,
-                              runs=len(summaries)))
+                              runs=len(summaries), selection=last.selection))
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -264,6 +264,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     summary = gated(summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
                               completion=completion, blocker=_blocker(options, discovery), claims=claims,
                               coverage=coverage, every_agent_required=options.require_every_agent,
-                              stale_baseline=options.baseline.stale(results) if options.baseline else ()))
+                              stale_baseline=options.baseline.stale(results) if options.baseline else (),
+                              selection=options.selection.label()))
     broadcast(RunFinished(summary), handlers)
     return summary

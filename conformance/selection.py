@@ -52,6 +52,20 @@ class Selection:
             return f"not selected: --level {' '.join(level.lower() for level in self.levels)}"
         return None
 
+    def label(self) -> str:
+        """What the selection judges, for the level's label: "" when everything, else "MUST selected",
+        "sections 4, 5.2 selected", "3 requirements selected", "2 excluded" (joined by "; ")."""
+        parts = []
+        if self.levels:
+            parts.append(f"{', '.join(self.levels)} selected")
+        if self.sections:
+            parts.append(f"section{'s' if len(self.sections) > 1 else ''} {', '.join(self.sections)} selected")
+        if self.requirements:
+            parts.append(f"{len(self.requirements)} requirement{'s' if len(self.requirements) > 1 else ''} selected")
+        if self.excluded:
+            parts.append(f"{len(self.excluded)} excluded")
+        return "; ".join(parts)
+
     def recorded(self) -> dict[str, list[str]]:
         return {"levels": list(self.levels), "requirements": list(self.requirements), "sections": list(self.sections),
                 "excluded": list(self.excluded)}

@@ -35,3 +35,11 @@ def test_the_reference_host_keeps_every_claim_it_makes(tmp_path: Path) -> None:
                                               ("woa-5.3-mcp-tool-invocation", ("summarizer", "transport", "mcp"))])
 def test_a_claim_the_host_breaks_is_a_failed_claim(tmp_path: Path, fault: str, claim: tuple[str, str, str]) -> None:
     assert claims(tmp_path, "--fault", fault)[claim]["verified"] == "fail"
+
+
+def test_a_claim_agrees_with_the_verdicts_on_the_agents_answers(tmp_path: Path) -> None:
+    """The issue's case: the valid invocations are answered right, but the agent answers a mismatched
+    envelope 200 (WOA-5.2-AGENT-MISMATCH-400 fails on its answers): its rest claim is no pass."""
+    found = claims(tmp_path, "--fault", "woa-5.2-agent-mismatch-400")
+    failed = [c for c in found.values() if c["verified"] == "fail"]
+    assert failed and all("WOA-5.2-AGENT-MISMATCH-400" in c["detail"] for c in failed), found

@@ -24,6 +24,9 @@ __all__ = ["RunDisplay"]
 _SHORT = {"not-applicable": "n/a"}
 
 
+#: Characters of a failure's message printed; the rest is in the reports, and the line says so.
+_MESSAGE_CHARS = 160
+
 class RunDisplay:
     """A handler of run events that shows the run's progress and keeps its failures for the end."""
 
@@ -74,7 +77,7 @@ class RunDisplay:
             return
         table = Table(title=f"Compliance: {summary.headline}{unfinished}", title_justify="left")
         table.add_column("draft")
-        table.add_column("level")
+        table.add_column("level", no_wrap=True, min_width=len(max(summary.levels.values(), key=len, default="")))
         for status in Status:
             table.add_column(_SHORT.get(status.value, status.value), justify="right")
         for draft, level in summary.levels.items():
@@ -82,8 +85,11 @@ class RunDisplay:
             table.add_row(draft.upper(), level, *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status))
         console.print(table)
         for result in sorted(self.failures, key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement)):
+            message = " ".join(result.message.split())
+            if len(message) > _MESSAGE_CHARS:
+                message = message[:_MESSAGE_CHARS] + f"… (cut; {len(message):,} characters in the reports)"
             line = (f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
-                    f"{result.level}): {' '.join(result.message.split())[:160]}")
+                    f"{result.level}): {message}")
             if console.is_terminal:  # one line, cut to the terminal's width
                 console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
             else:  # piped: the whole line, for a log

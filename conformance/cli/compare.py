@@ -25,7 +25,7 @@ def compare(
         fail_usage(str(error))
     try:
         output.mkdir(parents=True, exist_ok=True)
-        (output / "comparison.html").write_text(matrix.html(), encoding="utf-8")
+        (output / "comparison.html").write_text(matrix.html(output), encoding="utf-8")
         (output / "comparison.md").write_text(matrix.markdown(), encoding="utf-8")
     except OSError as error:
         fail_usage(f"cannot write to {output}: {error}")

@@ -1,15 +1,18 @@
 """The comparison matrix: requirements by implementations, from several report.json files.
 
 One column per report (its target, or its file name when two targets are the same), one row per
-requirement any of them judged, the status in each cell; rows whose statuses differ are marked.
-The header says which suite version and which draft revisions each report was made with, and
-warns when they differ: a matrix of different suite versions compares different checks.
+requirement any of them judged, the status in each cell, a link to that report's evidence for it
+(report.html#ID beside the report.json); a draft a report did not run is `not run`, never a
+difference, and rows whose statuses differ among the reports that ran them are marked, with a
+"disagreements only" view. The header says which suite version and which draft revisions each
+report was made with, and warns when they differ for a draft two reports both ran.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,8 @@ from .writers.markdown import escaped
 __all__ = ["Column", "Matrix", "ReportUnreadable", "load_matrix"]
 
 _ORDER = {"MUST": 0, "SHOULD": 1, "MAY": 2}
-_SYMBOL = {"pass": "✅ pass", "fail": "❌ fail", "error": "⚠️ error", "skip": "skip", "not-applicable": "n/a", "waived": "waived"}
+_SYMBOL = {"pass": "✅ pass", "fail": "❌ fail", "error": "⚠️ error", "skip": "skip", "not-applicable": "n/a", "waived": "waived",
+           "not-run": "not run"}
 
 
 class ReportUnreadable(ValueError):
@@ -34,6 +38,20 @@ class Column:
     drafts: dict[str, str]
     level: str
     statuses: dict[str, str]  # requirement -> status (the worst of its results)
+    ran: frozenset[str] = frozenset()  # the drafts the report ran
+
+    def status(self, requirement: str) -> str:
+        """Its status, `not-run` when the report did not run the requirement's draft, `—` when it has none."""
+        if requirement in self.statuses:
+            return self.statuses[requirement]
+        return "not-run" if requirement.split("-")[0].lower() not in self.ran else "—"
+
+    def evidence(self, requirement: str, output: Path) -> str | None:
+        """The link from `output` (where the comparison is written) to this report's row for `requirement`."""
+        page = Path(self.path).parent / "report.html"
+        if requirement not in self.statuses or not page.is_file():
+            return None
+        return Path(os.path.relpath(page, output)).as_posix() + f"#{requirement}"
 
 
 @dataclass(frozen=True)
@@ -47,13 +65,15 @@ class Matrix:
         versions = {c.tool_version for c in self.columns}
         if len(versions) > 1:
             notes.append(f"the reports come from different suite versions ({', '.join(sorted(versions))}): they may judge with different checks")
-        revisions = {json.dumps(c.drafts, sort_keys=True) for c in self.columns if c.drafts}
-        if len(revisions) > 1:
-            notes.append("the reports certify against different draft revisions")
+        for draft in sorted({d for c in self.columns for d in c.drafts}):
+            revisions = {c.drafts[draft] for c in self.columns if draft in c.drafts and draft in c.ran}
+            if len(revisions) > 1:
+                notes.append(f"the reports certify {draft.upper()} against different revisions ({', '.join(sorted(revisions))})")
         return notes
 
     def differs(self, requirement: str) -> bool:
-        return len({c.statuses.get(requirement, "—") for c in self.columns}) > 1
+        """Whether the reports that ran the requirement's draft disagree on it."""
+        return len({s for c in self.columns if (s := c.status(requirement)) != "not-run"}) > 1
 
     def markdown(self) -> str:
         lines = ["# agent-conformance comparison", ""]
@@ -64,18 +84,18 @@ class Matrix:
                   "|---|---|---|---|" + "---|" * len(self.columns)]
         for requirement, section, level in self.rows:
             mark = "≠" if self.differs(requirement) else ""
-            cells = " | ".join(_SYMBOL.get(c.statuses.get(requirement, ""), "—") for c in self.columns)
+            cells = " | ".join(_SYMBOL.get(c.status(requirement), "—") for c in self.columns)
             lines.append(f"| {mark} | `{requirement}` | {section} | {level} | {cells} |")
         differing = sum(self.differs(r) for r, _, _ in self.rows)
         lines += ["", f"{differing} of {len(self.rows)} requirements differ between the implementations (marked ≠)."]
         return "\n".join(lines) + "\n"
 
-    def html(self) -> str:
+    def html(self, output: Path = Path(".")) -> str:
+        """The matrix as a page written into `output` (each cell links to its report's evidence from there)."""
         head = "".join(f"<th>{escape(c.label)}<br><small>{escape(c.level)} · {escape(c.tool_version)}</small></th>" for c in self.columns)
         rows = []
         for requirement, section, level in self.rows:
-            cells = "".join(f'<td class="{escape(c.statuses.get(requirement, "none"))}">{escape(c.statuses.get(requirement, "—"))}</td>'
-                            for c in self.columns)
+            cells = "".join(_cell(c.status(requirement), c.evidence(requirement, output)) for c in self.columns)
             marked = ' class="differs"' if self.differs(requirement) else ""
             rows.append(f"<tr{marked}><td><code>{escape(requirement)}</code></td><td>{escape(section)}</td><td>{escape(level)}</td>{cells}</tr>")
         warnings = "".join(f"<p class=\"warning\">Warning: {escape(w)}</p>" for w in self.warnings)
@@ -86,12 +106,19 @@ class Matrix:
                 "<title>agent-conformance comparison</title><style>body{font:14px system-ui,sans-serif;margin:20px}"
                 "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px}tr.differs{background:#fff8c5}"
                 ".pass{color:#1a7f37}.fail{color:#cf222e;font-weight:600}.error{color:#bc4c00}.skip,.not-applicable,.none{color:#6e7781}"
-                ".warning{color:#9a6700;font-weight:600}</style></head><body><h1>agent-conformance comparison</h1>"
-                f"<ul>{revisions}</ul>{warnings}<table><thead><tr><th>Requirement</th><th>Section</th><th>Level</th>{head}</tr></thead>"
+                ".warning{color:#9a6700;font-weight:600}#only:checked~table tbody tr:not(.differs){display:none}"
+                "</style></head><body><h1>agent-conformance comparison</h1>"
+                f"<ul>{revisions}</ul>{warnings}<input type=\"checkbox\" id=\"only\"> <label for=\"only\">disagreements only</label>"
+                f"<table><thead><tr><th>Requirement</th><th>Section</th><th>Level</th>{head}</tr></thead>"
                 f"<tbody>{''.join(rows)}</tbody></table><p>Rows that differ are highlighted.</p></body></html>\n")
 
 
 _WORST = ("error", "fail", "waived", "pass", "skip", "not-applicable")
+
+
+def _cell(status: str, link: str | None) -> str:
+    text = f'<a href="{escape(link)}">{escape(status)}</a>' if link else escape(status)
+    return f'<td class="{escape(status if status != "—" else "none")}">{text}</td>'
 
 
 def _column(path: Path, data: Any) -> Column:
@@ -104,8 +131,9 @@ def _column(path: Path, data: Any) -> Column:
         if known is None or (_WORST.index(status) if status in _WORST else 99) < (_WORST.index(known) if known in _WORST else 99):
             statuses[requirement] = status
     header = data["header"]
+    ran = frozenset(str(s) for s in header.get("suites") or ()) or frozenset(r.split("-")[0].lower() for r in statuses)
     return Column(str(header.get("target", path.name)), str(path), str(header.get("tool_version", "?")),
-                  dict(header.get("drafts") or {}), str(data.get("summary", {}).get("level", "?")), statuses)
+                  dict(header.get("drafts") or {}), str(data.get("summary", {}).get("level", "?")), statuses, ran)
 
 
 def load_matrix(paths: list[Path]) -> Matrix:
@@ -117,8 +145,7 @@ def load_matrix(paths: list[Path]) -> Matrix:
         except (OSError, ValueError) as error:
             raise ReportUnreadable(f"{path} cannot be read as a report.json: {error}") from None
     labels = [c.label for c in columns]
-    columns = [c if labels.count(c.label) == 1 else Column(f"{c.label} ({c.path})", *[getattr(c, f) for f in
-               ("path", "tool_version", "drafts", "level", "statuses")]) for c in columns]
+    columns = [c if labels.count(c.label) == 1 else replace(c, label=f"{c.label} ({c.path})") for c in columns]
     from ..requirements import catalogue
 
     judged = {r for c in columns for r in c.statuses}

@@ -43,6 +43,8 @@ def level_of(counts: Counts) -> str:
         return "untested"
     if should.get(Status.FAIL, 0) or should.get(Status.ERROR, 0):
         return "MUST-compliant"
+    if should.get(Status.SKIP, 0) and not (should.get(Status.PASS, 0) or should.get(Status.WAIVED, 0)):
+        return "MUST-compliant"  # SHOULDs bind the target but none was judged (a MUST-only selection, say)
     return "SHOULD-compliant"
 
 
@@ -78,6 +80,8 @@ class Summary:
     runs: int = 1
     #: the exit code the summary earns and why, as the gate (conformance/gate.py, above) decided it
     gate: dict[str, Any] | None = None
+    #: what the run's selection judged, when not everything ("MUST selected"): the level holds for that alone
+    selection: str = ""
 
     @property
     def unexercised(self) -> list[dict[str, Any]]:
@@ -87,7 +91,8 @@ class Summary:
     def headline(self) -> str:
         """The level, and how many of the advertised agents it rests on when not all: "MUST-compliant, 1 of 2 agents"."""
         missing = len(self.unexercised)
-        return f"{self.level}, {len(self.coverage) - missing} of {len(self.coverage)} agents" if missing else self.level
+        level = f"{self.level} ({self.selection})" if self.selection else self.level
+        return f"{level}, {len(self.coverage) - missing} of {len(self.coverage)} agents" if missing else level
 
     def count(self, level: str, *statuses: Status) -> int:
         return _count(self.counts, level, statuses)
@@ -132,19 +137,20 @@ class Summary:
                 "agents": {"advertised": len(self.coverage), "exercised": len(self.coverage) - len(self.unexercised),
                            "every_agent_required": self.every_agent_required},
                 "stale_baseline": list(self.stale_baseline), "runs": self.runs,
+                **({"selection": self.selection} if self.selection else {}),
                 **({"note": ONE_RUN} if self.runs == 1 else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
         return cls(data["level"], data["counts"], data["total"], data.get("finished", ""), data.get("duration_ms", 0.0),
                    data.get("drafts", {}), data.get("completion", "complete"), data.get("blocker"), tuple(data.get("claims", ())),
-                   gate=data.get("gate"))
+                   gate=data.get("gate"), selection=data.get("selection", ""))
 
 
 def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
               completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = (),
               coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False,
-              stale_baseline: tuple[str, ...] = (), runs: int = 1) -> Summary:
+              stale_baseline: tuple[str, ...] = (), runs: int = 1, selection: str = "") -> Summary:
     """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
@@ -156,4 +162,4 @@ def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: flo
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
     return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims, coverage,
-                   every_agent_required, stale_baseline, runs)
+                   every_agent_required, stale_baseline, runs, selection=selection)

@@ -50,3 +50,23 @@ def test_help_has_no_type_tags() -> None:
         help_text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "160"}).output
         assert "<bool>" not in help_text and "<str>" not in help_text and "<float" not in help_text, command
     assert "woa|sdsi|aci|all" in runner.invoke(app, ["run", "--help"], env={"COLUMNS": "160"}).output
+
+
+def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Path) -> None:
+    """Piped, a failure's message is cut at 160 characters with a marker saying how long it was; on a
+    60-column terminal the level stays whole ("non-compliant", not "non-…")."""
+    from conformance.cli._terminal import RunDisplay
+    from conformance.report import Result, Status, summarize
+
+    long = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "x" * 500)
+    display = RunDisplay(quiet=False)
+    display.failures.append(long)
+    from conformance.cli import _terminal
+
+    with _terminal.console.capture() as captured:
+        display.finish(summarize([long]), [], 1)
+    assert "… (cut; 500 characters in the reports)" in captured.get()
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--mock", "--fault", "woa-4-version-1", "--suite", "woa",
+                           "--report-dir", str(tmp_path)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "60"})
+    assert "non-compliant" in done.stdout and "non-…" not in done.stdout, done.stdout

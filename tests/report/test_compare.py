@@ -45,3 +45,21 @@ def test_reports_of_different_suite_versions_are_compared_with_a_warning(tmp_pat
 def test_a_file_that_is_not_a_report_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("[]")
     assert runner.invoke(app, ["compare", str(tmp_path / "x.json")]).exit_code == 2
+
+
+def test_a_draft_one_report_did_not_run_is_not_run_never_a_difference(tmp_path: Path) -> None:
+    """The issue's case: the same revisions, one report covering fewer drafts: no revision warning, the
+    other draft's rows `not run` in its column and not counted as differing; each judged cell links to
+    its report's row (report.html#ID), and the page offers the disagreements alone."""
+    woa_only = report(tmp_path, "a")
+    both = tmp_path / "b" / "report.json"
+    runner.invoke(app, ["run", "--mock", "--report-dir", str(both.parent), "--suite", "all", "--section", "4", "--section", "4.1"])
+    matrix = load_matrix([woa_only, both])
+    assert matrix.warnings == []
+    sdsi = [r for r, _, _ in matrix.rows if r.startswith("SDSI-")]
+    assert sdsi and all(matrix.columns[0].status(r) == "not-run" and not matrix.differs(r) for r in sdsi)
+    result = runner.invoke(app, ["compare", str(woa_only), str(both), "--output", str(tmp_path / "out")])
+    assert "0 differ" in result.output, result.output
+    html = (tmp_path / "out" / "comparison.html").read_text()
+    assert '<a href="../a/report.html#WOA-4-VERSION-1">pass</a>' in html and 'id="only"' in html
+    assert "| not run | " in (tmp_path / "out" / "comparison.md").read_text() and "<td class=\"not-run\">not-run</td>" in html

@@ -31,3 +31,13 @@ def test_level(pairs: list[tuple[object, Status]], level: str) -> None:
 def test_skips_are_counted_as_untested_never_as_passed() -> None:
     summary = summarize([Result.of(MUST, Status.SKIP, "no check yet"), Result.of(MUST, Status.PASS, "")])
     assert summary.untested_must == 1 and summary.count("MUST", Status.PASS) == 1
+
+
+def test_a_must_only_selection_earns_must_compliant_and_says_so() -> None:
+    """The issue's case: with only MUSTs selected every SHOULD is a skip; nothing earns SHOULD-compliant,
+    and the headline names the selection."""
+    from conformance.selection import Selection
+
+    results = [Result.of(MUST, Status.PASS, ""), Result.of(SHOULD, Status.SKIP, "not selected: --level MUST")]
+    summary = summarize(results, selection=Selection(levels=("MUST",)).label())
+    assert summary.level == "MUST-compliant" and summary.headline == "MUST-compliant (MUST selected)"
