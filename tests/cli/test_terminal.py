@@ -61,9 +61,9 @@ def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Pa
     long = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "x" * 500)
     display = RunDisplay(quiet=False)
     display.failures.append(long)
-    from conformance.cli import _terminal
+    from conformance.cli._console import console
 
-    with _terminal.console.capture() as captured:
+    with console.capture() as captured:
         display.finish(summarize([long]), [], 1)
     assert "… (cut; 500 characters in the reports)" in captured.get()
     done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--mock", "--fault", "woa-4-version-1", "--suite", "woa",
