@@ -27,6 +27,19 @@ _SHORT = {"not-applicable": "n/a"}
 #: Characters of a failure's message printed; the rest is in the reports, and the line says so.
 _MESSAGE_CHARS = 160
 
+
+def _escaped(text: str, *, property_value: bool = False) -> str:
+    """`text` as a GitHub workflow command carries it (% and line breaks, and in a property : and ,)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def annotation(result: Result) -> str:
+    """The GitHub Actions annotation of a failing requirement: an error at MUST, a warning otherwise."""
+    kind = "error" if result.level == "MUST" else "warning"
+    title = _escaped(f"{result.requirement} ({result.draft.upper()} {result.section}, {result.level})", property_value=True)
+    return f"::{kind} title={title}::{_escaped(result.status.value + ': ' + ' '.join(result.message.split())[:1000])}"
+
 class RunDisplay:
     """A handler of run events that shows the run's progress and keeps its failures for the end."""
 
@@ -94,6 +107,8 @@ class RunDisplay:
                 console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
             else:  # piped: the whole line, for a log
                 console.out(line, highlight=False)
+            if os.environ.get("GITHUB_ACTIONS") == "true":
+                console.out(annotation(result), highlight=False)
         _unexercised(summary)
         _flaky(self.failures, summary)
         console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
