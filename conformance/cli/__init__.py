@@ -7,39 +7,92 @@ could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrup
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import sys
-from collections.abc import Callable
+from functools import cached_property
+from typing import Any
 
 import typer
+from typer import _click as click  # the click typer carries (0.29 vendors it): its Command and Context types
+from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
-from . import (
-    aci,
-    attest,
-    baseline,
-    compare,
-    errata,
-    fleet,
-    fuzz,
-    mock,
-    mutate,
-    oracle,
-    proxy,
-    rejudge,
-    requirements,
-    run,
-    vectors,
-)
 from ._help import quiet_type_tags
 from ._lifecycle import settings, sigterm_interrupts, write_defect
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+#: Every command, imported only when it runs (so `--help` and `version` start as quickly as typer does):
+#: its name, where it lives (module:function, or module:app for a group) and the one line the command
+#: list shows (the first sentence of its help; tests/cli/test_cli.py holds them equal).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("run:run", "Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write report.json, events.jsonl, junit.xml and summary.md into --report-dir"),
+    "fuzz": ("fuzz:fuzz", "Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx, answers that keep to the declared schemas and media types"),
+    "mutate": ("mutate:mutate", "Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or null a member, add one, swap ids, change the status or media type, truncate or corrupt the JSON, shift a number, reorder an array, replay a stale answer, delay past the deadline) and certify each mutant in process"),
+    "proxy": ("proxy:proxy", "Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic"),
+    "baseline": ("baseline:baseline", "Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each reason with the real one"),
+    "compare": ("compare:compare", "Write a requirements-by-implementations matrix of REPORTS: a status per cell, rows that differ marked, each report's suite version and draft revisions in the header (a warning when they differ)"),
+    "keygen": ("attest:keygen_command", "Make an Ed25519 key pair for signing attestations (the private key file is readable by its owner only)"),
+    "attest": ("attest:attest_command", "Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue versions, the draft revisions and the digest of the target's WoA document, written to REPORT_DIR/attestation.json"),
+    "verify": ("attest:verify_command", "Check an attestation offline: its signature, then every attested file"),
+    "rejudge": ("rejudge:rejudge", "Judge a recorded run again with this version's checks, answering every request from the recording: nothing is contacted"),
+    "fleet": ("fleet:fleet", "Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md and comparison.{html,md}"),
+    "requirements": ("requirements:requirements", "List the requirement catalogue: every normative rule of the drafts, with the checks and schemas that cover it"),
+    "vectors": ("vectors:app", "The golden vectors taken from the drafts' figures and appendices."),
+    "errata": ("errata:errata", "Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and the suite's reading"),
+    "mock": ("mock:app", "The reference agents the suite certifies, and their named faults."),
+    "oracle": ("oracle:app", "The reference DSP and lifecycle oracle (SDSI 6.2)."),
+    "aci": ("aci:app", "Figures of the reference ACI agents."),
+}
+
+
+def short_help(function: Any) -> str:
+    """The first sentence of a command's help: the one line the command list shows."""
+    first = " ".join((function.__doc__ or "").split())
+    return re.split(r"(?<=\.)\s", first, maxsplit=1)[0].rstrip(".")
+
+
+def loaded(name: str) -> click.Command:
+    """The click command of `name`, its module imported now."""
+    module, attribute = COMMANDS[name][0].split(":")
+    found = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    if isinstance(found, typer.Typer):
+        group: click.Command = typer.main.get_group(found)
+        group.name = name
+        return group
+    holder = typer.Typer()
+    holder.command(name, short_help=short_help(found))(found)
+    return typer.main.get_command(holder)
+
+
+class _Deferred(TyperCommand):
+    """A command known by its name and one line until it is invoked: then its module is imported."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, short_help=COMMANDS[name][1], help=COMMANDS[name][1])
+
+    @cached_property
+    def command(self) -> click.Command:
+        return loaded(str(self.name))
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any) -> click.Context:
+        return self.command.make_context(info_name, args, parent=parent, **extra)
+
+
+class _Commands(TyperGroup):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *super().list_commands(ctx)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return _Deferred(cmd_name) if cmd_name in COMMANDS else super().get_command(ctx, cmd_name)
+
 
 quiet_type_tags()
 app = typer.Typer(
     name="agent-conformance",
+    cls=_Commands,
     help="Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports.",
     no_args_is_help=True,
     add_completion=False,
@@ -48,23 +101,9 @@ app = typer.Typer(
 )
 
 
-def _command(name: str, function: Callable[..., None]) -> None:
-    """Register `function` as `name`, its first sentence as the one line the command list shows."""
-    first = " ".join((function.__doc__ or "").split())
-    short = re.split(r"(?<=\.)\s", first, maxsplit=1)[0].rstrip(".")
-    app.command(name, short_help=short)(function)
-
-
-for _name, _function in (("run", run.run), ("fuzz", fuzz.fuzz), ("mutate", mutate.mutate), ("proxy", proxy.proxy),
-                         ("baseline", baseline.baseline), ("compare", compare.compare), ("keygen", attest.keygen_command),
-                         ("attest", attest.attest_command), ("verify", attest.verify_command), ("rejudge", rejudge.rejudge),
-                         ("fleet", fleet.fleet), ("requirements", requirements.requirements)):
-    _command(_name, _function)
-app.add_typer(vectors.app, name="vectors")
-_command("errata", errata.errata)
-app.add_typer(mock.app, name="mock")
-app.add_typer(oracle.app, name="oracle")
-app.add_typer(aci.app, name="aci")
+@app.callback()
+def _suite() -> None:
+    """Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports."""
 
 
 @app.command("version")

@@ -19,9 +19,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..report.writers import DEBUG_LOG
-
-__all__ = ["DEBUG_LOG", "interruptible", "settings", "sigterm_interrupts", "write_defect"]
+__all__ = ["interruptible", "settings", "sigterm_interrupts", "write_defect"]
 
 T = TypeVar("T")
 
@@ -67,6 +65,8 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
 
 def write_defect(error: BaseException) -> tuple[Path | None, str]:
     """Write the traceback of a defect to the debug log; its path (None if it could not be written) and text."""
+    from ..report.writers import DEBUG_LOG  # the writers' name for it, imported only when a defect happens
+
     text = "".join(traceback.format_exception(error))
     for folder in (settings.report_dir, Path(tempfile.gettempdir())):
         if folder is None:

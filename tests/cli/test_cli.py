@@ -88,3 +88,25 @@ def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text()
     command = next(line.strip() for line in readme.splitlines() if "pytest" in line and line.strip().startswith("python3"))
     assert command in (ROOT / ".ci" / "run").read_text()
+
+
+def test_each_command_is_imported_only_when_it_runs() -> None:
+    """`version` and `--help` import no command's module (issue 25: the start as quick as typer's); the
+    one line the command list shows is the first sentence of the command's own help."""
+    import importlib
+
+    import typer
+
+    from conformance.cli import COMMANDS, short_help
+
+    probe = ("import sys, runpy; sys.argv = ['agent-conformance', '{}']\n"
+             "try:\n    runpy.run_module('conformance.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('conformance.'))))")
+    for argument in ("version", "--help"):
+        done = subprocess.run([sys.executable, "-c", probe.format(argument)], capture_output=True, text=True, timeout=60)
+        imported = json.loads(done.stdout.strip().splitlines()[-1])
+        assert not [m for m in imported if m.split(".")[1] in {"runner", "checks", "report", "fuzzing", "oracle", "mutation"}], imported
+    for name, (target, line) in COMMANDS.items():
+        module, attribute = target.split(":")
+        found = getattr(importlib.import_module(f"conformance.cli.{module}"), attribute)
+        assert line == (found.info.help if isinstance(found, typer.Typer) else short_help(found)), name
