@@ -22,7 +22,7 @@ import httpx
 
 from .baseline import Baseline, BaselineUnusable
 from .bindings import DocumentFetch, HttpClient, WoaRestBinding
-from .bindings.http import same_origin
+from .bindings.http import same_origin, tls_context
 from .recording import Replay
 from .selection import Selection, UnknownSelection
 
@@ -184,7 +184,7 @@ def usable_cacert(cacert: Path | str | None) -> Path | None:
     if cacert is None:
         return None
     try:
-        ssl.create_default_context(cafile=str(cacert))
+        tls_context(str(cacert))
     except (ssl.SSLError, OSError, ValueError) as error:
         raise OptionsUnusable("cacert", f"{cacert} is not a PEM CA certificate TLS can load: {error}") from None
     return Path(cacert)

@@ -26,6 +26,7 @@ from mcp.client.streamable_http import streamable_http_client
 from ..recording import recording, replaying
 from ..recording.transport import RecordingTransport, ReplayTransport
 from ..report.model import Exchange, truncate
+from .http import tls_context
 
 __all__ = ["McpCall", "McpFailed", "call_tool"]
 
@@ -101,7 +102,7 @@ async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any]
     if replay is not None:
         inner = ReplayTransport(replay, max_body)
     else:
-        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+        verify: ssl.SSLContext | bool = tls_context(str(cacert) if cacert else None) if transport is None else True
         inner = transport or httpx2.AsyncHTTPTransport(verify=verify)
         if recorder is not None:
             inner = RecordingTransport(inner, recorder)

@@ -14,6 +14,7 @@ import trustme
 import typer
 
 from .. import __version__
+from ..bindings.http import tls_context
 from ..harness.loop_server import start_server, write_leaf
 from ..proxy import Traffic, forwarding_app, judged_run
 from ..recording import Recorder
@@ -40,7 +41,7 @@ def _listen_address(listen: str) -> tuple[str, int]:
 async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeout: float, plain: bool, rewrite: bool,
                  duration: float | None, report_dir: Path, traffic: Traffic) -> None:
     """Forward until cancelled (a signal) or `duration` seconds have passed."""
-    verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+    verify: ssl.SSLContext | bool = tls_context(str(cacert)) if cacert else True
     with tempfile.TemporaryDirectory(prefix="agent-conformance-proxy-") as folder:
         certfile = keyfile = None
         if not plain:

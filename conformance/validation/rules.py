@@ -103,6 +103,9 @@ def WOA_4_1_AGENT_TRANSPORTS_DEFINED(document: Any, _: Context) -> Iterator[Viol
 
 
 _CHECKED_SCHEMAS: dict[str, str | None] = {}
+#: The same, by the schema object itself: each rule asks again of the same parsed schema, and a content key
+#: (its canonical JSON) costs more than the answer (issue 25: half the time of validating a document).
+_CHECKED_OBJECTS: dict[int, tuple[dict[str, Any], str | None]] = {}
 
 
 #: The $schema URIs of the dialects before 2020-12 (with any trailing # or / removed).
@@ -116,6 +119,9 @@ _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 def _schema_error(schema: dict[str, Any]) -> str | None:
     """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a document
     may repeat one schema for thousands of agents, and each rule asks again."""
+    known = _CHECKED_OBJECTS.get(id(schema))
+    if known is not None and known[0] is schema:
+        return known[1]
     key = json.dumps(schema, sort_keys=True, default=str)
     if key not in _CHECKED_SCHEMAS:
         if len(_CHECKED_SCHEMAS) > 10_000:
@@ -126,6 +132,9 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
         _CHECKED_SCHEMAS[key] = error.message if error is not None else None
         if _CHECKED_SCHEMAS[key] is None and isinstance(dialect, str) and dialect.rstrip("#/") in _EARLIER_DIALECTS:
             _CHECKED_SCHEMAS[key] = f"its $schema declares an earlier dialect ({dialect}), not 2020-12"
+    if len(_CHECKED_OBJECTS) > 10_000:
+        _CHECKED_OBJECTS.clear()
+    _CHECKED_OBJECTS[id(schema)] = (schema, _CHECKED_SCHEMAS[key])  # the object kept: its id is not reused meanwhile
     return _CHECKED_SCHEMAS[key]
 
 

@@ -103,7 +103,8 @@ def test_each_command_is_imported_only_when_it_runs() -> None:
              "try:\n    runpy.run_module('conformance.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
              "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('conformance.'))))")
     for argument in ("version", "--help"):
-        done = subprocess.run([sys.executable, "-c", probe.format(argument)], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, "-c", probe.format(argument)], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout.strip(), done.stdout + done.stderr
         imported = json.loads(done.stdout.strip().splitlines()[-1])
         assert not [m for m in imported if m.split(".")[1] in {"runner", "checks", "report", "fuzzing", "oracle", "mutation"}], imported
     for name, (target, line) in COMMANDS.items():
