@@ -74,6 +74,10 @@ class PromptServer(uvicorn.Server):
                     await asyncio.sleep(0.005)
         for task in self.server_state.tasks:
             task.cancel()
+        for connection in list(self.server_state.connections):  # still busy past the grace: closed, not left to the collector
+            transport = getattr(connection, "transport", None)
+            if transport is not None and not transport.is_closing():
+                transport.close()
         for server in self.servers:
             await server.wait_closed()
         if not self.force_exit:
