@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -42,36 +43,30 @@ class Served(Protocol):
     def cacert(self) -> Path | None: ...
 
 
-class Figure(Protocol):
+@dataclass(frozen=True)
+class Figure:
     """What the reference master sends its invoked agents in one scenario, isolated and broadcast."""
 
+    scenario: str
+    dispatches: int
+    isolated_bytes: int
+    broadcast_bytes: int
+    isolated_tokens: int | None
+    broadcast_tokens: int | None
+
     @property
-    def scenario(self) -> str: ...
-    @property
-    def dispatches(self) -> int: ...
-    @property
-    def isolated_bytes(self) -> int: ...
-    @property
-    def broadcast_bytes(self) -> int: ...
-    @property
-    def isolated_tokens(self) -> int | None: ...
-    @property
-    def broadcast_tokens(self) -> int | None: ...
-    @property
-    def ratio(self) -> float: ...
+    def ratio(self) -> float:
+        return self.broadcast_bytes / self.isolated_bytes if self.isolated_bytes else 0.0
 
 
-class AgentIds(Protocol):
+@dataclass(frozen=True)
+class AgentIds:
     """The ids the reference host gives its agents, for telling which certification judges a path."""
 
-    @property
-    def sdsi_server(self) -> str: ...
-    @property
-    def sdsi_client(self) -> str: ...
-    @property
-    def master(self) -> str: ...
-    @property
-    def invoked(self) -> frozenset[str]: ...
+    sdsi_server: str
+    sdsi_client: str
+    master: str
+    invoked: frozenset[str]
 
 
 class References(Protocol):

@@ -8,23 +8,16 @@ import shlex
 import sys
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+from conformance.references import AgentIds, Figure
 
 from .faults import FAULTS, Fault
 from .faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE, ClientFault
 from .serve import ServedMock, serve_host
 
-__all__ = ["REFERENCES", "AgentIds", "ReferenceAgents"]
-
-
-@dataclass(frozen=True)
-class AgentIds:
-    sdsi_server: str
-    sdsi_client: str
-    master: str
-    invoked: frozenset[str]
+__all__ = ["REFERENCES", "ReferenceAgents"]
 
 
 class ReferenceAgents:
@@ -53,10 +46,10 @@ class ReferenceAgents:
         prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else f"{MINIMAL_VARIABLE}=1 " if minimal else ""
         return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
 
-    def isolation_figures(self) -> list[Any]:
+    def isolation_figures(self) -> list[Figure]:
         from .reference.aci_figures import isolation_figures
 
-        return list(isolation_figures())
+        return isolation_figures()
 
 
 REFERENCES = ReferenceAgents()

@@ -13,30 +13,16 @@ from __future__ import annotations
 import asyncio
 import json
 import ssl
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from conformance.harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
+from conformance.references import Figure
 
 from ..serve import serve, serve_host
 
 __all__ = ["Figure", "isolation_figures"]
-
-
-@dataclass(frozen=True)
-class Figure:
-    scenario: str
-    dispatches: int
-    isolated_bytes: int
-    broadcast_bytes: int
-    isolated_tokens: int | None
-    broadcast_tokens: int | None
-
-    @property
-    def ratio(self) -> float:
-        return self.broadcast_bytes / self.isolated_bytes if self.isolated_bytes else 0.0
 
 
 def _counter() -> Any:
