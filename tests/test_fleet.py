@@ -4,6 +4,7 @@ LocalCluster of two workers, give the same verdicts; a hanging host stalls nobod
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -105,3 +106,12 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(hosts
     for spec in specs:
         certify_one(spec, str(serial))
     assert verdicts(tmp_path / "dask", specs) == verdicts(serial, specs)
+
+
+def test_a_scheduler_without_the_fleet_extra_says_which_extra_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask is the [fleet] extra: without it, --scheduler is one line naming the extra, exit 2."""
+    monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it now fails, as when it is not installed
+    targets = tmp_path / "targets.txt"
+    targets.write_text("https://127.0.0.1:1\n")
+    result = runner.invoke(app, ["fleet", "--targets", str(targets), "--scheduler", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2 and "pip install 'agent-conformance[fleet]'" in result.output

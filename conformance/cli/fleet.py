@@ -25,6 +25,11 @@ def fleet(
 ) -> None:
     """Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md and comparison.{html,md}.
     A target whose folder holds a complete report is not certified again. Exit 0 when every target passed, 1 otherwise."""
+    if scheduler is not None:
+        try:
+            import distributed  # noqa: F401  (only to know it is there)
+        except ImportError:
+            fail_usage("--scheduler runs the fleet on Dask, which is an extra: pip install 'agent-conformance[fleet]'")
     try:
         specs = read_targets(targets)
     except (OSError, ValueError, TypeError) as error:
@@ -44,7 +49,7 @@ def fleet(
     elif reports:
         try:
             matrix = load_matrix(reports)
-            (report_dir / "comparison.html").write_text(matrix.html(), encoding="utf-8")
+            (report_dir / "comparison.html").write_text(matrix.html(report_dir), encoding="utf-8")
             (report_dir / "comparison.md").write_text(matrix.markdown(), encoding="utf-8")
         except ReportUnreadable as error:
             console.print(f"No comparison: {error}", markup=False)
