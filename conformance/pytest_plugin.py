@@ -59,11 +59,30 @@ def _suites(config: pytest.Config) -> tuple[str, ...]:
     return _SUITES if suite == "all" else (suite,)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    for draft in _SUITES:
+        config.addinivalue_line("markers", f"{draft}: a requirement of the {draft.upper()} draft (agent-conformance)")
+    for level in ("must", "should", "may"):
+        config.addinivalue_line("markers", f"{level}: a requirement at {level.upper()} level (agent-conformance)")
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """One item a requirement of the chosen drafts: node ID agent-conformance/DRAFT/SECTION::ID (JUnit's
+    classname is then agent-conformance.DRAFT.SECTION), marked with its draft and level (-m "woa and must"),
+    and reported as collected, so that pytest's count holds them."""
     if not _enabled(config):
         return
-    suites = _suites(config)
-    items.extend(RequirementItem.from_parent(session, name=r.id) for r in catalogue() if r.draft in suites)
+    suites, added = _suites(config), list[pytest.Item]()
+    for requirement in catalogue():
+        if requirement.draft not in suites:
+            continue
+        item = RequirementItem.from_parent(session, name=requirement.id,
+                                           nodeid=f"agent-conformance/{requirement.draft}/{requirement.section}::{requirement.id}")
+        item.add_marker(requirement.draft)
+        item.add_marker(requirement.level.lower())
+        added.append(item)
+    config.hook.pytest_collectreport(report=pytest.CollectReport("agent-conformance", "passed", None, list[pytest.Item | pytest.Collector](added)))
+    items.extend(added)  # -k and -m select among them afterwards (pytest's own hook runs after this one)
 
 
 def _options(target: str, **given: Any) -> RunOptions:
@@ -136,4 +155,5 @@ class RequirementItem(pytest.Item):
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         requirement = catalogue()[self.name]
-        return f"{requirement.draft_name} section {requirement.section}", None, self.name
+        # the domain is not the node ID's end: pytest would print its dots as "::" (WOA-4::1-...)
+        return f"{requirement.draft_name} section {requirement.section}", None, f"{self.name} ({requirement.level})"

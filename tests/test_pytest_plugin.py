@@ -25,13 +25,15 @@ def test_the_plugin_is_inert_without_its_options(pytester: pytest.Pytester) -> N
     assert _outcomes(result) == {"passed": 1}
 
 
-def test_an_in_process_app_gets_one_item_per_requirement(pytester: pytest.Pytester) -> None:
+def test_an_in_process_app_gets_one_item_per_requirement(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # room for each skip's reason beside its node ID
     pytester.makepyfile(agent_app=APP.format(fault=""))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa", "-v")
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 40, outcomes
     assert sum(outcomes.values()) == len(catalogue().for_draft("woa"))  # WoA's requirements
-    result.stdout.fnmatch_lines(["*::WOA-4-VERSION-1 PASSED*", "*CLIENT-VALIDATES-CERTIFICATES SKIPPED (not-applicable*"])
+    result.stdout.fnmatch_lines(["agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*",
+                                 "agent-conformance/woa/8.1::WOA-8.1-CLIENT-VALIDATES-CERTIFICATES SKIPPED (not-applicable*"])
 
 
 @pytest.mark.timeout(300)
@@ -54,3 +56,17 @@ def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
                                                "--agent-suite", "woa", "-k", "WOA-4")
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 20, outcomes
+
+
+def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:
+    """The issue's list: the right collection count, markers per draft and level (-m "woa and must"), a
+    node ID per draft and section, and a JUnit classname from it."""
+    pytester.makepyfile(agent_app=APP.format(fault=""))
+    woa_must = [r for r in catalogue().for_draft("woa") if r.level == "MUST"]
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa",
+                                           "-m", "woa and must", "-v", "--junitxml", "junit.xml")
+    result.stdout.fnmatch_lines([f"*collected {len(catalogue().for_draft('woa'))} items / * deselected / {len(woa_must)} selected*",
+                                 "agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*"])
+    assert sum(_outcomes(result).get(k, 0) for k in ("passed", "skipped", "failed")) == len(woa_must)
+    junit = (pytester.path / "junit.xml").read_text()
+    assert 'classname="agent-conformance.woa.4" name="WOA-4-VERSION-1"' in junit
