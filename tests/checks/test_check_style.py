@@ -36,12 +36,18 @@ def test_a_check_named_otherwise_is_refused_at_registration() -> None:
 def test_every_skip_of_a_whole_certification_names_its_kind() -> None:
     """The in-process reference host, every draft: skips from the checks (a precondition the target does
     not meet) and from the runner (no check, not remotely testable, the connection in-process)."""
-    from conformance.inprocess import in_process
+    from conformance.inprocess import in_process, lifespan
 
     collect = Collect()
-    options = run_options(target="https://agents.example", suites=("woa", "sdsi", "aci"), transport=in_process(create_app("https://agents.example")),
-                         roles=("host", "server", "master", "invoked", "any"))
-    asyncio.run(run(options, [collect]))
+    app = create_app("https://agents.example")
+    options = run_options(target="https://agents.example", suites=("woa", "sdsi", "aci"), transport=in_process(app),
+                          roles=("host", "server", "master", "invoked", "any"))
+
+    async def certified() -> None:
+        async with lifespan(app):  # the app's clients (its master's, to the suite's spies) closed with it
+            await run(options, [collect])
+
+    asyncio.run(certified())
     skips = [r for r in collect.results if r.status is Status.SKIP]
     assert skips and all(isinstance(r.skip, Skip) for r in skips), [r.requirement for r in skips if r.skip is None]
     assert {Skip.NOT_REMOTELY_TESTABLE, Skip.IN_PROCESS} <= {r.skip for r in skips}
