@@ -38,8 +38,9 @@ def installer(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True, timeout=120)
     site = next((folder / "venv" / "lib").glob("python*/site-packages"))
     (site / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # the dependencies are this venv's, and so may be a non-editable agent-conformance: the wheel is installed anyway
     return {"AGENT_CONFORMANCE": wheel, "PATH": f"{folder / 'venv' / 'bin'}:{os.environ['PATH']}", "PIP_NO_INDEX": "1",
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+            "PIP_NO_DEPS": "1", "PIP_FORCE_REINSTALL": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def _run_steps(workdir: Path, env: dict[str, str]) -> tuple[int, Path, str]:
