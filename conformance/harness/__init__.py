@@ -8,6 +8,7 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+import anyio
 from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
@@ -88,6 +89,10 @@ class ProblemDetailsOnly:
             await self.app(scope, receive, guarded)
         except ClientDisconnect:
             return
+        except anyio.ClosedResourceError:  # the server is shutting down under a request (SIGTERM): no defect
+            _log.warning("a request cut short by the server's shutdown")
+            if not started:
+                await problem(503, "Service Unavailable", "the server is shutting down")(scope, receive, send)
         except Exception as error:
             _log.exception("a defect answered as 500 problem details")
             if not started:
