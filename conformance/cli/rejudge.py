@@ -12,7 +12,7 @@ from .. import __version__
 from ..proxy import Traffic, judged_run
 from ..recording import Replay
 from ..recording.rejudging import changed_verdicts, options_for
-from ..report import Collect
+from ..report import Collect, Skip
 from ..report.model import utc_now
 from ..report.writers import FORMATS
 from ..runner import TargetUnreachable
@@ -54,7 +54,7 @@ def rejudge(
     display.finish(summary, written(report_dir, list(FORMATS)))
     before = {requirement: [r["status"] for r in results] for requirement, results in replay.previous_results().items()}
     changed = changed_verdicts(before, collect.results)
-    live_only = sum(r.status.value == "skip" and r.message.startswith("not in the recording") for r in collect.results)
+    live_only = sum(r.skip is Skip.NOT_RECORDED for r in collect.results)
     console.print(f"{len(changed)} verdicts changed since the recording" + (":" if changed else ".")
                   + (f" ({live_only} not judged: not in the recording)" if live_only else ""), markup=False)
     for requirement, old, new, message in changed:

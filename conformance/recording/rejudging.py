@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..report import Collect, Result
+from ..report import Collect, Result, Skip
 from ..runner import DEFAULT_ROLES, RunOptions, run
 from ..target import run_options
 from . import Replay
@@ -45,7 +45,7 @@ def changed_verdicts(before: dict[str, list[str]], after: list[Result]) -> list[
         now.setdefault(result.requirement, []).append(result)
     changes = []
     for requirement, results in now.items():
-        if all(r.status.value == "skip" and r.message.startswith("not in the recording") for r in results):
+        if all(r.skip is Skip.NOT_RECORDED for r in results):
             continue
         statuses = [r.status.value for r in results]
         if statuses != before.get(requirement, []):
