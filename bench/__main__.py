@@ -34,9 +34,9 @@ from typing import Any
 
 import httpx
 
+from conformance.engine.runner import RunOptions, run
 from conformance.oracle.bench import spread
 from conformance.report import Collect
-from conformance.runner import RunOptions, run
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from mocks.serve import serve_host

@@ -19,8 +19,8 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from conformance.fleet import TargetSpec, fleet_results, slug
 from conformance.oracle.bench import peak_mb
+from conformance.usecases.fleet import TargetSpec, fleet_results, slug
 
 
 def _serve_hosts(count: int, listing: Path) -> None:

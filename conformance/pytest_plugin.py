@@ -94,8 +94,8 @@ def _options(target: str, **given: Any) -> RunOptions:
 
 
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
-    from .inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
-    from .runner import run
+    from .engine.runner import run
+    from .harness.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
 
     collect = Collect()
     common: dict[str, Any] = {"suites": _suites(config), "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),

@@ -1,4 +1,4 @@
-"""The reference agents as the suite's commands are handed them (conformance/references.py): the
+"""The reference agents as the suite's commands are handed them (conformance/usecases/references.py): the
 object pyproject.toml names under the entry point group `agent_conformance.references`. Each member
 imports what it serves when it is first used."""
 
@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 from functools import cached_property
 from typing import Any
 
-from conformance.references import AgentIds, Figure
+from conformance.usecases.references import AgentIds, Figure
 
 from .faults import FAULTS, Fault
 from .faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE, ClientFault

@@ -1,6 +1,7 @@
-"""The floors of the house (issue 23): the suite never imports its mocks, no module imports one that
-imports it back (counting imports inside functions), and the mocks take the suite's public data and
-harness, never its checks. Imports are read as text (a regular expression, not `ast`, which is
+"""The floors of the house (issue 23): every package of the suite imports only from its own floor and
+those below (ARCHITECTURE.md draws them), the suite never imports its mocks, no module imports one
+that imports it back (counting imports inside functions), and the mocks take the suite's public data
+and harness, never its checks. Imports are read as text (a regular expression, not `ast`, which is
 unreliable in an xdist worker whose recursion limit a test moved on Python 3.11)."""
 
 from __future__ import annotations
@@ -45,6 +46,33 @@ def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
 def _graph() -> dict[str, set[str]]:
     known = _modules("conformance")
     return {m: _imports(m, p, known) for m, p in known.items()}
+
+
+#: The floors, top down: a package may import from its own floor and the floors below, never above.
+FLOORS = {
+    "cli": 10, "pytest_plugin": 10,  # how users ask: the command line, the pytest plugin
+    "usecases": 9,  # what they ask for: repeat, fleet, proxy, fuzz, mutate, rejudge, attest, the references
+    "engine": 8,  # a run: lanes of checks, results to handlers, the gate
+    "checks": 7,  # one function per requirement
+    "target": 6,  # what a check gets: the run's options, the target, the address policy
+    "spy": 5, "driver": 5, "harness": 5,  # the suite's own servers and drivers of a client under test
+    "bindings": 4, "instances": 4,  # how the suite speaks to a target; the inputs it makes up
+    "recording": 3, "vectors": 3,  # recorded evidence; golden vectors
+    "report": 2, "validation": 2, "errata": 2, "oracle": 2,  # results and writers; message validation
+    "requirements": 1, "schemas": 1,  # the catalogue and the drafts' message schemas
+}
+
+
+def _floor(module: str) -> int:
+    parts = module.split(".")
+    return FLOORS[parts[1]] if len(parts) > 1 else 0
+
+
+def test_every_package_imports_only_its_floor_and_below() -> None:
+    graph = _graph()
+    assert set(FLOORS) == {m.split(".")[1] for m in graph if "." in m} | {"pytest_plugin"}
+    upward = [(m, t) for m, targets in graph.items() for t in targets if t.startswith("conformance") and _floor(t) > _floor(m)]
+    assert upward == []
 
 
 def test_the_suite_never_imports_its_mocks() -> None:

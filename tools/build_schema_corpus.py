@@ -1,4 +1,4 @@
-"""Write tests/fuzzing/corpus/<source>.json: JSON Schemas exactly as real frameworks emit them.
+"""Write tests/instances/corpus/<source>.json: JSON Schemas exactly as real frameworks emit them.
 
 Each file is a JSON array of {"name", "source", "schema"}, for testing an instance generator on the
 schemas that hosts really publish. The sources:
@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "tests" / "fuzzing" / "corpus"
+CORPUS = ROOT / "tests" / "instances" / "corpus"
 
 Entry = dict[str, Any]
 

@@ -1,6 +1,6 @@
 """The command line: `agent-conformance COMMAND`. One module per command group.
 
-Exit codes (conformance/gate.py has the contract of `run` and `fuzz`): 0 passed; 1 a MUST-level
+Exit codes (conformance/engine/gate.py has the contract of `run` and `fuzz`): 0 passed; 1 a MUST-level
 requirement failed (or, for `vectors validate`, a vector disagreed); 2 a usage error or nothing
 could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrupted outside a run.
 """

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..attestation import AttestationInvalid, attest, keygen, verify
+from ..usecases.attest import AttestationInvalid, attest, keygen, verify
 from ._console import console, fail_usage
 
 __all__ = ["attest_command", "keygen_command", "verify_command"]

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..baseline import from_report
+from ..target.baseline import from_report
 from ._console import fail_usage
 
 __all__ = ["baseline"]

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..fleet import fleet_results, read_targets
 from ..report.compare import ReportUnreadable, load_matrix
+from ..usecases.fleet import fleet_results, read_targets
 from ._console import console, fail_usage
 
 __all__ = ["fleet"]

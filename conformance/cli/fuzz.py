@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from ..fuzzing.session import FuzzUnavailable, fuzz_target
 from ..target import run_options
+from ..usecases.fuzz.session import FuzzUnavailable, fuzz_target
 from ._console import console, fail_usage
 from .run import finish, prepared_writers, usable
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..references import References, ReferencesMissing, references
+from ..usecases.references import References, ReferencesMissing, references
 from ._console import console, fail_usage
 
 __all__ = ["app"]

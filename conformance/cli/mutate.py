@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from ..mutation import Mutant, Outcome, equivalents, judge, plan, record
 from ..report.model import utc_now
+from ..usecases.mutation import Mutant, Outcome, equivalents, judge, plan, record
 from ._console import console, fail_usage, progress_bar
 from .mock import reference_agents
 

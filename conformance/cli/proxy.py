@@ -16,12 +16,12 @@ import typer
 from .. import __version__
 from ..bindings.http import tls_context
 from ..harness.loop_server import start_server, write_leaf
-from ..proxy import Traffic, forwarding_app, judged_run
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.writers import FORMATS
 from ..requirements import DRAFTS, catalogue_digest
 from ..target import origin, usable_cacert
+from ..usecases.proxy import Traffic, forwarding_app, judged_run
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from .run import Suite, finish, prepared_writers, usable

@@ -9,14 +9,14 @@ from typing import Annotated, Any
 import typer
 
 from .. import __version__
-from ..proxy import Traffic, judged_run
+from ..engine.runner import TargetUnreachable
+from ..engine.runner import run as run_suite
 from ..recording import Replay
-from ..recording.rejudging import changed_verdicts, options_for
 from ..report import Collect, Skip
 from ..report.model import utc_now
 from ..report.writers import FORMATS
-from ..runner import TargetUnreachable
-from ..runner import run as run_suite
+from ..usecases.proxy import Traffic, judged_run
+from ..usecases.rejudge import changed_verdicts, options_for
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from ._terminal import RunDisplay

@@ -13,15 +13,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from ..bindings import BINDINGS
-from ..gate import decide
+from ..engine.gate import decide
+from ..engine.runner import DEFAULT_ROLES, TargetUnreachable
+from ..engine.runner import run as run_suite
 from ..harness.callables import KINDS, callable_app, load_function
-from ..inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
-from ..repeat import repeated
+from ..harness.inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
 from ..report import Summary
 from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
-from ..runner import DEFAULT_ROLES, TargetUnreachable
-from ..runner import run as run_suite
 from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, OptionsUnusable, run_options
+from ..usecases.repeat import repeated
 from ._console import console, fail_usage
 from ._lifecycle import interruptible, settings
 from ._terminal import RunDisplay
@@ -62,7 +62,7 @@ def written(report_dir: Path, formats: list[str]) -> list[Path]:
 
 
 def finish(summary: Summary) -> None:
-    """Leave with the exit code of the contract (conformance/gate.py), saying why in one line."""
+    """Leave with the exit code of the contract (conformance/engine/gate.py), saying why in one line."""
     outcome = decide(summary)
     if outcome.code:
         typer.echo(f"agent-conformance: {outcome.reason} (exit {int(outcome.code)})", err=True)

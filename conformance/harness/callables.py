@@ -37,8 +37,8 @@ from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY as ACI
 from ..bindings.sdsi import CAPABILITY as SDSI
-from ..inprocess import IN_PROCESS_ORIGIN, load_callable
 from . import TooLarge, problem, read_capped
+from .inprocess import IN_PROCESS_ORIGIN, load_callable
 
 __all__ = ["KINDS", "callable_app", "load_function"]
 

@@ -11,7 +11,7 @@ Levels, from worst to best (the README explains them to users):
 Skipped requirements are never counted as passed: `untested_must` says how many MUSTs no check
 judged, and a level is always "of what was tested". Waived results are counted apart. A summary
 also says whether the run finished (`completion`) and, when nothing could be certified at all,
-why (`blocker`, e.g. the WoA document could not be obtained); conformance/gate.py turns all of
+why (`blocker`, e.g. the WoA document could not be obtained); conformance/engine/gate.py turns all of
 that into the exit code.
 """
 
@@ -68,7 +68,7 @@ class Summary:
     completion: str = "complete"
     #: why nothing could be certified (the document was never obtained); None when something could be
     blocker: str | None = None
-    #: what the target's WoA document claims, and what the run verified of it (conformance/claims.py)
+    #: what the target's WoA document claims, and what the run verified of it (conformance/engine/claims.py)
     claims: tuple[dict[str, str], ...] = ()
     #: every agent the WoA document advertises: exercised or not, the requirements judged on it, why not (claims.py)
     coverage: tuple[dict[str, Any], ...] = ()
@@ -78,7 +78,7 @@ class Summary:
     stale_baseline: tuple[str, ...] = ()
     #: how many runs the results stand for (run --repeat); one run bounds nothing for a nondeterministic target
     runs: int = 1
-    #: the exit code the summary earns and why, as the gate (conformance/gate.py, above) decided it
+    #: the exit code the summary earns and why, as the gate (conformance/engine/gate.py, above) decided it
     gate: dict[str, Any] | None = None
     #: what the run's selection judged, when not everything ("MUST selected"): the level holds for that alone
     selection: str = ""

@@ -65,7 +65,7 @@ class Skip(StrEnum):
 @cache
 def _proofs() -> dict[str, Any]:
     try:
-        text = (resources.files("conformance.mutation") / "proof.json").read_text(encoding="utf-8")
+        text = (resources.files("conformance.requirements") / "proof.json").read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     record: dict[str, Any] = json.loads(text)

@@ -1,6 +1,6 @@
 """Every hostile behaviour, by name, with what the suite must make of it.
 
-`exit_code` is the contract's (conformance/gate.py): 2 when the document never arrives (nothing
+`exit_code` is the contract's (conformance/engine/gate.py): 2 when the document never arrives (nothing
 could be certified), 1 when what arrived breaks a MUST, 4 when a MUST could not be judged, 0 when the
 host is fine but for a part the suite rightly declines to build or call (it says so in a skip).
 `answers` says whether the target answers HTTP at all: when it does, a report must be written.

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from conformance.harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
-from conformance.references import Figure
+from conformance.usecases.references import Figure
 
 from ..serve import serve, serve_host
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 
+from conformance.engine.runner import run
 from conformance.report import Result, ResultRecorded, Status
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.reference.woa_host import woa_document as reference_document
 

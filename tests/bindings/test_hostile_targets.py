@@ -10,10 +10,10 @@ import httpx
 import pytest
 
 from conformance.bindings.jsonparse import NotJson, parse_json
+from conformance.engine.runner import TargetUnreachable, run
 from conformance.report import Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.runner import TargetUnreachable, run
 from conformance.target import run_options
 from mocks.serve import serve
 from tests import hostile

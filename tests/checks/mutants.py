@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from conformance.engine.runner import run
 from conformance.report import Collect, Result, Status
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.serve import serve_host
 

@@ -11,9 +11,9 @@ import pytest
 
 from conformance.checks import CHECKS
 from conformance.checks.registry import checks_for
+from conformance.engine.runner import run
 from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.faults import FAULTS
 from mocks.serve import serve_host

@@ -11,8 +11,8 @@ import pytest
 
 from conformance.checks import CHECKS, Verdict, check
 from conformance.checks.registry import name_prefix
+from conformance.engine.runner import run
 from conformance.report import Skip, Status
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
@@ -36,7 +36,7 @@ def test_a_check_named_otherwise_is_refused_at_registration() -> None:
 def test_every_skip_of_a_whole_certification_names_its_kind() -> None:
     """The in-process reference host, every draft: skips from the checks (a precondition the target does
     not meet) and from the runner (no check, not remotely testable, the connection in-process)."""
-    from conformance.inprocess import in_process, lifespan
+    from conformance.harness.inprocess import in_process, lifespan
 
     collect = Collect()
     app = create_app("https://agents.example")

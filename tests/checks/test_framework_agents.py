@@ -26,7 +26,7 @@ from examples.fastapi_host import FAULTS, create_app
 from mocks.serve import serve
 
 runner = CliRunner()
-CORPUS = Path(__file__).parents[1] / "fuzzing" / "corpus"
+CORPUS = Path(__file__).parents[1] / "instances" / "corpus"
 #: An input the suite cannot build: a lookahead pattern (no string is walked from it) on a required member.
 HARD = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]{8}$"}}}
 PROBLEM = "application/problem+json"

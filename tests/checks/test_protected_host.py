@@ -8,8 +8,8 @@ import asyncio
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from conformance.engine.runner import run
 from conformance.report import Result, Status
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect

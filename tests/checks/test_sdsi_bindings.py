@@ -12,8 +12,8 @@ import pytest
 from conformance.bindings import HttpClient
 from conformance.bindings.sdsi import JsonRpcSdsi
 from conformance.checks.sdsi.session import example_value, payload_for
+from conformance.engine.runner import run
 from conformance.report import Status
-from conformance.runner import run
 from conformance.target import run_options
 from conformance.vectors.figures import sdsi_figure
 from mocks.serve import serve_host

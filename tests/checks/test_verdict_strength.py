@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.gate import ExitCode, decide
+from conformance.engine.gate import ExitCode, decide
 from conformance.report import Result, Status, summarize
 from conformance.requirements import catalogue
 from tests.checks.mutants import certify

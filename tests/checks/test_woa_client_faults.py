@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.checks import CHECKS
-from conformance.references import references
+from conformance.engine.runner import run
 from conformance.report import Result, Status
 from conformance.requirements import catalogue
-from conformance.runner import run
 from conformance.target import run_options
+from conformance.usecases.references import references
 from mocks.faults.woa_client import CLIENT_FAULTS
 from tests.checks.mutants import Collect, caught_alone, print_table
 

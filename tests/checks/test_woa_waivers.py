@@ -9,9 +9,9 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from conformance.inprocess import in_process
+from conformance.engine.runner import run
+from conformance.harness.inprocess import in_process
 from conformance.report import Status
-from conformance.runner import run
 from conformance.target import on_the_open_internet, run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect

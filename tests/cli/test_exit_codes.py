@@ -70,7 +70,7 @@ def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:
     assert read_events(reports / "events.jsonl").footer["completion"] == "interrupted"  # type: ignore[index]
 
 
-DEFECT = ("import sys; import conformance.runner as r\n"
+DEFECT = ("import sys; import conformance.engine.runner as r\n"
           "def broken(*a, **k): raise RuntimeError('a planted defect')\n"
           "r.summarize = broken\n"
           "from conformance.cli import main; sys.argv = ['agent-conformance', *sys.argv[1:]]; main()")

@@ -3,7 +3,7 @@ test-clock, A2A and MCP endpoints; the suite's SDSI and ACI spies; its context s
 Hypothesis over real uvicorn servers: never a 5xx, every error a 4xx in problem details (what the
 frameworks answer themselves too), the connection still usable after an error, and a body over the
 limit refused with 413 before it is read. Schemathesis fuzzes the agents' declared inputs too
-(tests/fuzzing/test_fuzz.py)."""
+(tests/usecases/fuzz/test_fuzz.py)."""
 
 from __future__ import annotations
 

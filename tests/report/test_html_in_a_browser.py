@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.engine.runner import run
 from conformance.report import ResultRecorded, RunFinished, RunStarted, Status, summarize
 from conformance.report.model import Exchange
 from conformance.report.writers import HtmlWriter
-from conformance.runner import run
 from conformance.target import run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect

@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from conformance.gate import gated
+from conformance.engine.gate import gated
 from conformance.report import (
     Exchange,
     Result,

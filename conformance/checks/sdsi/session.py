@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bindings.sdsi import JsonRpcSdsi, Reply, SdsiBinding, WoaRestSdsi, sdsi_agents
-from ...fuzzing import listed_values
+from ...instances import listed_values
 from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES, json_type_matches

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...bindings import ExchangeFailed, HttpResponse, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
-from ...fuzzing import Ungeneratable, invalid_examples, valid_examples
+from ...instances import Ungeneratable, invalid_examples, valid_examples
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...bindings.jsonparse import NotJson, parse_json
-from ...fuzzing import Ungeneratable, valid_examples
+from ...instances import Ungeneratable, valid_examples
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema

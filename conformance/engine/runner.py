@@ -1,0 +1,270 @@
+"""A run: probe the target, judge every selected requirement, and send each result to the handlers.
+
+    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for a
+                   client driven by --client-command, nothing: the suite serves what the client reads
+               ──> for each requirement of the selected drafts, in catalogue order:
+                       its checks' verdicts, or not-applicable (role), or skip / error (untested)
+               ──> RunStarted, ResultRecorded..., RunFinished to every handler
+
+A check that raises anything (BaseException included, KeyboardInterrupt excepted) or overruns its
+deadline gives an `error` result; nothing a target does ends the run early. The whole run has a
+budget (`RunOptions.budget`); when it runs out, or the run's task is cancelled (SIGINT, SIGTERM),
+the requirements not yet judged are skips that say so, and RunFinished still reaches every handler
+with the run marked `out-of-budget` or `interrupted`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .. import __version__
+from ..bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
+from ..checks import Check, checks_for, driven_by
+from ..checks.woa.invocation import JUDGED_BY, PLAN_KEY
+from ..recording import NotRecorded, Recorder, seeded
+from ..report import (
+    Handler,
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunHeader,
+    RunStarted,
+    Skip,
+    Status,
+    Summary,
+    broadcast,
+    summarize,
+)
+from ..report.model import utc_now
+from ..requirements import DRAFTS, Requirement, catalogue, catalogue_digest
+from ..target import CHECK_SCOPE, DEFAULT_ROLES, RunOptions, Target, may_call
+from .claims import claims_of, coverage_of
+from .gate import gated
+
+__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
+
+#: Why a document fetch leaves nothing to certify over WoA REST (a body that is not JSON is the
+#: target's failure to judge, not a blocker).
+_BLOCKING_CAUSES = frozenset({"exchange", "redirect", "status"})
+
+
+class TargetUnreachable(Exception):
+    """Nothing answered at the target: no report can be made."""
+
+
+def _untested(requirement: Requirement, target: Target) -> Result:
+    """The result on a requirement no check of this run judges: a skip saying why, or an error."""
+    note, discovery = requirement.testability_note, target.discovery
+
+    def skip(why: Skip, message: str) -> Result:
+        return Result.of(requirement, Status.SKIP, message, strict=target.options.strict, skip=why)
+
+    if target.options.driver is None and "client-command" in driven_by(requirement.id):
+        return skip(Skip.OTHER_DRIVER, "tested when the suite drives a WoA client: run with --client-command (see the README)")
+    if target.options.driver is not None and checks_for(requirement.id):
+        return skip(Skip.OTHER_DRIVER, "its checks judge what a host serves; this run drives a client")
+    if requirement.testability == "not-remotely-testable":
+        return skip(Skip.NOT_REMOTELY_TESTABLE, f"not remotely testable: {note}")
+    if discovery.problem:
+        return Result.of(requirement, Status.ERROR, f"the target's WoA document could not be read: {discovery.problem}",
+                         strict=target.options.strict)
+    if requirement.testability == "needs-test-hook":
+        return skip(Skip.NEEDS_TEST_HOOK, f"needs a test hook the target does not offer: {note}")
+    return skip(Skip.NO_CHECK, "no check for this requirement yet")
+
+
+def _cancelled_from_outside() -> bool:
+    """Whether this task is being cancelled (budget, signal), rather than a future it awaited."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+#: Why a check of the connection itself is not made in-process.
+IN_PROCESS = "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire) to judge"
+
+
+async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
+    if check.wire and target.options.transport is not None:
+        return Result.of(requirement, Status.SKIP, IN_PROCESS, check=check.name, strict=target.options.strict, skip=Skip.IN_PROCESS)
+    started = time.perf_counter()
+    deadline = target.options.check_deadline
+    try:
+        async with asyncio.timeout(deadline) as scope:
+            token = CHECK_SCOPE.set(scope)
+            try:
+                verdict = await check.function(target)
+            finally:
+                CHECK_SCOPE.reset(token)
+        status, message, evidence, skip = verdict.status, verdict.message, verdict.evidence, verdict.skip
+    except TimeoutError:
+        status, message, evidence, skip = Status.ERROR, f"the check did not finish within {deadline:g} s", (), None
+    except NotRecorded as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
+        status, message, evidence, skip = Status.SKIP, str(missing), (), Skip.NOT_RECORDED
+    except asyncio.CancelledError:
+        if _cancelled_from_outside():
+            raise
+        status, message, evidence, skip = Status.ERROR, "the check was cancelled: work it waited for was cancelled", (), None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # a check must never end the run; say what happened instead
+        status, message, evidence, skip = Status.ERROR, f"the check raised {type(error).__name__}: {error}", (), None
+    elapsed = round((time.perf_counter() - started) * 1000, 1)
+    return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed,
+                     strict=target.options.strict, skip=skip or Skip.NOT_OBSERVED)
+
+
+async def _judge(requirement: Requirement, target: Target) -> list[Result]:
+    left_out = target.options.selection.left_out(requirement, strict=target.options.strict)
+    if left_out:
+        return [Result.of(requirement, Status.SKIP, left_out, strict=target.options.strict, skip=Skip.LEFT_OUT)]
+    roles = target.options.roles
+    if requirement.role not in roles:
+        message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
+        return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
+    checks = checks_for(requirement.id, target.options.driver)
+    if not checks:
+        return [_untested(requirement, target)]
+    return [await _execute(c, requirement, target) for c in checks]
+
+
+def lane_of(requirement: Requirement) -> tuple[str, str]:
+    """The checks that run in sequence: those of one draft and one role. A lane's checks share sessions and
+    the state of the target they drive in that role (an SDSI server's pool, an ACI master's runs); lanes
+    share nothing but read-only documents, so they run at once without changing any verdict (tested)."""
+    return requirement.draft, requirement.role
+
+
+@dataclass
+class InOrder:
+    """Results decided out of order (lanes run at once), handed on in catalogue order as soon as they can be."""
+
+    hand_on: Callable[[list[Result]], None]
+    decided: dict[int, list[Result]] = field(default_factory=dict)
+    next: int = 0
+
+    def decide(self, index: int, results: list[Result]) -> None:
+        self.decided[index] = results
+        while self.next in self.decided:
+            self.hand_on(self.decided.pop(self.next))
+            self.next += 1
+
+    def flush(self) -> None:
+        for index in sorted(self.decided):
+            self.hand_on(self.decided.pop(index))
+
+
+async def _judge_lanes(selected: list[Requirement], target: Target, in_order: InOrder) -> None:
+    """Judge every requirement, lanes at once (at most `parallel` checks at a time), each lane in catalogue order."""
+    lanes: dict[tuple[str, str], list[int]] = {}
+    for index, requirement in enumerate(selected):
+        lanes.setdefault(lane_of(requirement), []).append(index)
+    gate = asyncio.Semaphore(max(1, target.options.parallel))
+
+    async def lane(indices: list[int]) -> None:
+        for index in indices:
+            async with gate:
+                judged = await _judge(selected[index], target)
+            in_order.decide(index, judged)
+
+    async with asyncio.TaskGroup() as group:
+        for indices in lanes.values():
+            group.create_task(lane(indices))
+
+
+async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFetch:
+    """The jsonrpc binding has no document: a first template request shows the endpoint answers."""
+    scenario = options.scenarios[0] if options.scenarios else "flight_booking"
+    response = await client.request("POST", options.target, json={"method": "get_schema_template", "params": {"scenario": scenario}})
+    return DocumentFetch(options.target, response)
+
+
+def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
+    """Why nothing can be certified: over WoA REST, a document that never arrived."""
+    if options.binding == WoaRestBinding.name and discovery.problem and discovery.cause in _BLOCKING_CAUSES:
+        return f"the WoA document could not be obtained: {discovery.problem}"
+    return None
+
+
+async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
+    """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`.
+
+    Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
+    summary says `interrupted`, and the handlers get every result decided so far and the footer."""
+    started, clock = utc_now(), time.perf_counter()
+    deadline = asyncio.get_running_loop().time() + options.budget
+    seeded(options.seed)
+    if options.replay is not None:
+        options.replay.activate()
+    recorder = Recorder(options.record) if options.record else None
+    if recorder is not None:
+        recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
+                        "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
+    async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
+                          recorder=recorder,
+                          transport=options.transport) as client:
+        binding = WoaRestBinding(options.target, client)
+        try:
+            async with asyncio.timeout_at(deadline):
+                if options.client_command:
+                    discovery = DocumentFetch(options.target, None)  # the suite serves the client's documents
+                elif options.binding == "jsonrpc":
+                    discovery = await _probe_jsonrpc(options, client)
+                else:
+                    discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
+        except Unreachable as error:
+            raise TargetUnreachable(str(error)) from None
+        except TimeoutError:
+            raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
+        target = Target(options, client, binding, discovery)
+        fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
+        header = RunHeader(__version__, options.target, options.suites, options.binding, started,
+                           options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None})
+        broadcast(RunStarted(header), handlers)
+        selected = [r for r in catalogue() if r.draft in options.suites]
+        results: list[Result] = []
+
+        def hand_on(decided: list[Result]) -> None:
+            for result in decided:
+                results.append(options.baseline.apply(result) if options.baseline else result)
+                broadcast(ResultRecorded(results[-1]), handlers)
+
+        in_order = InOrder(hand_on)
+        completion = "complete"
+        try:
+            async with asyncio.timeout_at(deadline):
+                await _judge_lanes(selected, target, in_order)
+        except TimeoutError:
+            completion = "out-of-budget"
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            completion = "interrupted"
+        finally:
+            woa_host = "woa" in options.suites and options.driver is None
+            claims = tuple(c.as_dict() for c in claims_of(target.document, target.finished(PLAN_KEY), results)) if woa_host else ()
+            coverage = tuple(c.as_dict() for c in coverage_of(target.document, target.finished(PLAN_KEY), results, JUDGED_BY)) \
+                if woa_host else ()
+            await target.aclose()
+        if completion != "complete":
+            in_order.flush()  # what lanes that ran ahead of an undecided requirement decided
+            why = "the run was interrupted" if completion == "interrupted" else f"the run's {options.budget:g} s budget ran out"
+            judged = {r.requirement for r in results}
+            for requirement in selected:
+                if requirement.id not in judged:
+                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict, skip=Skip.NOT_REACHED)
+                    results.append(result)
+                    broadcast(ResultRecorded(result), handlers)
+    if recorder is not None:
+        recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
+    summary = gated(summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+                              completion=completion, blocker=_blocker(options, discovery), claims=claims,
+                              coverage=coverage, every_agent_required=options.require_every_agent,
+                              stale_baseline=options.baseline.stale(results) if options.baseline else (),
+                              selection=options.selection.label()))
+    broadcast(RunFinished(summary), handlers)
+    return summary

@@ -1,0 +1,118 @@
+"""Fleets: certify many targets into one folder of per-target reports, a fleet summary and the matrix.
+
+    agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT] [--report-dir D]
+
+A targets file holds one URL a line (`#` comments), or a JSON list of objects with per-target
+options: {"target": URL, "suite": "woa", "cacert": PATH, "timeout": S, "budget": S,
+"allow_http_loopback": true}. Each target is one task: `certify_one` runs the ordinary run into
+D/<target's slug>/ and returns its verdict. Locally the tasks run in threads, `jobs` at a time;
+with a scheduler each is a task on Dask distributed, retried once if its worker dies. A target's
+own budget bounds it, so a hanging target never stalls the others; results arrive as tasks finish;
+a target whose folder already holds a complete report is not certified again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    target: str
+    suite: str = "all"
+    cacert: str | None = None
+    timeout: float = 10.0
+    budget: float = 300.0
+    allow_http_loopback: bool = False
+
+
+def read_targets(path: Path) -> list[TargetSpec]:
+    """The targets of a fleet file: one URL a line, or a JSON list of per-target options."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        entries = json.loads(text)
+        if not all(isinstance(e, dict) and isinstance(e.get("target"), str) for e in entries):
+            raise ValueError("each entry of a JSON targets file is an object with a target URL")
+        return [TargetSpec(**e) for e in entries]
+    return [TargetSpec(line.strip()) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def slug(target: str) -> str:
+    """A folder name for a target URL: host, port and path, with everything else a dash."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", target.split("://", 1)[-1]).strip("-")[:120] or "target"
+
+
+def _complete(folder: Path) -> dict[str, Any] | None:
+    try:
+        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    summary = report.get("summary", {})
+    return summary if summary.get("completion") == "complete" else None
+
+
+def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
+    """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict. Never raises."""
+    from ..engine.gate import decide
+    from ..engine.runner import TargetUnreachable, run
+    from ..report.writers import writers_for
+    from ..target import OptionsUnusable, run_options
+
+    folder = Path(out) / slug(spec.target)
+    earlier = _complete(folder)
+    if earlier is not None:
+        return {"target": spec.target, "folder": folder.name, "level": earlier.get("level"),
+                "exit_code": earlier.get("gate", {}).get("exit_code"), "reused": True}
+    try:
+        options = run_options(spec.target, suites=spec.suite, timeout=spec.timeout, budget=spec.budget, cacert=spec.cacert,
+                              allow_http_loopback=spec.allow_http_loopback)
+        summary = asyncio.run(run(options, writers_for(folder)))
+    except OptionsUnusable as error:
+        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": str(error)}
+    except TargetUnreachable as error:
+        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": f"unreachable: {error}"}
+    except Exception as error:  # one target's defect is that target's row, never the fleet's end
+        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 3, "problem": f"{type(error).__name__}: {error}"}
+    return {"target": spec.target, "folder": folder.name, "level": summary.level, "exit_code": int(decide(summary).code)}
+
+
+def _local(specs: list[TargetSpec], out: Path, jobs: int) -> Iterator[dict[str, Any]]:
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="fleet") as pool:
+        for done in as_completed([pool.submit(certify_one, spec, str(out)) for spec in specs]):
+            yield done.result()
+
+
+def _distributed(specs: list[TargetSpec], out: Path, scheduler: str) -> Iterator[dict[str, Any]]:
+    from distributed import Client
+    from distributed import as_completed as finished
+
+    with Client(scheduler, timeout="30s") as client:
+        futures = [client.submit(certify_one, spec, str(out), key=f"certify-{slug(spec.target)}", retries=1, pure=False)
+                   for spec in specs]
+        for future in finished(futures):
+            yield future.result()
+
+
+def fleet_results(specs: list[TargetSpec], out: Path, *, jobs: int = 4, scheduler: str | None = None,
+                  progress: Callable[[dict[str, Any]], None] = lambda _: None) -> list[dict[str, Any]]:
+    """Certify every target of `specs` into `out`; the rows in the targets' order, reported to `progress` as they finish."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows: dict[str, dict[str, Any]] = {}
+    for row in _distributed(specs, out, scheduler) if scheduler else _local(specs, out, jobs):
+        rows[row["target"]] = row
+        progress(row)
+    ordered = [rows[s.target] for s in specs if s.target in rows]
+    (out / "fleet.json").write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
+    lines = ["# agent-conformance fleet", "", "| Target | Level | Exit | Report |", "|---|---|---|---|"]
+    lines += [f"| {r['target']} | {r['level'] or r.get('problem', '-')} | {r['exit_code']} | {r['folder']}/ |" for r in ordered]
+    (out / "fleet.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return ordered

@@ -1,0 +1,215 @@
+"""Mutation runs: record the reference agents' answers once, plan mutants from them, and certify the
+reference agents again with each mutant in front of them (in process, through httpx's ASGI
+transport: no socket, no TLS), judging only the suite and roles that read the mutated answers.
+
+    record()      one certification per configuration, through a recording middleware: the
+                  baseline verdicts and the answers to plan from
+    plan(...)     one mutant per (site, operator, member) that changes the recorded answer
+    judge(...)    certify again with the mutant in front; killed when a requirement newly fails
+                  (or newly errors at MUST level: the gate then stops it too), equivalent when the
+                  reviewed list says the draft permits the mutated answer, survived otherwise
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import httpx
+
+from ...engine.runner import run
+from ...report import ResultRecorded, Status
+from ...target import run_options
+from ..references import references
+from .middleware import Mutating, Recorded, Site
+from .operators import MEMBER_OPERATORS, WHOLE_OPERATORS, Answer, members
+
+__all__ = ["CONFIGS", "Mutant", "Outcome", "equivalents", "judge", "plan", "record"]
+
+TARGET = "https://host.test"
+#: The certification that reads the answers at a site: suites and roles. Every answer is a WoA
+#: invocation's too, so the WoA suite always runs beside the draft that owns the message.
+CONFIGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "document": (("woa", "sdsi", "aci"), ("host", "server", "master", "invoked", "any")),
+    "woa": (("woa",), ("host", "any")),
+    "sdsi": (("woa", "sdsi"), ("host", "server", "any")),
+    "aci-invoked": (("woa", "aci"), ("host", "invoked", "any")),
+    "aci-master": (("woa", "aci"), ("host", "master", "any")),
+}
+_AGENT_PATH = re.compile(r"^/agents/([^/]+)/invoke$")
+
+
+def config_of(site: Site) -> str | None:
+    """Which certification judges the answers at `site` (None: none that runs in process)."""
+    ids = references().agent_ids
+    if site.path == "/.well-known/woa.json":
+        return "document"
+    agent = _AGENT_PATH.match(site.path)
+    name = agent.group(1) if agent else ""
+    if name == ids.sdsi_server or site.path.startswith("/sdsi/"):
+        return "sdsi"
+    if name == ids.sdsi_client:
+        return None  # the SDSI client's answer to the suite's driver is no draft's message: what it sends the spy is
+    if name == ids.master:
+        return "aci-master"
+    if name in ids.invoked:
+        return "aci-invoked"
+    return "woa" if name else None  # the summarizer; MCP and A2A need a network, and context URLs change every run
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str
+    site: Site
+    member: tuple[Any, ...] = ()
+
+    @property
+    def id(self) -> str:
+        where = "/".join(str(m) for m in self.member)
+        return f"{self.operator} {self.site.method} {self.site.path}" + (f" #{where}" if where else "")
+
+    @property
+    def config(self) -> str:
+        return config_of(self.site) or "woa"
+
+    @property
+    def draft(self) -> str:
+        """The draft whose message the mutated answer is (the document is WoA's)."""
+        return {"document": "woa", "woa": "woa", "sdsi": "sdsi"}.get(self.config, "aci")
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    verdict: str  # killed, equivalent, survived, not-applied
+    requirements: list[str] = field(default_factory=list)  # what newly failed (or errored at MUST)
+    reason: str = ""
+
+
+Verdicts = dict[str, tuple[Status, str]]  # requirement -> (status, level)
+
+
+async def _certify(config: str, middleware: Mutating) -> Verdicts:
+    app = references().create_app(TARGET)
+    middleware.app = app
+    suites, roles = CONFIGS[config]
+    verdicts: Verdicts = {}
+
+    class Collect:
+        def handle(self, event: object) -> None:
+            if isinstance(event, ResultRecorded):
+                verdicts[event.result.requirement] = (event.result.status, event.result.level)
+
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(app.router.lifespan_context(app))
+        # one check after another: the mutants are planned from the answers in the order they came, and a stale
+        # answer is the one before at its site, so lanes at once would plan and judge different mutants
+        options = run_options(TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1, seed=0,
+                              transport=httpx.ASGITransport(app=middleware))
+        await run(options, [Collect()])
+    return verdicts
+
+
+async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
+    """The baseline verdicts of each configuration, and every answer the runs received."""
+    baselines, answers = {}, []
+    for config in CONFIGS:
+        recorder = Mutating(app=None)  # type: ignore[arg-type]
+        baselines[config] = await _certify(config, recorder)
+        answers += [a for a in recorder.recorded if config_of(a.site) == config]  # each site from the run that judges it
+    return baselines, answers
+
+
+def _member_paths(site: Site, body: Any) -> Iterator[tuple[Any, ...]]:
+    if site.path == "/.well-known/woa.json" and isinstance(body, dict):  # the document: its top and its first agents
+        yield from ((k,) for k in body)
+        agents = body.get("agents")
+        for index, agent in enumerate(agents[:2] if isinstance(agents, list) else []):
+            yield ("agents", index)
+            yield from members(agent, ("agents", index), depth=2)
+        yield from members(body.get("transports"), ("transports",), depth=2)
+    else:
+        yield from members(body, depth=4)
+
+
+def plan(answers: list[Recorded], per_site: int = 30) -> list[Mutant]:
+    """One mutant per (site, operator, member) that changes the first recorded answer at that site."""
+    firsts: dict[Site, Recorded] = {}
+    distinct: dict[Site, set[bytes]] = {}
+    for answer in answers:
+        firsts.setdefault(answer.site, answer)
+        distinct.setdefault(answer.site, set()).add(answer.body)
+    planned: list[Mutant] = []
+    for site, first in firsts.items():
+        if config_of(site) is None:
+            continue
+        here: list[Mutant] = []
+        for name, operator in WHOLE_OPERATORS.items():
+            trial = Answer(first.status, [(b"content-type", first.media_type.encode())], first.body, previous=first.body + b" ")
+            if name == "replay-stale" and len(distinct[site]) < 2:
+                continue
+            if operator(trial, ()):
+                here.append(Mutant(name, site))
+        try:
+            body = json.loads(first.body)
+        except ValueError:
+            body = None
+        by_operator: dict[str, list[Mutant]] = {name: [] for name in MEMBER_OPERATORS}
+        for path in dict.fromkeys(_member_paths(site, body)) if body is not None else ():
+            for name, operator in MEMBER_OPERATORS.items():
+                if operator(Answer(first.status, [], first.body), path):
+                    by_operator[name].append(Mutant(name, site, path))
+        planned += here + _round_robin(by_operator, per_site - len(here))
+    return planned
+
+
+def _round_robin(by_operator: dict[str, list[Mutant]], room: int) -> list[Mutant]:
+    """Up to `room` mutants, taking each operator's in turn (spread over its members), so that every
+    operator that applies at a site is tried there."""
+    queues = [mutants[:: max(1, len(mutants) // max(1, room))] for mutants in by_operator.values() if mutants]
+    chosen: list[Mutant] = []
+    while len(chosen) < room and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < room:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    operator: str
+    site: str  # a regular expression on "METHOD PATH"
+    member: str  # a regular expression on the member path, joined with "/"
+    reason: str
+    sentence: str
+
+    def covers(self, mutant: Mutant) -> bool:
+        where = "/".join(str(m) for m in mutant.member)
+        return (self.operator in ("*", mutant.operator) and re.fullmatch(self.site, f"{mutant.site.method} {mutant.site.path}") is not None
+                and re.fullmatch(self.member, where) is not None)
+
+
+def equivalents() -> list[Equivalent]:
+    """The reviewed list of mutants the drafts permit, each with the sentence that permits it."""
+    text = (resources.files(__package__) / "equivalents.json").read_text(encoding="utf-8")
+    return [Equivalent(**entry) for entry in json.loads(text)]
+
+
+async def judge(mutant: Mutant, baseline: Verdicts, reviewed: list[Equivalent]) -> Outcome:
+    middleware = Mutating(app=None, site=mutant.site, operator=mutant.operator, member=mutant.member)  # type: ignore[arg-type]
+    verdicts = await _certify(mutant.config, middleware)
+    if not middleware.applied:
+        return Outcome(mutant, "not-applied", reason="no answer at the site in this run")
+    newly = sorted(r for r, (status, level) in verdicts.items()
+                   if (status is Status.FAIL or (status is Status.ERROR and level == "MUST")) and baseline.get(r, (None,))[0] != status)
+    if newly:
+        return Outcome(mutant, "killed", newly)
+    permitted = next((e for e in reviewed if e.covers(mutant)), None)
+    if permitted:
+        return Outcome(mutant, "equivalent", reason=f"{permitted.reason} ({permitted.sentence})")
+    return Outcome(mutant, "survived")

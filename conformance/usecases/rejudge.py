@@ -1,0 +1,53 @@
+"""Re-judge a recording: the run's options read back from it, the run made again with a replay.
+
+Used by `agent-conformance rejudge` and by `verify --recording`, which checks that an attested
+report is what its recorded traffic still shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..engine.runner import DEFAULT_ROLES, RunOptions, run
+from ..recording import Replay
+from ..report import Collect, Result, Skip
+from ..target import run_options
+
+__all__ = ["changed_verdicts", "options_for", "rejudged"]
+
+
+def options_for(replay: Replay) -> RunOptions:
+    """The recorded run's options, answering from `replay`."""
+    recorded: dict[str, Any] = replay.meta.get("options", {})
+    return run_options(str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or "all",
+                       binding=str(recorded.get("binding", "woa-rest")), roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
+                       timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
+                       allow_http_loopback=bool(recorded.get("allow_http_loopback")),
+                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
+                       max_experimental_keys=recorded.get("max_experimental_keys"), strict=bool(recorded.get("strict")),
+                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
+                       client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
+                       seed=int(replay.meta.get("seed", 0)), replay=replay)
+
+
+async def rejudged(replay: Replay) -> list[Result]:
+    """The verdicts this version of the suite reaches on the recording (no report written)."""
+    collect = Collect()
+    await run(options_for(replay), [collect])
+    return collect.results
+
+
+def changed_verdicts(before: dict[str, list[str]], after: list[Result]) -> list[tuple[str, list[str], list[str], str]]:
+    """(requirement, statuses before, statuses now, message) for each requirement whose verdicts differ;
+    a requirement the replay could not judge (a skip "not in the recording") is not a change."""
+    now: dict[str, list[Result]] = {}
+    for result in after:
+        now.setdefault(result.requirement, []).append(result)
+    changes = []
+    for requirement, results in now.items():
+        if all(r.skip is Skip.NOT_RECORDED for r in results):
+            continue
+        statuses = [r.status.value for r in results]
+        if statuses != before.get(requirement, []):
+            changes.append((requirement, before.get(requirement, []), statuses, results[0].message))
+    return changes

@@ -1,0 +1,154 @@
+"""Repeated runs: a nondeterministic agent (one driven by a language model) certified N times, each
+run with a fresh seed, and every requirement reported with how often it was broken and how much that
+bounds: the observed violation rate and its upper confidence bound (exact one-sided Clopper-Pearson
+at 95%). A requirement that both passed and failed is `flaky`. Any MUST violation in any run fails
+the gate, as a single run's would; a clean repeated run says what it bounds ("0 of 20, violation rate
+<= 13.9% at 95%"). With `max_violation_rate`, the runs go on (up to `runs`) until every judged MUST's
+bound is at most that rate, or a violation is seen.
+
+    summary = await repeated(options, runs=20, handlers=writers)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..engine.gate import gated
+from ..engine.runner import run
+from ..report import (
+    Collect,
+    Handler,
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunStarted,
+    Status,
+    Summary,
+    broadcast,
+    summarize,
+)
+from ..report.model import RunHeader, utc_now
+from ..target import RunOptions, fresh_seed
+
+__all__ = ["CONFIDENCE", "METHOD", "Tally", "repeated", "upper_bound"]
+
+CONFIDENCE = 0.95
+METHOD = "Clopper-Pearson, one-sided"
+
+
+def _binomial_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, p)."""
+    return float(sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1)))
+
+
+def upper_bound(failures: int, runs: int, confidence: float = CONFIDENCE) -> float:
+    """The exact one-sided upper confidence bound on a violation rate after `failures` in `runs`:
+    the p at which seeing at most `failures` has probability 1 - confidence (Clopper-Pearson)."""
+    if runs <= 0:
+        return 1.0
+    if failures >= runs:
+        return 1.0
+    alpha = 1 - confidence
+    if failures == 0:
+        return 1 - float(alpha ** (1 / runs))
+    low, high = failures / runs, 1.0
+    for _ in range(100):  # bisection: the CDF falls as p rises
+        middle = (low + high) / 2
+        low, high = (middle, high) if _binomial_cdf(failures, runs, middle) > alpha else (low, middle)
+    return high
+
+
+@dataclass
+class Tally:
+    """One requirement over the runs: each run's result, kept in order."""
+
+    results: list[Result] = field(default_factory=list)
+
+    def count(self, status: Status) -> int:
+        return sum(r.status is status for r in self.results)
+
+    @property
+    def judged(self) -> int:
+        return sum(r.status.judged for r in self.results)
+
+    @property
+    def failures(self) -> int:
+        return self.count(Status.FAIL)
+
+    @property
+    def flaky(self) -> bool:
+        return self.count(Status.PASS) > 0 and self.failures > 0
+
+    def repeat(self) -> dict[str, object]:
+        judged = self.judged
+        return {"runs": len(self.results), "passes": self.count(Status.PASS), "failures": self.failures,
+                "errors": self.count(Status.ERROR), "rate": round(self.failures / judged, 4) if judged else None,
+                "upper_bound": round(upper_bound(self.failures, judged), 4) if judged else None,
+                "confidence": CONFIDENCE, "method": METHOD, "flaky": self.flaky}
+
+    def result(self) -> Result:
+        """One result standing for every run: the worst status seen, a message saying what the runs bound."""
+        first = self.results[0]
+        chosen = next((r for status in (Status.FAIL, Status.ERROR, Status.WAIVED, Status.PASS)
+                       for r in self.results if r.status is status), first)
+        repeat = self.repeat()
+        if repeat["rate"] is None:
+            return dataclasses.replace(chosen, repeat=repeat)
+        said = (f"{'flaky: ' if self.flaky else ''}{self.failures} of {self.judged} runs broke it, violation rate "
+                f"<= {repeat['upper_bound']:.1%} at {CONFIDENCE:.0%} ({METHOD})")
+        return dataclasses.replace(chosen, message=f"{said}; {chosen.message}" if chosen.status is not Status.PASS else said,
+                                   repeat=repeat,
+                                   duration_ms=round(sum(r.duration_ms for r in self.results), 1))
+
+
+def _settled(tallies: dict[str, Tally], rate: float) -> bool:
+    """Whether every judged MUST's bound is at most `rate`, or a MUST violation was seen (nothing more to learn)."""
+    musts = [t for t in tallies.values() if t.results[0].level == "MUST" and t.judged]
+    return any(t.failures for t in musts) or all(upper_bound(t.failures, t.judged) <= rate for t in musts)
+
+
+async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] = (), *, max_violation_rate: float | None = None,
+                   progress: Callable[[int, int, Summary], None] | None = None) -> Summary:
+    """Certify `options.target` up to `runs` times, each with a fresh seed (the first with `options.seed`),
+    and hand `handlers` one result per requirement that stands for them all."""
+    started = utc_now()
+    tallies: dict[str, Tally] = {}
+    seeds: list[int] = []
+    summaries: list[Summary] = []
+    header: RunHeader | None = None
+    for n in range(runs):
+        seed = options.seed if n == 0 else fresh_seed()
+        seeds.append(seed)
+        collect = Collect()
+        summary = await run(dataclasses.replace(options, seed=seed), [collect])
+        summaries.append(summary)
+        header = header or collect.header
+        for result in collect.results:
+            tallies.setdefault(result.requirement, Tally()).results.append(result)
+        if progress is not None:
+            progress(n + 1, runs, summary)
+        if not summary.complete or summary.blocker:
+            break  # a run cut short or blocked: the runs after it would not be comparable
+        if max_violation_rate is not None and _settled(tallies, max_violation_rate):
+            break
+    assert header is not None
+    stopped = ("every judged MUST's bound reached the rate asked for, or a MUST violation was seen"
+               if max_violation_rate is not None and len(summaries) < runs else None)
+    header = dataclasses.replace(header, started=started, options={
+        **header.options, "seed": seeds[0],
+        "repeat": {"runs": len(summaries), "asked": runs, "seeds": seeds, "max_violation_rate": max_violation_rate,
+                   "stopped": stopped, "confidence": CONFIDENCE, "method": METHOD}})
+    broadcast(RunStarted(header), handlers)
+    results = [tally.result() for tally in tallies.values()]
+    for result in results:
+        broadcast(ResultRecorded(result), handlers)
+    last = summaries[-1]
+    summary = gated(summarize(results, finished=utc_now(), duration_ms=round(sum(s.duration_ms for s in summaries), 1),
+                              completion=last.completion, blocker=last.blocker, claims=last.claims, coverage=last.coverage,
+                              every_agent_required=last.every_agent_required, stale_baseline=last.stale_baseline,
+                              runs=len(summaries), selection=last.selection))
+    broadcast(RunFinished(summary), handlers)
+    return summary

@@ -1,0 +1,53 @@
+"""In-process honesty: an app certified with no socket is judged as it would be over one. Its own
+exception is a 500 answer judged as such; checks of the connection itself are skips that say why."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI
+
+from conformance.engine.runner import IN_PROCESS, run
+from conformance.harness.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan
+from conformance.report import Collect, Result, Status
+from conformance.target import run_options
+from examples.fastapi_host import create_app
+from mocks.reference.woa_host import create_app as reference_host
+
+
+def _certify(app: Any, suites: tuple[str, ...]) -> dict[str, Result]:
+    collect = Collect()
+
+    async def certify() -> None:
+        async with lifespan(app):  # the app's startup and shutdown, as under uvicorn
+            await run(run_options(target=IN_PROCESS_ORIGIN, suites=suites, transport=in_process(app)), [collect])
+
+    asyncio.run(certify())
+    return {r.requirement: r for r in collect.results}
+
+
+def test_an_exception_in_the_app_is_a_500_answer_never_an_error_of_the_suite() -> None:
+    app: FastAPI = create_app(IN_PROCESS_ORIGIN)
+
+    @app.middleware("http")
+    async def broken_translate(request: Any, call_next: Any) -> Any:
+        if request.url.path == "/agents/translate/invoke":
+            raise AttributeError("'NoneType' object has no attribute 'translate'")
+        return await call_next(request)
+
+    results = _certify(app, ("woa",))
+    assert not [r for r in results.values() if r.status is Status.ERROR], [r.message for r in results.values() if r.status is Status.ERROR]
+    assert results["WOA-5.2-VALID-INPUT-ACCEPTED"].status is Status.FAIL
+    assert "500" in results["WOA-5.2-VALID-INPUT-ACCEPTED"].message
+    # translate answers 500 to a mismatch too: not served (so not WOA-5.2-AGENT-MISMATCH-400's), yet not a 400
+    assert results["WOA-5.2-AGENT-MISMATCH-400"].status is not Status.FAIL
+    assert results["WOA-5.2-PLACEHOLDER-MISMATCH-400"].status is Status.FAIL
+
+
+def test_checks_of_the_connection_are_skips_in_process_with_the_reason() -> None:
+    results = _certify(reference_host(IN_PROCESS_ORIGIN), ("woa", "sdsi", "aci"))
+    for requirement in ("WOA-8.1-HOST-USES-HTTPS", "WOA-8.1-TLS-1.3", "ACI-6-AGENTCONTEXT-CONFIDENTIALITY",
+                        "SDSI-7-HTTPS", "WOA-5.3-MCP-TOOL-INVOCATION"):
+        assert results[requirement].status is Status.SKIP, (requirement, results[requirement].message)
+        assert results[requirement].message == IN_PROCESS

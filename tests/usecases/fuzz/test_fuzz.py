@@ -1,0 +1,95 @@
+"""API fuzzing: a planted 500 is found within the default budget, with a curl command; the
+reference host is clean; the same seed sends the same requests."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from conformance.cli import app
+from conformance.usecases.fuzz.engine import fuzz
+from conformance.usecases.fuzz.openapi import openapi_from_woa
+from mocks.reference.woa_host import woa_document
+from mocks.serve import serve, serve_host
+from tests import hostile
+
+runner = CliRunner()
+
+
+def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(tmp_path: Path) -> None:
+    with serve(hostile.planted_500) as host:
+        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--strict"])
+        # a 5xx to a valid input fails WOA-5.2-VALID-INPUT-ACCEPTED, as run judges it: basis inferred, MUST only under --strict
+        assert result.exit_code == 1, result.output
+        report = json.loads((tmp_path / "report.json").read_text())
+        failed = {r["requirement"] for r in report["results"] if r["status"] == "fail"}
+        assert {"ROBUSTNESS", "WOA-5.2-VALID-INPUT-ACCEPTED"} <= failed
+        found = next(r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED")
+        assert '"max_words": 500' in found["message"]
+        curl = found["message"].split("reproduce: ", 1)[1]
+        assert curl.startswith(f"curl --cacert {host.cacert} -X POST")
+        replayed = subprocess.run(curl + " -s -o /dev/null -w '%{http_code}'", shell=True, capture_output=True, text=True, timeout=30)
+        assert replayed.stdout == "500", replayed.stderr  # works as printed
+    assert report["header"]["binding"] == "fuzz"
+    assert report["header"]["options"]["fuzzed_agents"] and "Fuzzed: summarizer" in result.output
+
+
+def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
+    with serve_host("woa-5.2-valid-input-accepted") as host:
+        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--max-examples", "30"])
+    assert result.exit_code == 0, result.output  # the draft never says a valid input must succeed: a SHOULD, inferred
+    report = json.loads((tmp_path / "report.json").read_text())
+    failing = {r["requirement"]: r["level"] for r in report["results"] if r["status"] == "fail"}
+    assert failing["WOA-5.2-VALID-INPUT-ACCEPTED"] == "SHOULD"
+
+
+def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
+    with serve_host() as host:
+        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
+                                     "--max-examples", "30"])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert {r["status"] for r in report["results"]} == {"pass"}
+
+
+def test_the_same_seed_finds_the_same_failures_in_process() -> None:
+    plan = openapi_from_woa(woa_document("https://127.0.0.1:1"))
+    planted = hostile.planted_500("http://testserver")
+    assert plan.base is not None
+    runs = [fuzz(plan.openapi, plan.base, app=planted, max_examples=25, seed=7) for _ in range(2)]
+    assert [(f.check, f.curl) for f in runs[0].failures] == [(f.check, f.curl) for f in runs[1].failures]
+    assert runs[0].cases == runs[1].cases and runs[0].failures
+
+
+def test_the_openapi_document_follows_the_envelope_rules() -> None:
+    plan = openapi_from_woa(woa_document("https://api.example.com/v1"))
+    assert plan.base == "https://api.example.com/v1"
+    body = plan.openapi["paths"]["/agents/summarizer/invoke"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["input"]  # agent may come from the URL (5.2), operation defaults (5.1)
+    assert "$schema" not in body["properties"]["input"]
+
+
+def test_an_agent_whose_schema_holds_a_remote_ref_is_left_out() -> None:
+    document = woa_document("https://api.example.com")
+    document["agents"][0]["inputs"] = {"$ref": "https://evil.example/schema.json"}
+    plan = openapi_from_woa(document)
+    assert "/agents/summarizer/invoke" not in plan.openapi["paths"]
+    assert plan.left_out == ["agent 'summarizer': a schema holds a reference 'https://evil.example/schema.json' "
+                             "that is not a JSON pointer into the schema"]
+
+
+def test_local_refs_are_placed_inside_the_component_that_holds_them() -> None:
+    document = woa_document("https://api.example.com")
+    document["agents"][0]["inputs"] = {"type": "object", "required": ["lang"], "properties": {"lang": {"$ref": "#/$defs/Lang"},
+                                       "tree": {"$ref": "#"}}, "$defs": {"Lang": {"enum": ["en", "fr"]}}}
+    plan = openapi_from_woa(document)
+    component = plan.openapi["components"]["schemas"]["summarizer.default.inputs"]
+    assert component["properties"]["lang"] == {"$ref": "#/components/schemas/summarizer.default.inputs/$defs/Lang"}
+    assert component["properties"]["tree"] == {"$ref": "#/components/schemas/summarizer.default.inputs"}
+    assert plan.left_out == []
+
