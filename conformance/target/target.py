@@ -1,0 +1,103 @@
+"""The Target: what a check gets. The run's options, the client and binding to talk through, what
+the probe found, and a memo for work several checks share, each piece of which runs once with its
+own deadline."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+from ..bindings import DocumentFetch, HttpClient, WoaRestBinding
+from .options import RunOptions, may_call
+from .policy import is_loopback, rest_config
+
+__all__ = ["CHECK_SCOPE", "SharedWorkFailed", "Target"]
+
+T = TypeVar("T")
+#: The deadline of the check running in this task, which waiting on shared work must not use up.
+CHECK_SCOPE: ContextVar[asyncio.Timeout | None] = ContextVar("CHECK_SCOPE", default=None)
+
+
+class SharedWorkFailed(Exception):
+    """Work several checks share (a session of exchanges) did not finish within its own deadline."""
+
+
+@dataclass
+class Target:
+    options: RunOptions
+    client: HttpClient
+    binding: WoaRestBinding
+    discovery: DocumentFetch
+    cache: dict[str, Any] = field(default_factory=dict)
+    _memo: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
+    _ends: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def document(self) -> Any:
+        return self.discovery.document
+
+    def may_call(self, url: str) -> bool:
+        """Whether the user allowed the suite to send requests to `url`."""
+        return may_call(self.options, url)
+
+    def invoke_url(self, agent_id: str) -> tuple[str | None, str | None]:
+        """The rest invocation URL of `agent_id` (WoA 4.3.1), or why the suite will not call it."""
+        rest = rest_config(self.document)
+        if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
+            return None, "the rest transport has no usable base and invoke_path"
+        base, path = rest["base"].rstrip("/"), rest["invoke_path"]
+        if not path.startswith("/"):
+            return None, f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)"
+        url = base + path.replace("{agent_id}", quote(agent_id, safe=""))
+        if url.startswith("http://") and not self.waives_plain_http(url):
+            return None, f"the rest base {base} is plain HTTP; the suite does not invoke over it (WOA-4.3.1-REST-BASE-HTTPS)"
+        if not url.startswith(("https://", "http://")):
+            return None, f"the rest base {base!r} is not an http(s) URL"
+        if not self.may_call(url):
+            return None, f"{url} is not on the target's origin; allow it with --allow-origin to invoke it"
+        return url, None
+
+    def waives_plain_http(self, url: str) -> bool:
+        """Plain HTTP on loopback, which --allow-http-loopback reports as waived."""
+        return self.options.allow_http_loopback and url.startswith("http://") and is_loopback(url)
+
+    async def memo(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
+        """Do `work` once per run, however many checks ask for it.
+
+        The work runs in a task of its own with its own deadline (`shared_deadline`), shielded from
+        the checks that wait for it: a check that overruns never cancels what the next check needs,
+        and the time a check spends waiting here does not count against its own deadline."""
+        loop = asyncio.get_running_loop()
+        if key not in self._memo:
+            self._memo[key] = asyncio.ensure_future(self._bounded(key, work))
+            self._ends[key] = loop.time() + self.options.shared_deadline
+        scope = CHECK_SCOPE.get()
+        if scope is not None and scope.when() is not None:
+            scope.reschedule(max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline))
+        result: T = await asyncio.shield(self._memo[key])
+        return result
+
+    def finished(self, key: str) -> Any:
+        """What the shared work `key` produced, when it ran and finished without failing (None otherwise)."""
+        task = self._memo.get(key)
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()
+
+    async def _bounded(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
+        try:
+            async with asyncio.timeout(self.options.shared_deadline):
+                return await work()
+        except TimeoutError:
+            raise SharedWorkFailed(f"{key} did not finish within its {self.options.shared_deadline:g} s deadline") from None
+
+    async def aclose(self) -> None:
+        """Cancel shared work still running (a check gave up on it) once the run is over."""
+        pending = [task for task in self._memo.values() if not task.done()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
