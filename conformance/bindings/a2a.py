@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 
-from ..recording import made_uuid
 from ..report.model import Exchange
 from .http import ExchangeFailed, HttpClient, Unreachable
 from .reply import Reply
@@ -71,7 +70,8 @@ def _data_parts(response: Any) -> list[Any]:
     return []
 
 
-async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], allowed: Callable[[str], bool]) -> Reply:
+async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], allowed: Callable[[str], bool],
+                    message_id: str) -> Reply:
     """Resolve the agent card under `base_url`, send `data` as a data part, and return the first
     JSON object of the reply's data parts (a Reply with no status if the exchange failed)."""
     from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
@@ -86,7 +86,7 @@ async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], all
             card = await A2ACardResolver(http, base_url).get_agent_card()
             sdk = ClientFactory(ClientConfig(httpx_client=http, streaming=False,
                                              supported_protocol_bindings=[TransportProtocol.JSONRPC])).create(card)
-            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=made_uuid("a2a-messages"),
+            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=message_id,
                                                          parts=[new_data_part(data)]))
             found: list[Any] = []
             async for response in sdk.send_message(request):

@@ -60,15 +60,17 @@ class RestInvoked:
 class A2aInvoked:
     binding = "a2a"
 
-    def __init__(self, client: HttpClient, agent_id: str, base_url: str, allowed: Callable[[str], bool]) -> None:
-        self.client, self.agent_id, self.base_url, self.allowed = client, agent_id, base_url, allowed
+    def __init__(self, client: HttpClient, agent_id: str, base_url: str, allowed: Callable[[str], bool],
+                 message_ids: Callable[[], str]) -> None:
+        """`message_ids` makes each A2A message's id (from the run's values, so that a replay sends the same)."""
+        self.client, self.agent_id, self.base_url, self.allowed, self.message_ids = client, agent_id, base_url, allowed, message_ids
 
     async def execute(self, message: Any) -> Reply:
         from .a2a import send_data
 
         if not isinstance(message, dict):
             raise TypeError("an A2A data part carries a JSON object")
-        return await send_data(self.client, self.base_url, message, self.allowed)
+        return await send_data(self.client, self.base_url, message, self.allowed, self.message_ids())
 
 
 class RestMaster:

@@ -21,7 +21,8 @@ from typing import Any
 
 import httpx
 
-from ..recording import Recorder, outcome_of, replaying
+from ..recording import Recorder, Replay
+from ..recording.transport import RecordingTransport, ReplayTransport
 from ..report.model import Exchange, truncate
 
 __all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "media_type_of", "same_origin"]
@@ -104,23 +105,29 @@ class HttpClient:
 
     def __init__(self, *, timeout: float = 10.0, max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
                  transport: httpx.AsyncBaseTransport | None = None, headers: dict[str, str] | None = None,
-                 recorder: Recorder | None = None) -> None:
-        self.recorder = recorder  # keeps every exchange (run --record)
+                 recorder: Recorder | None = None, replay: Replay | None = None) -> None:
+        """`transport`: an ASGI app's, for a target in-process (None: the network). `recorder` keeps every
+        exchange (run --record); `replay` answers every request from a recording instead."""
         self.timeout = timeout
         self.max_body = max_body
-        self._cacert, self._transport = cacert, transport
-        # a replay makes no connection: the recorded run's CA (a path on its machine) is not needed
-        # a replay makes no connection, nor does an in-process run: no TLS context is built for either
-        verify: ssl.SSLContext | bool = tls_context(str(cacert) if cacert else None) if transport is None and replaying() is None else True
-        self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), verify=verify, transport=transport,
-                                         limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
-                                         follow_redirects=False, headers={"user-agent": USER_AGENT, **(headers or {})})
+        self._cacert, self._transport, self.recorder, self.replay = cacert, transport, recorder, replay
+        self._client = httpx.AsyncClient(timeout=httpx.Timeout(timeout), transport=self._composed(), follow_redirects=False,
+                                         headers={"user-agent": USER_AGENT, **(headers or {})})
+
+    def _composed(self) -> httpx.AsyncBaseTransport:
+        """The transport the client speaks through: a replay's, or the network's (a TLS context for the CA,
+        idle connections dropped early) or an app's, recorded when the run is."""
+        if self.replay is not None:
+            return ReplayTransport(self.replay)
+        inner = self._transport or httpx.AsyncHTTPTransport(verify=tls_context(str(self._cacert) if self._cacert else None),
+                                                            limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS))
+        return RecordingTransport(inner, self.recorder) if self.recorder is not None else inner
 
     def fresh(self) -> HttpClient:
         """A client like this one (its limits, headers, cookies, recorder) on connections of its own:
         what a request carries is the same, only the connection is new. Close it after use."""
         twin = HttpClient(timeout=self.timeout, max_body=self.max_body, cacert=self._cacert, transport=self._transport,
-                          headers=dict(self._client.headers), recorder=self.recorder)
+                          headers=dict(self._client.headers), recorder=self.recorder, replay=self.replay)
         twin._client.cookies = httpx.Cookies(self._client.cookies)
         return twin
 
@@ -146,23 +153,10 @@ class HttpClient:
         evidence: dict[str, Any] = {"method": method, "url": str(request.url), "request_headers": dict(request.headers),
                     "request_body": sent_body}
         started = time.perf_counter()
-        sent = request.content if request.content else b""
-        replay = replaying()
-        if replay is not None:
-            record = replay.answer(method, str(request.url), sent, request.headers, self.max_body)
-            await replay.feed(record.get("ended_at"))  # what the target sent the suite's servers meanwhile
-            return self._replayed(record, evidence, str(request.url))
 
         def failed(message: str, **more: Any) -> ExchangeFailed:
             elapsed = round((time.perf_counter() - started) * 1000, 1)
-            if self.recorder is not None:
-                self.recorder.exchange(request, sent, {"failure": "exchange", "message": message, "elapsed_ms": elapsed, **more})
             return ExchangeFailed(message, Exchange(**evidence, **more, error=message, elapsed_ms=elapsed))
-
-        def unreachable(message: str) -> Unreachable:
-            if self.recorder is not None:
-                self.recorder.exchange(request, sent, {"failure": "unreachable", "message": message})
-            return Unreachable(message)
 
         try:
             async with asyncio.timeout(self.timeout):
@@ -187,7 +181,7 @@ class HttpClient:
         except TimeoutError:
             raise failed(f"no complete answer within {self.timeout:g} s") from None
         except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-            raise unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
+            raise Unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
         except httpx.TransportError as error:  # read timeouts, protocol errors, broken connections
             raise failed(f"the exchange broke: {type(error).__name__}: {error}") from None
         decoded = bytes(body)
@@ -195,22 +189,4 @@ class HttpClient:
         exchange = Exchange(**evidence, status=response.status_code, response_headers=dict(response.headers),
                             response_body=shown, response_truncated=cut, http_version=response.http_version,
                             tls_version=tls, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
-        if self.recorder is not None:
-            self.recorder.exchange(request, sent, outcome_of(exchange, decoded))
         return HttpResponse(response.status_code, response.headers, decoded, str(request.url), exchange)
-
-    @staticmethod
-    def _replayed(record: dict[str, Any], evidence: dict[str, Any], url: str) -> HttpResponse:
-        """The recorded outcome of a request, as the network gave it then."""
-        if record.get("failure") == "unreachable":
-            raise Unreachable(record["message"])
-        if record.get("failure"):
-            more = {k: record[k] for k in ("status", "response_headers") if k in record}
-            raise ExchangeFailed(record["message"], Exchange(**evidence, **more, error=record["message"], elapsed_ms=record.get("elapsed_ms")))
-        body: bytes = record["response_body"]
-        shown, cut = truncate(_text(body))
-        exchange = Exchange(**evidence, status=record["status"], response_headers=record["response_headers"], response_body=shown,
-                            response_truncated=cut, http_version=record.get("http_version"), tls_version=record.get("tls_version"),
-                            elapsed_ms=record.get("elapsed_ms"))
-        return HttpResponse(record["status"], httpx.Headers(record["response_headers"]), body, url, exchange)
-

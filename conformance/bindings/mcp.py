@@ -23,8 +23,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from ..recording import recording, replaying
-from ..recording.transport import RecordingTransport, ReplayTransport
+from ..recording import Recorder, Replay
+from ..recording.transport import McpRecordingTransport, McpReplayTransport
 from ..report.model import Exchange, truncate
 from .http import tls_context
 
@@ -95,17 +95,18 @@ def _result_text(result: Any) -> str:
 
 async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any], *, timeout: float = 10.0,
                     max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
-                    transport: httpx2.AsyncBaseTransport | None = None) -> McpCall:
-    """List the tools at `server`, call the first of `names` it offers with `arguments`."""
-    replay, recorder = replaying(), recording()
+                    transport: httpx2.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
+                    replay: Replay | None = None) -> McpCall:
+    """List the tools at `server`, call the first of `names` it offers with `arguments` (recorded by
+    `recorder`, or answered from `replay`)."""
     inner: httpx2.AsyncBaseTransport
     if replay is not None:
-        inner = ReplayTransport(replay, max_body)
+        inner = McpReplayTransport(replay)
     else:
         verify: ssl.SSLContext | bool = tls_context(str(cacert) if cacert else None) if transport is None else True
         inner = transport or httpx2.AsyncHTTPTransport(verify=verify)
         if recorder is not None:
-            inner = RecordingTransport(inner, recorder)
+            inner = McpRecordingTransport(inner, recorder)
     request = {"method": "tools/call", "candidates": list(names), "arguments": arguments}
     started = time.perf_counter()
 

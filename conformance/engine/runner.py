@@ -25,7 +25,8 @@ from .. import __version__
 from ..bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
 from ..checks import Check, checks_for, driven_by
 from ..checks.woa.invocation import JUDGED_BY, PLAN_KEY
-from ..recording import NotRecorded, Recorder, seeded
+from ..recording import NotRecorded, Recorder
+from ..recording.values import Values
 from ..report import (
     Handler,
     Result,
@@ -41,7 +42,7 @@ from ..report import (
 )
 from ..report.model import utc_now
 from ..requirements import DRAFTS, Requirement, catalogue, catalogue_digest
-from ..target import CHECK_SCOPE, DEFAULT_ROLES, RunOptions, Target, may_call
+from ..target import DEFAULT_ROLES, RunOptions, Target, may_call
 from .claims import claims_of, coverage_of
 from .gate import gated
 
@@ -94,11 +95,7 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
     deadline = target.options.check_deadline
     try:
         async with asyncio.timeout(deadline) as scope:
-            token = CHECK_SCOPE.set(scope)
-            try:
-                verdict = await check.function(target)
-            finally:
-                CHECK_SCOPE.reset(token)
+            verdict = await check.function(target.checked_under(scope))
         status, message, evidence, skip = verdict.status, verdict.message, verdict.evidence, verdict.skip
     except TimeoutError:
         status, message, evidence, skip = Status.ERROR, f"the check did not finish within {deadline:g} s", (), None
@@ -196,16 +193,12 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
     summary says `interrupted`, and the handlers get every result decided so far and the footer."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
-    seeded(options.seed)
-    if options.replay is not None:
-        options.replay.activate()
     recorder = Recorder(options.record) if options.record else None
     if recorder is not None:
         recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
                         "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
-                          recorder=recorder,
-                          transport=options.transport) as client:
+                          transport=options.transport, recorder=recorder, replay=options.replay) as client:
         binding = WoaRestBinding(options.target, client)
         try:
             async with asyncio.timeout_at(deadline):
@@ -219,7 +212,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
             raise TargetUnreachable(str(error)) from None
         except TimeoutError:
             raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
-        target = Target(options, client, binding, discovery)
+        target = Target(options, client, binding, discovery, Values(options.seed, recorder, options.replay), recorder)
         fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
         header = RunHeader(__version__, options.target, options.suites, options.binding, started,
                            options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None})

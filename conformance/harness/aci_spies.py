@@ -28,7 +28,8 @@ from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
 from ..bindings.jsonparse import NotJson, parse_json
-from ..recording import made_hex, stamp
+from ..recording import stamp
+from ..recording.values import Values
 from . import ProblemDetailsOnly, TooLarge, problem, read_capped
 
 __all__ = ["QUERIES", "SPIES", "Received", "Spies", "SpyRun", "spies_app"]
@@ -75,10 +76,14 @@ class SpyRun:
     result_canaries: dict[str, str] = field(default_factory=dict)
     context_canaries: dict[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    @classmethod
+    def made(cls, name: str, behaviour: str, values: Values) -> SpyRun:
+        """A run with canaries of its own for every spy, from the run's values."""
+        run = cls(name, behaviour)
         for spy in SPIES:
-            self.result_canaries[spy] = f"ki-{made_hex(5, 'aci-spies')}"
-            self.context_canaries[spy] = f"cx-{made_hex(5, 'aci-spies')}"
+            run.result_canaries[spy] = f"ki-{values.hex(5, 'aci-spies')}"
+            run.context_canaries[spy] = f"cx-{values.hex(5, 'aci-spies')}"
+        return run
 
     def of(self, spy: str) -> list[Received]:
         return [r for r in self.received if r.spy == spy]

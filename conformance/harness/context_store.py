@@ -25,7 +25,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..recording import made_bytes, made_hex, made_time, stamp
+from ..recording import stamp
+from ..recording.values import Values
 from . import ProblemDetailsOnly, problem
 
 __all__ = ["ContextStore", "Fetched", "tampered"]
@@ -45,19 +46,23 @@ class _Entry:
 
 @dataclass
 class ContextStore:
+    values: Values  # the store's key, references and their times come from the run's values
     base: str = ""
-    key: bytes = field(default_factory=lambda: made_bytes(32, "context-store"))
+    key: bytes = b""
     entries: dict[str, _Entry] = field(default_factory=dict)
     log: list[Fetched] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.key = self.key or self.values.bytes(32, "context-store")
 
     def _sign(self, ident: str, exp: int) -> str:
         return hmac.new(self.key, f"{ident}.{exp}".encode(), hashlib.sha256).hexdigest()
 
     def put(self, text: str, ttl: float = 600.0, lenient: bool = False) -> str:
         """Store `text`; its reference, valid for `ttl` seconds (negative: already expired)."""
-        ident = made_hex(8, "context-store")
+        ident = self.values.hex(8, "context-store")
         self.entries[ident] = _Entry(text, lenient)
-        exp = int(made_time("context-store") + ttl)
+        exp = int(self.values.time("context-store") + ttl)
         return f"{self.base}/contexts/{ident}?exp={exp}&sig={self._sign(ident, exp)}"
 
     def fetched(self, uri: str) -> list[Fetched]:

@@ -1,7 +1,7 @@
 """Host one of the suite's servers for a block of a run: on loopback, recorded when the run is,
 and not started at all when the run is a replay (its recorded traffic is fed to its app instead).
 
-    async with hosted("aci-spies", lambda base: spies_app(spies)) as base:
+    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay) as base:
         ...   # base: http://127.0.0.1:PORT, the same in a replay as in the recorded run
 """
 
@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 
 from starlette.types import ASGIApp
 
-from ..recording import recording, replaying
+from ..recording import Recorder, Replay
 from ..recording.inbound import RecordedInbound
 from .loop_server import serve
 
@@ -20,15 +20,14 @@ __all__ = ["hosted"]
 
 
 @asynccontextmanager
-async def hosted(server: str, build: Callable[[str], ASGIApp]) -> AsyncIterator[str]:
+async def hosted(server: str, build: Callable[[str], ASGIApp], *, recorder: Recorder | None = None,
+                 replay: Replay | None = None) -> AsyncIterator[str]:
     """Serve `build(base)` over plain HTTP on loopback while the block runs; yields its base URL."""
-    replay = replaying()
     if replay is not None:
         base = replay.base_of(server)
-        async with replay.hosting(server, build(base)):
+        async with replay.hosted(server, build(base)):
             yield base
         return
-    recorder = recording()
 
     def built(base: str) -> ASGIApp:
         if recorder is None:

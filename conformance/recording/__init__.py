@@ -3,15 +3,15 @@
     run --record DIR        writes DIR as the run goes
     rejudge DIR             judges the recording again with the current checks, contacting nothing
 
-A recording is a folder, append-only while the run writes it (format agent-conformance-recording/1):
+A recording is a folder, append-only while the run writes it (format agent-conformance-recording/2):
 
     meta.json        the format, suite version, catalogue digest, draft revisions, the run's options,
                      the seed every made-up value (session ids, message ids) came from, the start time
     exchanges.jsonl  one line per exchange, in the order they ended: method, URL, request headers,
                      the SHA-256 of the request body, then the status, response headers, HTTP and TLS
-                     versions and the SHA-256 of the (decoded) response body, or the failure (kind and
-                     message), and the time it took
-                     and the wall-clock times it started and ended
+                     versions and the SHA-256 of the response body as it crossed the wire (compressed,
+                     when it was), or the failure (kind, error and message), the time it took and the
+                     wall-clock time it ended
     observed.jsonl   what the suite observed of a counterpart it drives rather than asks (the WoA
                      client under test: each run of its command, what reached the spy hosts and the
                      proxy), one line per session, bodies by hash
@@ -23,8 +23,11 @@ A recording is a folder, append-only while the run writes it (format agent-confo
     results.jsonl    the verdicts the recorded run reached (requirement, status, message), written at
                      its end, so that a re-judging can say which verdicts changed
 
-Replaying answers each request the suite makes with the recorded answer to the same method, URL
-and body (in recorded order when one was sent several times). A server the suite hosts is not
+Recording and replay are transports (transport.py) and ASGI middleware (inbound.py) that the run
+builds its clients and servers with; the run hands the recorder or the replay, and the run's
+`Values` (values.py), to whoever needs them: nothing is process-wide. Replaying answers each
+request the suite makes with the recorded answer to the same method, URL and body (in recorded
+order when one was sent several times). A server the suite hosts is not
 started: it keeps its recorded base URL, and the requests it received are fed through its own app
 in-process, in the order they arrived, by the time the request they arrived under is answered, so
 that its state is rebuilt by its own code. Random values come from per-purpose streams of the
@@ -38,93 +41,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import hashlib
 import json
-import random
-import time
-import uuid
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Callable, Mapping, MutableMapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import IO, Any
 
 from starlette.types import ASGIApp
 
-from ..report.model import Exchange
 from .inbound import replay_request
-from .recorder import FILES, FORMAT, STAMPS, Recorder, recording, sha256
+from .recorder import FILES, FORMAT, STAMPS, Recorder, sha256, stamp
 
-__all__ = ["FILES", "FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "made_bytes", "made_hex", "made_time",
-           "made_uuid", "outcome_of", "recording", "replaying", "seeded", "stamp"]
-
-_REPLAY: contextvars.ContextVar[Replay | None] = contextvars.ContextVar("replay", default=None)
-#: The hosted servers whose block the current task is in: a replayed request feeds only them (another
-#: lane's servers get what they received when that lane's own requests are answered).
-_HOSTING: contextvars.ContextVar[Mapping[str, ASGIApp]] = contextvars.ContextVar("hosting", default=MappingProxyType({}))
-_SEED: contextvars.ContextVar[tuple[int, dict[str, random.Random]] | None] = contextvars.ContextVar("seed", default=None)
+__all__ = ["FILES", "FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "stamp"]
 
 
 class NotRecorded(Exception):
     """The replayed run needs traffic its recording lacks."""
-
-
-def seeded(seed: int) -> None:
-    """Make every value the suite makes up in this run (and the tasks it starts) come from `seed`."""
-    _SEED.set((seed, {}))
-
-
-def _source(purpose: str) -> random.Random | None:
-    """The run's random stream for `purpose`: one per purpose, so that what one part of the suite
-    draws does not depend on when another part drew (checks may run concurrently)."""
-    seed = _SEED.get()
-    if seed is None:
-        return None
-    number, streams = seed
-    if purpose not in streams:
-        streams[purpose] = random.Random(int.from_bytes(hashlib.sha256(f"{number}/{purpose}".encode()).digest()[:8], "big"))
-    return streams[purpose]
-
-
-def made_uuid(purpose: str) -> str:
-    """A UUID from the run's seed: the same recording re-judged makes the same ones."""
-    source = _source(purpose)
-    return str(uuid.UUID(int=source.getrandbits(128), version=4) if source is not None else uuid.uuid4())
-
-
-def made_bytes(size: int, purpose: str) -> bytes:
-    """`size` random bytes from the run's seed (a key, a token)."""
-    source = _source(purpose)
-    return source.randbytes(size) if source is not None else random.SystemRandom().randbytes(size)
-
-
-def made_hex(size: int, purpose: str) -> str:
-    """`size` random bytes from the run's seed, in hex (a canary, an identifier)."""
-    return made_bytes(size, purpose).hex()
-
-
-def made_time(purpose: str) -> float:
-    """The wall-clock time, where it enters a message or a verdict: recorded in a recorded run, read
-    back in a replay (the same time as then), the clock otherwise."""
-    replay = _REPLAY.get()
-    if replay is not None:
-        return replay.value(purpose)
-    now = time.time()
-    recorder = recording()
-    if recorder is not None:
-        recorder.value(purpose, now)
-    return now
-
-
-def stamp(scope: MutableMapping[str, Any], name: str, clock: Callable[[], float] = time.monotonic) -> float:
-    """A clock reading a hosted server takes while it answers (its arrival, its answer), kept in the
-    request's scope: the recorder keeps it with the inbound exchange, and a replay hands the recorded
-    reading back instead of the clock's."""
-    stamps: dict[str, float] = scope.setdefault(STAMPS, {})
-    if name not in stamps:
-        stamps[name] = clock()
-    return stamps[name]
 
 
 _UNKEYED = frozenset({"host", "content-length", "user-agent", "accept-encoding", "connection"})
@@ -161,12 +95,18 @@ class Replay:
     values: dict[str, deque[float]] = field(default_factory=dict)
     fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
     feeding: asyncio.Lock = field(default_factory=asyncio.Lock)  # one feed at a time: the servers see the recorded order
+    #: The hosted servers whose block the current task is in: a replayed request feeds only them (another
+    #: lane's servers get what they received when that lane's own requests are answered). Task-local, and
+    #: this replay's own: each task sees the blocks it entered.
+    hosting: contextvars.ContextVar[Mapping[str, ASGIApp]] = field(
+        default_factory=lambda: contextvars.ContextVar("hosting", default=MappingProxyType({})))
 
     @classmethod
     def load(cls, folder: Path) -> Replay:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
-            raise ValueError(f"{folder} is not a recording ({FORMAT})")
+            raise ValueError(f"{folder} is not a recording of this version ({FORMAT}, not {meta.get('format')}); "
+                             "record it again with this version of the suite")
         records = _lines(folder / "exchanges.jsonl")
         loose: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         exact: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
@@ -182,33 +122,29 @@ class Replay:
         received = sorted((r for r in inbound if "server" in r), key=lambda r: float(r["at"]))
         return cls(folder, meta, dict(loose), dict(exact), records, set(), received, bases, dict(values))
 
-    def activate(self) -> None:
-        """Make this the replay of the current run (and of the tasks it starts)."""
-        _REPLAY.set(self)
-
-    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str], limit: int) -> dict[str, Any]:
-        """The recorded outcome of this request, its body read back; raises `NotRecorded`. The first unused
-        answer to the same request with the same headers, else to the same request; when every one was
-        used, the last again (a replay may ask more often than the recorded run did). A recorded body over
-        `limit` bytes is the failure it would have been live."""
+    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, Any]:
+        """The recorded outcome of this request; raises `NotRecorded`. The first unused answer to the same
+        request with the same headers, else to the same request; when every one was used, the last again
+        (a replay may ask more often than the recorded run did)."""
         key = _key(method, url, sha256(body))
         candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
         if not candidates:
             raise NotRecorded(f"not in the recording: {method} {url}")
         chosen = next((n for n in candidates if n not in self.used), candidates[-1])
         self.used.add(chosen)
-        record = self.records[chosen]
-        if "response_body" in record:
-            answered = self.body(record["response_body"], limit)
-            if len(answered) > limit:
-                return {k: v for k, v in record.items() if k != "response_body"} | {
-                    "failure": "exchange", "message": f"the response body exceeds the {limit:,}-byte cap"}
-            record = {**record, "response_body": answered}
-        return record
+        return self.records[chosen]
+
+    @contextlib.contextmanager
+    def open_body(self, digest: str) -> Iterator[IO[bytes]]:
+        """A recorded body, to read (in pieces: a recording may come from anyone)."""
+        if not all(c in "0123456789abcdef" for c in digest):
+            raise NotRecorded(f"not in the recording: a body named {digest[:80]!r}")
+        with (self.folder / "bodies" / digest).open("rb") as stored:
+            yield stored
 
     def body(self, digest: str, limit: int | None = None) -> bytes:
-        """A recorded body, no more than `limit` + 1 bytes of it (a recording may come from anyone)."""
-        with (self.folder / "bodies" / digest).open("rb") as stored:
+        """A recorded body, no more than `limit` + 1 bytes of it."""
+        with self.open_body(digest) as stored:
             return stored.read(-1 if limit is None else limit + 1)
 
     def lines(self, name: str) -> list[dict[str, Any]]:
@@ -235,19 +171,19 @@ class Replay:
         return self.bases[server]
 
     @contextlib.asynccontextmanager
-    async def hosting(self, server: str, app: ASGIApp) -> AsyncIterator[None]:
+    async def hosted(self, server: str, app: ASGIApp) -> AsyncIterator[None]:
         """While the block runs, requests the current task replays feed `app` what `server` received; at
         its end, what it received after the last of them."""
-        token = _HOSTING.set({**_HOSTING.get(), server: app})
+        token = self.hosting.set({**self.hosting.get(), server: app})
         try:
             yield
             await self.feed(None, only=server)
         finally:
-            _HOSTING.reset(token)
+            self.hosting.reset(token)
 
     async def feed(self, until: float | None, only: str | None = None) -> None:
         """Feed the current task's hosted servers what they received up to the recorded time `until` (None: all)."""
-        hosts = _HOSTING.get()
+        hosts = self.hosting.get()
         async with self.feeding:
             for n, record in enumerate(self.inbound):
                 if until is not None and float(record["at"]) > until:
@@ -262,13 +198,3 @@ class Replay:
         for result in self.lines("results.jsonl"):
             found[result["requirement"]].append(result)
         return dict(found)
-
-
-def replaying() -> Replay | None:
-    return _REPLAY.get()
-
-
-def outcome_of(exchange: Exchange, body: bytes) -> dict[str, Any]:
-    """What a recorder keeps of an exchange that was answered."""
-    return {"status": exchange.status, "response_headers": exchange.response_headers, "response_body": body,
-            "http_version": exchange.http_version, "tls_version": exchange.tls_version, "elapsed_ms": exchange.elapsed_ms}

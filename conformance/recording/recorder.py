@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import json
 import threading
 import time
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from ..report.model import utc_now
 
-__all__ = ["FILES", "FORMAT", "STAMPS", "Recorder", "recording", "sha256"]
+__all__ = ["FILES", "FORMAT", "STAMPS", "Recorder", "sha256", "stamp"]
 
-FORMAT = "agent-conformance-recording/1"
+FORMAT = "agent-conformance-recording/2"
 #: The files of a recording besides its bodies (what an attestation of it covers).
 FILES = ("meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl")
 #: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
 STAMPS = "agent_conformance.stamps"
-_RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
 
 
 def sha256(data: bytes) -> str:
@@ -41,7 +38,6 @@ class Recorder:
         for stale in FILES[1:]:
             (self.folder / stale).unlink(missing_ok=True)
         (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
-        _RECORDER.set(self)
 
     def body(self, data: bytes) -> str:
         """Keep `data` among the recording's bodies (once); its SHA-256."""
@@ -55,7 +51,8 @@ class Recorder:
         with self.lock, (self.folder / name).open("a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
 
-    def exchange(self, request: httpx.Request, body: bytes, outcome: dict[str, Any]) -> None:
+    def exchange(self, request: Any, body: bytes, outcome: dict[str, Any]) -> None:
+        """One exchange, ended (`request` is httpx's or httpx2's)."""
         line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
                 "request_body": self.body(body)}
         if "response_body" in outcome:
@@ -85,6 +82,11 @@ class Recorder:
                 log.write(json.dumps(result) + "\n")
 
 
-def recording() -> Recorder | None:
-    """The recorder of the current run, if it is recorded."""
-    return _RECORDER.get()
+def stamp(scope: MutableMapping[str, Any], name: str, clock: Callable[[], float] = time.monotonic) -> float:
+    """A clock reading a hosted server takes while it answers (its arrival, its answer), kept in the
+    request's scope: the recorder keeps it with the inbound exchange, and a replay hands the recorded
+    reading back instead of the clock's."""
+    stamps: dict[str, float] = scope.setdefault(STAMPS, {})
+    if name not in stamps:
+        stamps[name] = clock()
+    return stamps[name]

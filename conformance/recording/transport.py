@@ -1,75 +1,184 @@
-"""Recording and replay for clients the suite does not write itself: an httpx2 transport (the MCP
-SDK's client speaks through httpx2) that keeps each exchange in the recording's exchanges.jsonl,
-or answers it from there, the same way `HttpClient` does for the suite's own requests."""
+"""Recording and replay as HTTP transports, handed to the clients a run builds: the suite's own
+(`HttpClient`, on httpx) and the MCP SDK's (on httpx2, whose API is httpx's).
+
+    RecordingTransport(inner, recorder)   each exchange goes to exchanges.jsonl as it ends
+    ReplayTransport(replay)               each request is answered from there, as the network answered it
+
+What is kept is what crossed the wire: the response body as it came (compressed, when it was), so
+that a replay is decoded and capped by the client as the live answer was. A failure is kept as the
+transport met it (no connection, a broken exchange, a deadline the client gave up at) and is raised
+again in a replay, so that the client says what it said then.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import httpx
 import httpx2
 
-from . import Recorder, Replay
+from . import Replay
+from .recorder import Recorder
 
-__all__ = ["RecordingTransport", "ReplayTransport"]
+__all__ = ["McpRecordingTransport", "McpReplayTransport", "RecordingTransport", "ReplayTransport"]
+
+_UNREACHABLE = ("ConnectError", "ConnectTimeout")
+_CHUNK = 64 * 1024
 
 
-class _Kept(httpx2.AsyncByteStream):
-    """A response stream that hands the recorder what went through it once it is closed (a server-sent
-    event stream is kept as far as the client read it)."""
+def _tls_version(response: Any) -> str | None:
+    stream = response.extensions.get("network_stream")
+    ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+    return str(ssl_object.version()) if ssl_object is not None else None
 
-    def __init__(self, inner: httpx2.AsyncByteStream, done: Any) -> None:
+
+class _Kept:
+    """A response stream that hands the recorder what went through it: all of it, as far as the client
+    read it (a cap it stopped at), or the deadline it was cancelled at."""
+
+    def __init__(self, inner: Any, done: Callable[[dict[str, Any]], None]) -> None:
         self.inner, self.done, self.seen = inner, done, bytearray()
+        self.ended: dict[str, Any] | None = None
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self.inner:
-            self.seen += chunk
-            yield chunk
+        try:
+            async for chunk in self.inner:
+                self.seen += chunk
+                yield chunk
+        except asyncio.CancelledError:
+            self.ended = {"failure": "timeout", "message": "the client's deadline passed"}
+            raise
 
     async def aclose(self) -> None:
         try:
             await self.inner.aclose()
         finally:
             if self.done is not None:
-                self.done(bytes(self.seen))
-                self.done = None
+                self.done(self.ended or {"response_body": bytes(self.seen)})
+                self.done = None  # type: ignore[assignment]
 
 
-class RecordingTransport(httpx2.AsyncBaseTransport):
-    def __init__(self, inner: httpx2.AsyncBaseTransport, recorder: Recorder) -> None:
+class _Recording:
+    """Keeps each exchange in the recording as it ends (module: httpx or httpx2)."""
+
+    module: Any
+    kept: type[_Kept]
+
+    def __init__(self, inner: Any, recorder: Recorder) -> None:
         self.inner, self.recorder = inner, recorder
 
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+    async def handle_async_request(self, request: Any) -> Any:
         sent, started = await request.aread(), time.perf_counter()
+
+        def keep(outcome: dict[str, Any]) -> None:
+            self.recorder.exchange(request, sent, outcome | {"elapsed_ms": round((time.perf_counter() - started) * 1000, 1)})
+
         try:
             response = await self.inner.handle_async_request(request)
-        except httpx2.TransportError as error:
-            self.recorder.exchange(request, sent, {"failure": "unreachable", "message": f"{type(error).__name__}: {error}"})  # type: ignore[arg-type]
+        except asyncio.CancelledError:
+            keep({"failure": "timeout", "message": "the client's deadline passed"})
             raise
-
-        def done(body: bytes) -> None:
-            self.recorder.exchange(request, sent, {  # type: ignore[arg-type]
-                "status": response.status_code, "response_headers": dict(response.headers), "response_body": body,
-                "http_version": response.extensions.get("http_version", b"").decode("ascii", "replace") or None,
-                "elapsed_ms": round((time.perf_counter() - started) * 1000, 1)})
-
-        response.stream = _Kept(response.stream, done)  # type: ignore[arg-type]
+        except self.module.TransportError as error:
+            kind = "unreachable" if type(error).__name__ in _UNREACHABLE else "exchange"
+            keep({"failure": kind, "error": type(error).__name__, "message": str(error)})
+            raise
+        answered = {"status": response.status_code, "response_headers": dict(response.headers),
+                    "http_version": response.extensions.get("http_version", b"").decode("ascii", "replace") or None,
+                    "tls_version": _tls_version(response)}
+        response.stream = self.kept(response.stream, lambda ended: keep(answered | ended))
         return response
 
     async def aclose(self) -> None:
         await self.inner.aclose()
 
 
-class ReplayTransport(httpx2.AsyncBaseTransport):
-    def __init__(self, replay: Replay, limit: int) -> None:
-        self.replay, self.limit = replay, limit
+class _Replayed:
+    """The network stream of a replayed answer: what the client reads of its TLS."""
 
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        record = self.replay.answer(request.method, str(request.url), await request.aread(), request.headers, self.limit)
-        await self.replay.feed(record.get("ended_at"))
-        if record.get("failure"):
-            raise httpx2.ConnectError(record["message"], request=request) if record["failure"] == "unreachable" \
-                else httpx2.ReadError(record["message"], request=request)
-        return httpx2.Response(record["status"], headers=record["response_headers"], content=record["response_body"], request=request)
+    def __init__(self, tls_version: str | None) -> None:
+        self.tls_version = tls_version
 
+    def get_extra_info(self, name: str) -> Any:
+        return self if name == "ssl_object" and self.tls_version else None
+
+    def version(self) -> str | None:
+        return self.tls_version
+
+
+class _Stored:
+    """A recorded body, read from the recording in chunks (a recording may come from anyone)."""
+
+    def __init__(self, replay: Replay, digest: str) -> None:
+        self.replay, self.digest = replay, digest
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        with self.replay.open_body(self.digest) as stored:
+            while chunk := stored.read(_CHUNK):
+                yield chunk
+
+    async def aclose(self) -> None:
+        return None
+
+
+class _Replaying:
+    """Answers each request with the recorded answer to it (module: httpx or httpx2)."""
+
+    module: Any
+    stored: type[_Stored]
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+
+    async def handle_async_request(self, request: Any) -> Any:
+        record = self.replay.answer(request.method, str(request.url), await request.aread(), request.headers)
+        await self.replay.feed(record.get("ended_at"))  # what the target sent the suite's servers meanwhile
+        failure = record.get("failure")
+        if failure == "timeout":
+            raise TimeoutError(record["message"])
+        if failure:
+            error = getattr(self.module, record.get("error") or "", None)
+            if not (isinstance(error, type) and issubclass(error, self.module.TransportError)):
+                error = self.module.ConnectError if failure == "unreachable" else self.module.ReadError
+            raise error(record["message"], request=request)
+        extensions = {"http_version": (record.get("http_version") or "HTTP/1.1").encode("ascii"),
+                      "network_stream": _Replayed(record.get("tls_version"))}
+        return self.module.Response(record["status"], headers=record["response_headers"],
+                                    stream=self.stored(self.replay, record["response_body"]), request=request, extensions=extensions)
+
+    async def aclose(self) -> None:
+        return None
+
+
+class _HttpxKept(_Kept, httpx.AsyncByteStream):
+    pass
+
+
+class _HttpxStored(_Stored, httpx.AsyncByteStream):
+    pass
+
+
+class _McpKept(_Kept, httpx2.AsyncByteStream):
+    pass
+
+
+class _McpStored(_Stored, httpx2.AsyncByteStream):
+    pass
+
+
+class RecordingTransport(_Recording, httpx.AsyncBaseTransport):
+    module, kept = httpx, _HttpxKept
+
+
+class ReplayTransport(_Replaying, httpx.AsyncBaseTransport):
+    module, stored = httpx, _HttpxStored
+
+
+class McpRecordingTransport(_Recording, httpx2.AsyncBaseTransport):
+    module, kept = httpx2, _McpKept
+
+
+class McpReplayTransport(_Replaying, httpx2.AsyncBaseTransport):
+    module, stored = httpx2, _McpStored

@@ -5,21 +5,21 @@ own deadline."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 from ..bindings import DocumentFetch, HttpClient, WoaRestBinding
+from ..recording import Recorder, Replay
+from ..recording.values import Values
 from .options import RunOptions, may_call
 from .policy import is_loopback, rest_config
 
-__all__ = ["CHECK_SCOPE", "SharedWorkFailed", "Target"]
+__all__ = ["SharedWorkFailed", "Target"]
 
 T = TypeVar("T")
-#: The deadline of the check running in this task, which waiting on shared work must not use up.
-CHECK_SCOPE: ContextVar[asyncio.Timeout | None] = ContextVar("CHECK_SCOPE", default=None)
 
 
 class SharedWorkFailed(Exception):
@@ -32,6 +32,10 @@ class Target:
     client: HttpClient
     binding: WoaRestBinding
     discovery: DocumentFetch
+    values: Values  # what the run makes up (from its seed) and the clock readings that enter a verdict
+    recorder: Recorder | None = None  # keeps the run's evidence (run --record)
+    #: the deadline of the check this view of the target is handed to, which waiting on shared work must not use up
+    deadline: asyncio.Timeout | None = None
     cache: dict[str, Any] = field(default_factory=dict)
     _memo: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     _ends: dict[str, float] = field(default_factory=dict)
@@ -39,6 +43,15 @@ class Target:
     @property
     def document(self) -> Any:
         return self.discovery.document
+
+    def checked_under(self, deadline: asyncio.Timeout) -> Target:
+        """This target as one check sees it: the same run, memo and cache, with that check's deadline."""
+        return replace(self, deadline=deadline)
+
+    @property
+    def replay(self) -> Replay | None:
+        """The recording this run is answered from, when it is a replay."""
+        return self.options.replay
 
     def may_call(self, url: str) -> bool:
         """Whether the user allowed the suite to send requests to `url`."""
@@ -75,9 +88,10 @@ class Target:
         if key not in self._memo:
             self._memo[key] = asyncio.ensure_future(self._bounded(key, work))
             self._ends[key] = loop.time() + self.options.shared_deadline
-        scope = CHECK_SCOPE.get()
-        if scope is not None and scope.when() is not None:
-            scope.reschedule(max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline))
+        scope = self.deadline
+        if scope is not None and scope.when() is not None and not scope.expired():
+            with contextlib.suppress(RuntimeError):  # the check has ended (shared work it began asks on): nothing to extend
+                scope.reschedule(max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline))
         result: T = await asyncio.shield(self._memo[key])
         return result
 

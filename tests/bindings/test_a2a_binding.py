@@ -37,7 +37,7 @@ def _app(card: Any, answer: Any = None) -> Starlette:
 
 async def _send(app: Starlette) -> Any:
     async with HttpClient(timeout=5, transport=httpx.ASGITransport(app=app)) as client:
-        return await send_data(client, BASE, {"AgentContext": {"AgentID": "a"}}, lambda url: url.startswith(BASE))
+        return await send_data(client, BASE, {"AgentContext": {"AgentID": "a"}}, lambda url: url.startswith(BASE), "m-1")
 
 
 async def test_a_card_that_points_off_origin_is_not_followed() -> None:

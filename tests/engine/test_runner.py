@@ -17,6 +17,7 @@ from conformance.checks import Check
 from conformance.checks.registry import Verdict, passed
 from conformance.cli import app
 from conformance.engine.runner import run
+from conformance.recording.values import Values
 from conformance.report import ResultRecorded, RunFinished, Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
@@ -29,7 +30,7 @@ TARGET = "https://host.test"
 def _target(**options: object) -> Target:
     opts = run_options(target=TARGET, **options)  # type: ignore[arg-type]
     client = HttpClient()
-    return Target(opts, client, WoaRestBinding(TARGET, client), DocumentFetch(TARGET + "/.well-known/woa.json", None))
+    return Target(opts, client, WoaRestBinding(TARGET, client), DocumentFetch(TARGET + "/.well-known/woa.json", None), Values(opts.seed))
 
 
 async def test_a_check_that_gives_up_never_cancels_the_work_the_next_check_needs() -> None:

@@ -15,6 +15,7 @@ import pytest
 from conformance.bindings.a2a import restore_integers, send_data
 from conformance.bindings.http import HttpClient
 from conformance.harness.context_store import ContextStore, tampered
+from conformance.recording.values import Values
 from mocks.reference.aci_master import ContextStore as MasterStore
 from mocks.reference.woa_host import create_app
 from mocks.serve import ServedMock, serve
@@ -85,7 +86,7 @@ def test_the_master_store_refuses_missing_wrong_and_expired_credentials() -> Non
 
 
 def test_the_suite_store_signs_and_expires_references() -> None:
-    store = ContextStore(base="http://s")
+    store = ContextStore(Values(1), base="http://s")
     good, old = store.put("x"), store.put("y", ttl=-5)
     assert tampered(good) != good and tampered(good).rsplit("sig=", 1)[0] == good.rsplit("sig=", 1)[0]
     assert "exp=" in good and "sig=" in old
@@ -100,7 +101,7 @@ def test_an_a2a_agent_answers_a_refused_context_with_a_problem_part(host: tuple[
 
     async def call() -> Any:
         async with HttpClient(cacert=mock.cacert, timeout=5) as client:
-            return await send_data(client, f"{mock.url}/a2a/diagnosis", {"AgentContext": {"AgentID": "hotel-booking"}}, lambda _: True)
+            return await send_data(client, f"{mock.url}/a2a/diagnosis", {"AgentContext": {"AgentID": "hotel-booking"}}, lambda _: True, "m-1")
 
     reply = asyncio.run(call())
     assert reply.ok and reply.body["problem"]["status"] == 422

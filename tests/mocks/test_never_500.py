@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from conformance.harness.aci_spies import SPIES, Spies, SpyRun, spies_app
 from conformance.harness.context_store import ContextStore
 from conformance.harness.sdsi_spy import Spy, spy_app
+from conformance.recording.values import Values
 from mocks.reference.woa_host import woa_document
 from mocks.serve import serve, serve_host
 
@@ -114,8 +115,8 @@ def _paths(spies_run: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, str]]:
-    spies, store = Spies(delay=0), ContextStore()
-    spies.runs["fuzz"] = SpyRun("fuzz")
+    spies, store = Spies(delay=0), ContextStore(Values(1))
+    spies.runs["fuzz"] = SpyRun.made("fuzz", "normal", Values(1))
     with serve_host(tls=False) as host, serve(lambda base: spies_app(spies), tls=False) as spied, \
             serve(lambda base: spy_app(base, Spy()), tls=False) as sdsi, serve(lambda base: store.app(), tls=False) as stored:
         yield {"host": host.url, "aci-spies": spied.url, "sdsi-spy": sdsi.url, "context-store": stored.url}

@@ -107,8 +107,7 @@ def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(
     replay = Replay.load(recording)
 
     async def fetch() -> None:
-        replay.activate()
-        async with HttpClient(max_body=10) as client:
+        async with HttpClient(max_body=10, replay=replay) as client:
             await client.request("GET", first["url"])
 
     with pytest.raises(ExchangeFailed, match="exceeds the 10-byte cap"):

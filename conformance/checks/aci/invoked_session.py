@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,7 +26,6 @@ from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, rol
 from ...bindings.reply import Reply
 from ...harness.context_store import ContextStore, tampered
 from ...harness.hosting import hosted
-from ...recording import made_hex
 from ...target import Target
 from ...vectors import vectors_root
 from ..registry import Unmet
@@ -82,12 +82,16 @@ def _addressed(template: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any
     return message
 
 
+def _message_ids(target: Target) -> Callable[[], str]:
+    return lambda: target.values.uuid("a2a-messages")
+
+
 def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], Unmet]:
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
         # A bare A2A agent: its AgentID is taken from the last segment of its URL (E-ACI-BINDINGS).
         base = target.options.target.rstrip("/")
         agent_id = urlsplit(base).path.rsplit("/", 1)[-1] or "a2a-agent"
-        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call))], Unmet("")
+        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call, _message_ids(target)))], Unmet("")
     agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
     if not agents:
         return [], Unmet("the target offers no ACI invoked agent (an execute_subtask operation)", absent=True)
@@ -99,7 +103,7 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
             if not isinstance(card, str) or not target.may_call(card):
                 reasons.append(f"{agent['id']}: no x-a2a agent card base the address policy allows")
                 continue
-            found.append((agent, A2aInvoked(target.client, agent["id"], card.rstrip("/"), target.may_call)))
+            found.append((agent, A2aInvoked(target.client, agent["id"], card.rstrip("/"), target.may_call, _message_ids(target))))
         else:
             url, reason = target.invoke_url(agent["id"])
             if url is None:
@@ -114,15 +118,15 @@ async def _gather(target: Target) -> InvokedSession:
     if not found:
         return InvokedSession(unmet)
     golden = subtasks()
-    session = InvokedSession(store=ContextStore())
+    session = InvokedSession(store=ContextStore(target.values))
     store = session.store
     assert store is not None
-    async with hosted("context-store", lambda _: store.app()) as base:
+    async with hosted("context-store", lambda _: store.app(), recorder=target.recorder, replay=target.replay) as base:
         store.base = base
         for agent, binding in found:
             own = golden.get(agent["id"], golden["hotel-booking"])
             dependent = next(v for v in golden.values() if v["AgentContext"]["Dependencies"])
-            canary = f"canary-{made_hex(6, 'aci-invoked')}"
+            canary = f"canary-{target.values.hex(6, 'aci-invoked')}"
             messages = {"inline": _addressed(own, agent), "dependent": _addressed(dependent, agent)}
             messages["inline"]["AgentContext"]["Context"] += f" Reference note {canary}."
             for kind, ttl, lenient in (("by-reference", 600.0, False), ("tampered", 600.0, False), ("expired", -60.0, True)):

@@ -10,7 +10,6 @@ from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ...bindings.http import ExchangeFailed, Unreachable
 from ...harness.aci_spies import SPIES
-from ...recording import made_time
 from ...report.model import Exchange, Status
 from ...target import Target
 from ...validation import validate_message
@@ -458,7 +457,7 @@ async def aci_6_context_references_expire(target: Target) -> Verdict:
     if not references:
         return skipped(Skip.NOT_OBSERVED, "the master handed no spy a ContextURI it could fetch, so its context store was not seen")
     problems, unreadable = [], []
-    now = made_time("aci-master-expiry")
+    now = target.values.time("aci-master-expiry")
     for run, uri in references:
         values = parse_qs(urlsplit(uri).query).get("exp", [])
         expiry = float(values[0]) if values and values[0].replace(".", "", 1).isdigit() else None

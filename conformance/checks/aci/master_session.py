@@ -24,7 +24,6 @@ from ...bindings.http import ExchangeFailed, Unreachable
 from ...bindings.reply import Reply
 from ...harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
 from ...harness.hosting import hosted
-from ...recording import replaying
 from ...target import Target
 from ..registry import Unmet
 
@@ -77,7 +76,7 @@ async def _gather(target: Target) -> MasterSession:
             return None, str(error)
         return response.status, response.body.decode("utf-8", errors="replace")
 
-    spies = Spies(delay=0.0 if replaying() else Spies.delay)  # a replay has the recorded times
+    spies = Spies(delay=0.0 if target.replay else Spies.delay)  # a replay has the recorded times
     session = MasterSession()
     gate = asyncio.Semaphore(max(1, target.options.parallel))
 
@@ -91,8 +90,8 @@ async def _gather(target: Target) -> MasterSession:
         return run
 
     for name, (_, behaviour) in RUNS.items():  # made in order: their canaries come from the seed in this order
-        spies.runs[name] = SpyRun(name, behaviour)
-    async with hosted("aci-spies", lambda base: spies_app(spies)) as base:
+        spies.runs[name] = SpyRun.made(name, behaviour, target.values)
+    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay) as base:
         spies.base = base
         alone = [await play("tour", "tour")]  # whether its calls overlap is reported: nothing else may slow the master then
         played = await asyncio.gather(*(play(name, scenario) for name, (scenario, _) in RUNS.items() if name != "tour"))

@@ -68,7 +68,7 @@ async def _gather(target: Target) -> ClientSession:
     if url is None:
         return ClientSession(Unmet(reason or ""))
     spy, found = Spy(), ClientSession(templates=Spy().templates)
-    async with hosted("sdsi-spy", lambda base: spy_app(base, spy)) as base:
+    async with hosted("sdsi-spy", lambda base: spy_app(base, spy), recorder=target.recorder, replay=target.replay) as base:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)
             envelope = {"agent": agent["id"], "operation": "handle_user_request",

@@ -32,7 +32,6 @@ from ...oracle import Oracle, OracleConfig, Payload
 from ...oracle.clock import format_time, parse_time
 from ...oracle.config import DAY
 from ...oracle.evolution import STOP_WORDS
-from ...recording import made_uuid
 from ...target import Target
 from .session import Session, payload_for
 
@@ -150,11 +149,11 @@ class Plan:
     def triggered(self) -> bool:
         return bool(self.oracle.outcome.triggers)
 
-    async def run(self, binding: SdsiBinding) -> Drive:
+    async def run(self, binding: SdsiBinding, session: str) -> Drive:
+        """Replay the steps against `binding` as the test session `session`."""
         drive = self.drive
         if drive.problem:
             return drive
-        session = f"agent-conformance-{made_uuid('sdsi-drives')}"
         schema_id = self.template["schema_id"]
         for kind, at, client, detail in self.steps:
             bound = binding.with_headers({"SDSI-Test-Session": session, "SDSI-Test-Clock": format_time(at)})
@@ -472,6 +471,6 @@ async def drives(target: Target, session: Session) -> Drives:
         if not plans:
             return Drives(f"{MEMBER}.dsp names no scenario the server has a template for")
         binding = session.binding
-        done = [await plan.run(binding) for plan in plans]
+        done = [await plan.run(binding, f"agent-conformance-{target.values.uuid('sdsi-drives')}") for plan in plans]
         return Drives("", {d.name: d for d in done})
     return await target.memo("sdsi-drives", make)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...driver import CommandDriver, Outcome, Request, client_environment
-from ...recording import Recorder, Replay, recording, replaying
+from ...recording import Recorder, Replay
 from ...report.model import Exchange
 from ...spy import SCENARIOS, ProxyAttempt, Scenario, SpyRequest, SpyWorld, spy_world
 from ...target import Target
@@ -117,10 +117,9 @@ def _restored(kept: list[dict[str, Any]], replay: Replay) -> ClientSession:
                           for k in kept})
 
 
-async def _session(template: str, deadline: float) -> ClientSession:
+async def _session(template: str, deadline: float, recorder: Recorder | None, replay: Replay | None) -> ClientSession:
     """Played live, or read back from the recording a replay answers from (the client cannot be run
     again: what it did then is what is judged)."""
-    replay, recorder = replaying(), recording()
     if replay is not None:
         return _restored(replay.observed(MEMO_KEY), replay)
     session = await _drive(template, deadline, SCENARIOS)
@@ -133,4 +132,4 @@ async def client_session(target: Target) -> ClientSession:
     """Every scenario played against the client command of this run (once, however many checks ask)."""
     template = target.options.client_command
     assert template is not None, "client checks run only with --client-command"
-    return await target.memo(MEMO_KEY, lambda: _session(template, target.options.timeout * 3))
+    return await target.memo(MEMO_KEY, lambda: _session(template, target.options.timeout * 3, target.recorder, target.replay))

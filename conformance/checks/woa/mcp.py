@@ -64,7 +64,8 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
         return skipped(Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name")
     try:
         call = await call_tool(config["server"], tool_names(name, config.get("tool_namespace")), example,
-                               timeout=target.options.timeout, max_body=target.options.max_body, cacert=target.options.cacert)
+                               timeout=target.options.timeout, max_body=target.options.max_body, cacert=target.options.cacert,
+                               recorder=target.recorder, replay=target.replay)
     except McpFailed as error:
         return errored(f"agent {agent_id!r}: {error}", error.exchange)
     if call.is_error:
