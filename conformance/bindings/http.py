@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 
 from ..recording import Recorder, Replay
-from ..recording.transport import RecordingTransport, ReplayTransport
+from ..recording.transport import RecordingTransport, ReplayTransport, tls_version_of
 from ..report.model import Exchange, truncate
 
 __all__ = ["ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "media_type_of", "same_origin"]
@@ -79,12 +79,6 @@ def same_origin(a: str, b: str) -> bool:
 
 def _text(body: bytes) -> str:
     return body.decode("utf-8", errors="replace")
-
-
-def _tls_version(response: httpx.Response) -> str | None:
-    stream = response.extensions.get("network_stream")
-    ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
-    return str(ssl_object.version()) if ssl_object is not None else None
 
 
 #: Seconds an idle pooled connection is kept: under the 5 s after which uvicorn and Node close theirs, so
@@ -175,7 +169,7 @@ class HttpClient:
                         if len(body) > self.max_body:
                             raise failed(f"the response body exceeds the {self.max_body:,}-byte cap",
                                          status=response.status_code, response_headers=dict(response.headers))
-                    tls = _tls_version(response)
+                    tls = tls_version_of(response)
                 finally:
                     await response.aclose()
         except TimeoutError:

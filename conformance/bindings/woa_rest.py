@@ -26,8 +26,9 @@ class DocumentFetch:
     response: HttpResponse | None
     document: Any = None
     problem: str | None = None
-    #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body is not JSON
-    cause: Literal["exchange", "redirect", "status", "not-json"] | None = None
+    #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body is not JSON,
+    #: or (a run that watches) no fetch of the document passed by
+    cause: Literal["exchange", "redirect", "status", "not-json", "not-observed"] | None = None
     redirects: tuple[str, ...] = ()
     not_utf8: bool = False  # with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
 

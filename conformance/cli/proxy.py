@@ -15,13 +15,14 @@ import typer
 
 from .. import __version__
 from ..bindings.http import tls_context
+from ..bindings.observed import Traffic
 from ..harness.loop_server import start_server, write_leaf
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.writers import FORMATS
 from ..requirements import DRAFTS, catalogue_digest
 from ..target import origin, usable_cacert
-from ..usecases.proxy import Traffic, forwarding_app, judged_run
+from ..usecases.proxy import forwarding_app, judged_run
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from .run import Suite, finish, prepared_writers, usable
@@ -98,6 +99,6 @@ def proxy(
                                 "drafts": {d: DRAFTS[d] for d in suites}, "seed": 0, "options": options})
     with contextlib.suppress(asyncio.CancelledError):
         asyncio.run(interruptible(_serve(upstream, host, port, cacert, timeout, http, rewrite, duration, report_dir, traffic)))
-    summary = judged_run(upstream, suites, traffic, writers, started, options)
+    summary = asyncio.run(judged_run(upstream, suites, traffic, writers, options | {"listening_since": started}, strict=strict))
     console.print(f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in {report_dir}")
     finish(summary)

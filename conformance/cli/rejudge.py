@@ -9,13 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from .. import __version__
+from ..bindings.observed import Traffic
 from ..engine.runner import TargetUnreachable
 from ..engine.runner import run as run_suite
 from ..recording import Replay
 from ..report import Collect, Skip
-from ..report.model import utc_now
 from ..report.writers import FORMATS
-from ..usecases.proxy import Traffic, judged_run
+from ..usecases.proxy import judged_run
 from ..usecases.rejudge import changed_verdicts, options_for
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
@@ -44,8 +44,9 @@ def rejudge(
     collect, display = Collect(), RunDisplay()
     recorded: dict[str, Any] = replay.meta.get("options", {})
     if recorded.get("passive"):  # a proxy's recording: its traffic judged again
-        summary = judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay),
-                             [*writers, collect, display], utc_now(), recorded | {"replayed_from": str(recording)})
+        summary = asyncio.run(judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay),
+                                         [*writers, collect, display], recorded | {"replayed_from": str(recording)},
+                                         strict=bool(recorded.get("strict"))))
     else:
         try:
             summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))

@@ -18,11 +18,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 from .. import __version__
 from ..bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
+from ..bindings.observed import NotObserved, ObservedOnly
 from ..checks import Check, checks_for, driven_by
 from ..checks.woa.invocation import JUDGED_BY, PLAN_KEY
 from ..recording import NotRecorded, Recorder
@@ -59,17 +62,19 @@ class TargetUnreachable(Exception):
 
 def _untested(requirement: Requirement, target: Target) -> Result:
     """The result on a requirement no check of this run judges: a skip saying why, or an error."""
-    note, discovery = requirement.testability_note, target.discovery
+    note, discovery = requirement.testability_note, target.fetched
 
     def skip(why: Skip, message: str) -> Result:
         return Result.of(requirement, Status.SKIP, message, strict=target.options.strict, skip=why)
 
-    if target.options.driver is None and "client-command" in driven_by(requirement.id):
+    if target.options.drivers == (None,) and "client-command" in driven_by(requirement.id):
         return skip(Skip.OTHER_DRIVER, "tested when the suite drives a WoA client: run with --client-command (see the README)")
-    if target.options.driver is not None and checks_for(requirement.id):
+    if target.options.drivers == ("client-command",) and checks_for(requirement.id):
         return skip(Skip.OTHER_DRIVER, "its checks judge what a host serves; this run drives a client")
     if requirement.testability == "not-remotely-testable":
         return skip(Skip.NOT_REMOTELY_TESTABLE, f"not remotely testable: {note}")
+    if discovery.cause == "not-observed":
+        return skip(Skip.NOT_OBSERVED, f"not in the observed traffic: {discovery.problem}")
     if discovery.problem:
         return Result.of(requirement, Status.ERROR, f"the target's WoA document could not be read: {discovery.problem}",
                          strict=target.options.strict)
@@ -99,6 +104,8 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
         status, message, evidence, skip = verdict.status, verdict.message, verdict.evidence, verdict.skip
     except TimeoutError:
         status, message, evidence, skip = Status.ERROR, f"the check did not finish within {deadline:g} s", (), None
+    except NotObserved as unseen:  # a run that watches holds no such exchange: nothing was judged
+        status, message, evidence, skip = Status.SKIP, str(unseen), (), Skip.NOT_OBSERVED
     except NotRecorded as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
         status, message, evidence, skip = Status.SKIP, str(missing), (), Skip.NOT_RECORDED
     except asyncio.CancelledError:
@@ -122,7 +129,7 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     if requirement.role not in roles:
         message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
         return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
-    checks = checks_for(requirement.id, target.options.driver)
+    checks = [c for driver in target.options.drivers for c in checks_for(requirement.id, driver)]
     if not checks:
         return [_untested(requirement, target)]
     return [await _execute(c, requirement, target) for c in checks]
@@ -186,23 +193,48 @@ def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
     return None
 
 
-async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
-    """Certify `options.target`; every result goes to `handlers` as it is made. Raises `TargetUnreachable`.
+def _recorder(options: RunOptions) -> Recorder | None:
+    """Where the run keeps its evidence: a new recording (--record), or the one the watched traffic goes to."""
+    if options.observed is not None:
+        return options.observed.recorder
+    recorder = Recorder(options.record) if options.record else None
+    if recorder is not None:
+        recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
+                        "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
+    return recorder
+
+
+def _header(options: RunOptions, started: str, discovery: DocumentFetch, about: Mapping[str, Any]) -> RunHeader:
+    """The report's header: the run's options, what the document's bytes were, and in a run that watches, what it saw."""
+    fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
+    recorded = options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None}
+    binding = options.binding
+    if options.observed is not None:
+        binding = options.observed.source
+        recorded |= {"exchanges": len(options.observed.exchanges), "documents_rewritten": options.observed.rewrites}
+    return RunHeader(__version__, options.target, options.suites, binding, started, recorded | dict(about))
+
+
+async def run(options: RunOptions, handlers: Sequence[Handler] = (), *, about: Mapping[str, Any] = MappingProxyType({})) -> Summary:
+    """Certify `options.target` (or, with `options.observed`, judge the traffic seen between it and a
+    client); every result goes to `handlers` as it is made; `about` joins the header's options. Raises
+    `TargetUnreachable`.
 
     Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
     summary says `interrupted`, and the handlers get every result decided so far and the footer."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
-    recorder = Recorder(options.record) if options.record else None
-    if recorder is not None:
-        recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
-                        "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
+    recorder = _recorder(options)
+    transport = ObservedOnly() if options.observed is not None else options.transport
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
-                          transport=options.transport, recorder=recorder, replay=options.replay) as client:
+                          transport=transport, recorder=recorder if options.observed is None else None,
+                          replay=options.replay) as client:
         binding = WoaRestBinding(options.target, client)
         try:
             async with asyncio.timeout_at(deadline):
-                if options.client_command:
+                if options.observed is not None:
+                    discovery = options.observed.discovery(options.target)
+                elif options.client_command:
                     discovery = DocumentFetch(options.target, None)  # the suite serves the client's documents
                 elif options.binding == "jsonrpc":
                     discovery = await _probe_jsonrpc(options, client)
@@ -213,10 +245,7 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
         except TimeoutError:
             raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
         target = Target(options, client, binding, discovery, Values(options.seed, recorder, options.replay), recorder)
-        fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
-        header = RunHeader(__version__, options.target, options.suites, options.binding, started,
-                           options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None})
-        broadcast(RunStarted(header), handlers)
+        broadcast(RunStarted(_header(options, started, discovery, about)), handlers)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
 
@@ -238,10 +267,10 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = ()) -> Summary:
                 task.uncancel()
             completion = "interrupted"
         finally:
-            woa_host = "woa" in options.suites and options.driver is None
-            claims = tuple(c.as_dict() for c in claims_of(target.document, target.finished(PLAN_KEY), results)) if woa_host else ()
-            coverage = tuple(c.as_dict() for c in coverage_of(target.document, target.finished(PLAN_KEY), results, JUDGED_BY)) \
-                if woa_host else ()
+            woa_host = "woa" in options.suites and None in options.drivers
+            document, plan = target.fetched.document, target.finished(PLAN_KEY)
+            claims = tuple(c.as_dict() for c in claims_of(document, plan, results)) if woa_host else ()
+            coverage = tuple(c.as_dict() for c in coverage_of(document, plan, results, JUDGED_BY)) if woa_host else ()
             await target.aclose()
         if completion != "complete":
             in_order.flush()  # what lanes that ran ahead of an undecided requirement decided

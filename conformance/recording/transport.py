@@ -23,13 +23,14 @@ import httpx2
 from . import Replay
 from .recorder import Recorder
 
-__all__ = ["McpRecordingTransport", "McpReplayTransport", "RecordingTransport", "ReplayTransport"]
+__all__ = ["McpRecordingTransport", "McpReplayTransport", "RecordingTransport", "ReplayTransport", "tls_version_of"]
 
 _UNREACHABLE = ("ConnectError", "ConnectTimeout")
 _CHUNK = 64 * 1024
 
 
-def _tls_version(response: Any) -> str | None:
+def tls_version_of(response: Any) -> str | None:
+    """The TLS version the connection of an httpx (or httpx2) response negotiated; None without TLS."""
     stream = response.extensions.get("network_stream")
     ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
     return str(ssl_object.version()) if ssl_object is not None else None
@@ -87,7 +88,7 @@ class _Recording:
             raise
         answered = {"status": response.status_code, "response_headers": dict(response.headers),
                     "http_version": response.extensions.get("http_version", b"").decode("ascii", "replace") or None,
-                    "tls_version": _tls_version(response)}
+                    "tls_version": tls_version_of(response)}
         response.stream = self.kept(response.stream, lambda ended: keep(answered | ended))
         return response
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -37,6 +37,9 @@ class SpyRequest:
     body: bytes
     at: float
     truncated: bool = False
+    status: int | None = None  # how it was answered (None: it got no answer)
+    answered: dict[str, str] = field(default_factory=dict)  # the answer's headers
+    url: str = ""  # where it went, when not to the spy host (a request a run that watches saw pass by)
 
     @property
     def is_document(self) -> bool:
@@ -59,7 +62,7 @@ class SpyRequest:
             return None
 
     def as_evidence(self) -> dict[str, Any]:
-        return {"method": self.method, "url": f"https://{self.host}{self.path}", "request_headers": self.headers,
+        return {"method": self.method, "url": self.url or f"https://{self.host}{self.path}", "request_headers": self.headers,
                 "request_body": self.body[:4096].decode("utf-8", "backslashreplace")}
 
 
@@ -106,8 +109,8 @@ def spy_app(scenarios: dict[str, Scenario], recorder: Recorder, listener: str) -
         request = SpyRequest(listener, host, scope["method"], path + (f"?{query}" if query else ""),
                              {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])},
                              body, time.monotonic(), truncated)
-        recorder.requests.append(request)
         status, headers, payload = _answer(scenarios.get(host), request)
+        recorder.requests.append(replace(request, status=status, answered=headers))
         await send({"type": "http.response.start", "status": status,
                     "headers": [(k.encode(), v.encode()) for k, v in headers.items()]})
         await send({"type": "http.response.body", "body": payload})

@@ -15,6 +15,7 @@ import httpx
 
 from ..bindings import WoaRestBinding
 from ..bindings.http import same_origin, tls_context
+from ..bindings.observed import Traffic
 from ..recording import Replay
 from .baseline import Baseline, BaselineUnusable
 from .selection import Selection, UnknownSelection
@@ -72,11 +73,19 @@ class RunOptions:
     max_probes: int = DEFAULT_MAX_PROBES  # invocations the WoA host checks may send in one run, spent breadth first
     require_every_agent: bool = False  # an advertised agent not exercised makes the run inconclusive (exit 4)
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
+    #: judge this traffic instead of sending anything (the proxy's, the fuzzer's): a run that watches
+    observed: Traffic | None = field(default=None, compare=False)
 
     @property
     def driver(self) -> str | None:
         """How the suite makes the target act: None (it calls the target) or "client-command"."""
         return "client-command" if self.client_command else None
+
+    @property
+    def drivers(self) -> tuple[str | None, ...]:
+        """Whose checks the run makes: those of the way it makes the target act, or, in a run that
+        watches, every check (what the traffic shows of the host's side and of the client's)."""
+        return (None, "client-command") if self.observed is not None else (self.driver,)
 
     @property
     def check_deadline(self) -> float:

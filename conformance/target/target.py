@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from ..bindings import DocumentFetch, HttpClient, WoaRestBinding
+from ..bindings.observed import NotObserved, Traffic
 from ..recording import Recorder, Replay
 from ..recording.values import Values
 from .options import RunOptions, may_call
@@ -31,7 +32,7 @@ class Target:
     options: RunOptions
     client: HttpClient
     binding: WoaRestBinding
-    discovery: DocumentFetch
+    fetched: DocumentFetch  # the document's fetch: the probe's, or in a run that watches, the first that passed by
     values: Values  # what the run makes up (from its seed) and the clock readings that enter a verdict
     recorder: Recorder | None = None  # keeps the run's evidence (run --record)
     #: the deadline of the check this view of the target is handed to, which waiting on shared work must not use up
@@ -41,8 +42,20 @@ class Target:
     _ends: dict[str, float] = field(default_factory=dict)
 
     @property
+    def discovery(self) -> DocumentFetch:
+        """The fetch of the WoA document; in a run that watches, NotObserved when none passed by."""
+        if self.fetched.cause == "not-observed":
+            raise NotObserved(f"not in the observed traffic: {self.fetched.problem}")
+        return self.fetched
+
+    @property
     def document(self) -> Any:
         return self.discovery.document
+
+    @property
+    def observed(self) -> Traffic | None:
+        """The traffic this run judges, when it watches rather than sends."""
+        return self.options.observed
 
     def checked_under(self, deadline: asyncio.Timeout) -> Target:
         """This target as one check sees it: the same run, memo and cache, with that check's deadline."""
@@ -52,6 +65,12 @@ class Target:
     def replay(self) -> Replay | None:
         """The recording this run is answered from, when it is a replay."""
         return self.options.replay
+
+    def sends(self, what: str) -> None:
+        """Say that the check is about to send `what` (or host a server, or drive a client): NotObserved in
+        a run that watches, which sends nothing (its client refuses every request; other ways out are here)."""
+        if self.options.observed is not None:
+            raise NotObserved(f"a run that watches sends nothing, and this needs {what}: run the suite against the target to judge it")
 
     def may_call(self, url: str) -> bool:
         """Whether the user allowed the suite to send requests to `url`."""

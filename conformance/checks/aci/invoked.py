@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...bindings.aci import aci_agents, role_of
+from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
@@ -14,11 +15,21 @@ from ..registry import Skip, Verdict, check, errored, failed, not_applicable, pa
 from .invoked_session import InvokedSession, Sent, invoked_session
 
 STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-SPELLING
+#: The AgentContexts sent with the context at hand, whose answers the rules on what an agent returns judge
+#: (in a run that watches: every one that passed by)
+_VALID = ("inline", "dependent", "by-reference", "observed")
 
 
-async def _session(target: Target) -> InvokedSession | Verdict:
+async def _session(target: Target, *, watched: bool = False) -> InvokedSession | Verdict:
+    """The session, or the verdict when there is nothing to judge. In a run that watches, only a check
+    that judges AgentContexts as they pass by (`watched`) gets one: the others judge what an agent does
+    with the suite's own AgentContexts."""
     if "invoked" not in target.options.roles:
         return not_applicable("this run does not certify invoked agents")
+    if target.observed is not None:
+        if not watched:
+            raise NotObserved("this check judges what an invoked agent does with the suite's own AgentContexts")
+        return await invoked_session(target)
     if not isinstance(target.document, dict) and target.options.binding != "a2a":
         return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await invoked_session(target)
@@ -47,12 +58,12 @@ def _answered(found: InvokedSession, *kinds: str) -> list[Sent]:
     `kinds`) that carry an answer: an agent may decline a subtask (a hotel agent sent the prescription's),
     and no sentence of 5.2 or 5.3 forbids it, so a declined one (not 2xx) is judged by none of the rules
     on what an agent returns (docs/check-review.md)."""
-    return [s for s in found.of(*(kinds or ("inline", "dependent", "by-reference"))) if s.reply.ok or s.reply.status is None]
+    return [s for s in found.of(*(kinds or _VALID)) if s.reply.ok or s.reply.status is None]
 
 
 def _none_returned(found: InvokedSession, *kinds: str) -> Verdict | None:
     """A skip when the agents declined every valid AgentContext of `kinds`: nothing came back to judge."""
-    sent = found.of(*(kinds or ("inline", "dependent", "by-reference")))
+    sent = found.of(*(kinds or _VALID))
     if sent and not _answered(found, *kinds):
         return skipped(Skip.NOT_OBSERVED, f"every AgentContext sent was declined (the first: {sent[0].label()}, answered {sent[0].reply.status}): "
                        "nothing came back to judge", *_evidence(sent[:1]))
@@ -93,10 +104,13 @@ async def aci_2_1_returns_its_own_agent_context(target: Target) -> Verdict:
 
 
 async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
-    """A rule the AgentContext schema and rules judge, on every reply to a valid context."""
-    found = await _session(target)
+    """A rule the AgentContext schema and rules judge, on every reply to a valid context (in a run that
+    watches, on every AgentContext an answer carried)."""
+    found = await _session(target, watched=True)
     if isinstance(found, Verdict):
         return found
+    if found.observed and not found.sent:
+        raise NotObserved("no AgentContext returned by an agent passed by")
     return _none_returned(found) or _judge(_answered(found), _violations(requirement), success)
 
 
@@ -120,10 +134,12 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
     (the AgentContexts the suite's spies received), as the run certifies either."""
     from .master import master_sent
 
-    found = await _session(target)
+    found = await _session(target, watched=True)
     sent = await master_sent(target)
     if isinstance(found, Verdict) and not sent:
         return found
+    if not isinstance(found, Verdict) and found.observed and not found.sent and not sent:
+        raise NotObserved("no AgentContext passed by")
     judged = [] if isinstance(found, Verdict) else _answered(found)
     broken = [s for s in judged if s.reply.status is None]
     if broken:

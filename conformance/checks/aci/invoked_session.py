@@ -15,6 +15,7 @@ whose WoA entry names an agent card base (x-a2a), or the target itself when it h
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from collections.abc import Callable
@@ -23,6 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, role_of
+from ...bindings.http import media_type_of
+from ...bindings.observed import carried
 from ...bindings.reply import Reply
 from ...harness.context_store import ContextStore, tampered
 from ...harness.hosting import hosted
@@ -61,7 +64,7 @@ class Sent:
         return inner if isinstance(inner, dict) else None
 
     def label(self) -> str:
-        return f"{self.agent} ({self.kind}, {self.context['SubTaskID']})"
+        return f"{self.agent} ({self.kind}, {self.context.get('SubTaskID')})"
 
 
 @dataclass
@@ -69,6 +72,7 @@ class InvokedSession:
     unmet: Unmet | None = None  # why nothing was sent
     sent: list[Sent] = field(default_factory=list)
     store: ContextStore | None = None
+    observed: bool = False  # the AgentContexts answers carried in a run that watches (kind "observed")
 
     def of(self, *kinds: str) -> list[Sent]:
         return [s for s in self.sent if s.kind in kinds]
@@ -114,6 +118,7 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
 
 
 async def _gather(target: Target) -> InvokedSession:
+    target.sends("AgentContexts of the suite's, and its context store")
     found, unmet = _bindings(target)
     if not found:
         return InvokedSession(unmet)
@@ -142,5 +147,22 @@ async def _gather(target: Target) -> InvokedSession:
     return session
 
 
+def _observed(target: Target) -> InvokedSession:
+    """In a run that watches: every AgentContext an answer carried (wherever in it), as returned by the
+    agent it names for what its request carried (an empty AgentContext when the request carried none)."""
+    assert target.observed is not None
+    session = InvokedSession(observed=True)
+    for observed in target.observed.calls():
+        asked: dict[str, Any] = next(iter(carried(observed.request_json(), "AgentContext")), {"AgentContext": {}})
+        for returned in carried(observed.response_json(), "AgentContext"):
+            context = returned["AgentContext"] if isinstance(returned["AgentContext"], dict) else {}
+            reply = Reply(observed.status, returned, media_type_of(observed.response_headers), observed.exchange(),
+                          None if observed.status is not None else observed.error or "no answer")
+            session.sent.append(Sent(str(context.get("AgentID", "an agent")), "observed", asked, reply))
+    return session
+
+
 async def invoked_session(target: Target) -> InvokedSession:
+    if target.observed is not None:
+        return await target.memo("aci-invoked-session", lambda: asyncio.sleep(0, _observed(target)))
     return await target.memo("aci-invoked-session", lambda: _gather(target))

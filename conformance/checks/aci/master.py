@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ...bindings.http import ExchangeFailed, Unreachable
+from ...bindings.observed import NotObserved, carried
 from ...harness.aci_spies import SPIES
 from ...report.model import Exchange, Status
 from ...target import Target
@@ -23,9 +24,19 @@ FIGURE_4 = frozenset({"AgentID", "AgentName", "SubTaskID", "SubTaskName", "Depen
                       "todoItems", "ItemstateUpdates", "ItemStateUpdates", "KeyInformation", "LastUpdated", "Optional"})
 
 
-async def _session(target: Target) -> MasterSession | Verdict:
+async def _session(target: Target, *, watched: bool = False) -> MasterSession | Verdict:
+    """The session, or the verdict when there is nothing to judge. In a run that watches, only a check
+    that judges TaskContexts as they pass by (`watched`) gets one: the others judge what a master does
+    with the suite's tasks and spy agents."""
     if "master" not in target.options.roles:
         return not_applicable("this run does not certify masters")
+    if target.observed is not None:
+        if not watched:
+            raise NotObserved("this check judges what a master does with the suite's tasks and spy agents")
+        found = await master_session(target)
+        if not found.runs:
+            raise NotObserved("no TaskContext passed by")
+        return found
     if not isinstance(target.document, dict):
         return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await master_session(target)
@@ -41,7 +52,11 @@ async def _session(target: Target) -> MasterSession | Verdict:
 
 async def master_sent(target: Target) -> list[tuple[str, dict[str, Any]]]:
     """The AgentContexts the master sent the spies, as messages, when this run certifies a master."""
-    if "master" not in target.options.roles or not isinstance(target.document, dict):
+    if "master" not in target.options.roles:
+        return []
+    if target.observed is not None:  # what any master sent: the AgentContexts requests carried
+        return [(f"{o.method} {o.path}", message) for o in target.observed.calls() for message in carried(o.request_json(), "AgentContext")]
+    if not isinstance(target.document, dict):
         return []
     found = await master_session(target)
     return [(f"{run.name}: sent to {rec.spy}", {"AgentContext": rec.context})
@@ -256,8 +271,9 @@ async def aci_5_3_delivery_holds_figure_4_only(target: Target) -> Verdict:
 
 
 async def _task_rule(target: Target, requirement: str) -> Verdict:
-    """A rule the TaskContext schema and rules judge, on the TaskContext of every run."""
-    found = await _session(target)
+    """A rule the TaskContext schema and rules judge, on the TaskContext of every run (in a run that
+    watches, on every TaskContext an answer carried)."""
+    found = await _session(target, watched=True)
     if isinstance(found, Verdict):
         return found
     problems = [f"{run.name}: {violation.path}: {violation.message}" for run in found.runs.values()

@@ -12,8 +12,10 @@ from typing import Any
 
 from ...bindings import ExchangeFailed, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
+from ...bindings.observed import NotObserved, carried
 from ...bindings.reply import operation_names
 from ...harness.hosting import hosted
+from ...harness.sdsi_spy import Recorded
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -51,7 +53,26 @@ class ClientSession:
     unmet: Unmet | None = None
     drives: list[Drive] = field(default_factory=list)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    observed: bool = False  # what passed by in a run that watches: one drive per schema_id, no utterance
 
+
+def _observed(target: Target) -> ClientSession:
+    """In a run that watches: the payload messages that passed by (wherever they travelled), one drive
+    per schema_id, beside the templates that passed by."""
+    assert target.observed is not None
+    found, drives = ClientSession(observed=True), dict[str, Drive]()
+    for observed in target.observed.calls():
+        for template in carried(observed.response_json(), "schema_id", "keys"):
+            if isinstance(template["schema_id"], str):
+                found.templates.setdefault(template["schema_id"], template)
+        for message in carried(observed.request_json(), "schema_id", "payload"):
+            if not isinstance(message["schema_id"], str):
+                continue
+            drive = drives.setdefault(str(message["schema_id"]), Drive(str(message["schema_id"]), "(a payload that passed by)"))
+            drive.records.append(Recorded("execute", message))
+            drive.exchange = drive.exchange or observed.exchange()
+    found.drives = list(drives.values())
+    return found
 
 def _client_agent(document: Any) -> dict[str, Any] | None:
     agents: list[Any] = document["agents"] if isinstance(document, dict) and isinstance(document.get("agents"), list) else []
@@ -59,6 +80,7 @@ def _client_agent(document: Any) -> dict[str, Any] | None:
 
 
 async def _gather(target: Target) -> ClientSession:
+    target.sends("utterances to the client, and the suite's spy server")
     from ...harness.sdsi_spy import Spy, spy_app
 
     agent = _client_agent(target.document)
@@ -84,7 +106,17 @@ async def _gather(target: Target) -> ClientSession:
     return found
 
 
-async def _session(target: Target) -> tuple[ClientSession | None, Verdict | None]:
+async def _session(target: Target, *, watched: bool = False) -> tuple[ClientSession | None, Verdict | None]:
+    """The client session, or the verdict when there is nothing to judge. In a run that watches, only a
+    check that judges payloads as they pass by (`watched`) gets one: the others judge what the client
+    does with the suite's utterances."""
+    if target.observed is not None:
+        if not watched:
+            raise NotObserved("this check judges what the client does with the suite's utterances")
+        found = await target.memo("sdsi-client-session", lambda: asyncio.sleep(0, _observed(target)))
+        if not found.drives:
+            raise NotObserved("no SDSI payload passed by")
+        return found, None
     if not isinstance(target.document, dict):
         return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await target.memo("sdsi-client-session", lambda: _gather(target))
@@ -121,16 +153,24 @@ async def sdsi_3_2_negotiation_request(target: Target) -> Verdict:
     return _verdict(found, problems, "the client asked for the template of the scenario before every payload")
 
 
+#: The payload rules that judge a payload against its template: with none at hand, nothing to judge.
+_NEEDS_TEMPLATE = frozenset({"SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE"})
+
+
 def _payload_rule(requirement: str, success: str) -> Any:
     async def judge(target: Target) -> Verdict:
-        found, verdict = await _session(target)
+        found, verdict = await _session(target, watched=True)
         if verdict or found is None:
             return verdict or errored("")
-        sent = [(d, p) for d in _mapped(found) for p in d.payloads()]
+        sent = [(d, p) for d in _mapped(found) for p in d.payloads()
+                if requirement not in _NEEDS_TEMPLATE or d.scenario in found.templates]
+        if not sent and found.observed:
+            raise NotObserved("no payload passed by whose template passed by too")
         if not sent:
             return skipped(Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances")
         problems = [f"{d.scenario}: {v.path}: {v.message}" for d, p in sent
-                    for v in validate_message("sdsi/payload-message", p, template=found.templates[d.scenario or ""]) if v.requirement == requirement]
+                    for v in validate_message("sdsi/payload-message", p, template=found.templates.get(d.scenario or ""))
+                    if v.requirement == requirement]
         return _verdict(found, problems, success)
 
     judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")

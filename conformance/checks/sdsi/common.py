@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...bindings.observed import NotObserved
 from ...target import Target
 from ..registry import Skip, Unmet, Verdict, errored, failed, passed, skipped
 from .session import Exchanged, Session, session
@@ -11,8 +12,14 @@ from .session import Exchanged, Session, session
 __all__ = ["judge_exchanges", "unavailable"]
 
 
-async def unavailable(target: Target) -> tuple[Session | None, Verdict | None]:
-    """The session, or the verdict every SDSI check gives when there is nothing to judge."""
+async def unavailable(target: Target, *, watched: bool = False) -> tuple[Session | None, Verdict | None]:
+    """The session, or the verdict every SDSI check gives when there is nothing to judge. In a run that
+    watches, only a check that judges messages as they pass by (`watched`) gets one: the others judge
+    what the suite's own payloads make a server do."""
+    if target.observed is not None:
+        if not watched:
+            raise NotObserved("this check judges how a server answers the suite's own template requests and payloads")
+        return await session(target), None
     if target.options.binding != "jsonrpc" and not isinstance(target.document, dict):
         return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
     found = await session(target)
@@ -27,11 +34,14 @@ Judge = Callable[[Exchanged], str | None]
 
 
 async def judge_exchanges(target: Target, kinds: tuple[str, ...], judge: Judge, success: str) -> Verdict:
-    """Judge the payload exchanges of `kinds`: fail listing the wrong answers, pass when all are right."""
-    found, verdict = await unavailable(target)
+    """Judge the payload exchanges of `kinds` (with "observed", in a run that watches too, those that
+    passed by): fail listing the wrong answers, pass when all are right."""
+    found, verdict = await unavailable(target, watched="observed" in kinds)
     if verdict or found is None:
         return verdict or errored("")  # unavailable gives one or the other
     exchanged = [e for e in found.exchanges if e.kind in kinds]
+    if not exchanged and found.observed:
+        raise NotObserved("no SDSI payload passed by")
     if not exchanged:
         return skipped(Skip.NOT_OBSERVED, "no such payload could be made from the templates")
     broken = [e for e in exchanged if e.reply.status is None]

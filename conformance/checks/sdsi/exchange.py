@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ...bindings.observed import NotObserved
 from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
 from ...target import Target, rest_config
@@ -119,10 +120,10 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
     """SDSI 3.2: "The result itself SHOULD be structured according to a pre-negotiated response schema when
     applicable": where the execute operation has an outputs schema, a served result is a JSON object
     (refused payloads have no result)."""
-    found, verdict = await unavailable(target)
+    found, verdict = await unavailable(target, watched=True)
     if verdict or found is None:
         return verdict or errored("")
-    agent = getattr(found.binding, "agent", None)
+    agent = getattr(found.binding, "agent", None) if not found.observed else next(iter(sdsi_agents(target.fetched.document)), None)
     if not isinstance(agent, dict) or not isinstance(selected_schema(agent, "execute", "outputs"), dict):
         return not_applicable("no response schema was negotiated beforehand (no outputs schema for execute)")
 
@@ -130,7 +131,7 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
         if not e.reply.ok:
             return None  # no result to judge
         return None if isinstance(e.reply.body, dict) else f"the result is a JSON {type(e.reply.body).__name__}, not an object"
-    return await judge_exchanges(target, ("full",), judge, "the results are structured JSON objects")
+    return await judge_exchanges(target, ("full", "observed"), judge, "the results are structured JSON objects")
 
 
 @check("SDSI-4.3-OTHER-ACCEPTED")
@@ -175,12 +176,14 @@ async def sdsi_7_other_not_reflected(target: Target) -> Verdict:
 
 @check("SDSI-3.2-SUGGESTION-WELL-FORMED")
 async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
-    found, verdict = await unavailable(target)
+    found, verdict = await unavailable(target, watched=True)
     if verdict or found is None:
         return verdict or errored("")
     suggested = [(e, e.reply.body["schema_update_suggestion"]) for e in found.exchanges
                  if e.reply.ok and isinstance(e.reply.body, dict) and "schema_update_suggestion" in e.reply.body
                  and not (isinstance(e.reply.body["schema_update_suggestion"], dict) and "patch_id" in e.reply.body["schema_update_suggestion"])]
+    if not suggested and found.observed:
+        raise NotObserved("no result with a schema_update_suggestion passed by")
     if not suggested:
         return not_applicable("no result carried a schema_update_suggestion that is not a patch (patches are judged by SDSI 6.2)")
     judged = {"SDSI-3.2-SUGGESTION-WELL-FORMED", *KEY_RULES}  # the form, and 4.1's MUSTs of each new key; no SHOULD

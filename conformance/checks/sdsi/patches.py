@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ...bindings.observed import NotObserved
 from ...bindings.reply import Reply
 from ...report.model import Exchange
 from ...target import Target
@@ -45,8 +46,8 @@ _LIFECYCLE = {"experimental", "deprecated", "semantic_description"}
 Patch = tuple[str, dict[str, Any], Exchange | None]
 
 
-async def _patches(target: Target) -> tuple[Session | None, list[Patch], Verdict | None]:
-    found, verdict = await unavailable(target)
+async def _patches(target: Target, *, watched: bool = False) -> tuple[Session | None, list[Patch], Verdict | None]:
+    found, verdict = await unavailable(target, watched=watched)
     if verdict or found is None:
         return None, [], verdict or errored("")
     broken = [(schema_id, r) for schema_id, r in found.polled.items() if not r.ok and not _not_offered(r)]
@@ -55,6 +56,8 @@ async def _patches(target: Target) -> tuple[Session | None, list[Patch], Verdict
         return None, [], errored(f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
                                  *((reply.exchange,) if reply.exchange else ()))
     patches = found.patches()
+    if not patches and found.observed:
+        raise NotObserved("no SDSI patch passed by")
     if not patches:
         return None, [], not_applicable("the server served no patch (it offers no get_schema_updates, or polled it gave none, "
                                         "and no execution carried one)")
@@ -92,7 +95,7 @@ def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict
 
 def _register(requirement: str) -> None:
     async def judge(target: Target) -> Verdict:
-        _, patches, verdict = await _patches(target)
+        _, patches, verdict = await _patches(target, watched=True)
         if verdict:
             return verdict
         problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches

@@ -9,10 +9,13 @@ text, any Unicode and injection attempts (SDSI 4.3, 7).
 
 from __future__ import annotations
 
+import asyncio
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...bindings.http import media_type_of
+from ...bindings.observed import carried
 from ...bindings.sdsi import JsonRpcSdsi, Reply, SdsiBinding, WoaRestSdsi, sdsi_agents
 from ...instances import listed_values
 from ...report.model import Exchange
@@ -90,6 +93,7 @@ class Exchanged:
 class Session:
     binding: SdsiBinding | None
     unmet: Unmet | None = None  # why there is no binding
+    observed: bool = False  # what passed by in a run that watches (kind "observed"), not the suite's exchanges
     templates: dict[str, Reply] = field(default_factory=dict)
     exchanges: list[Exchanged] = field(default_factory=list)
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply
@@ -138,6 +142,7 @@ def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
 
 
 async def _gather(target: Target) -> Session:
+    target.sends("the suite's template requests and payloads")
     binding, unmet = _binding(target)
     found = Session(binding, unmet)
     if binding is None:
@@ -172,6 +177,32 @@ async def _gather(target: Target) -> Session:
     return found
 
 
+def _observed(target: Target) -> Session:
+    """In a run that watches: the templates, payloads (with their answers) and patches that passed by,
+    wherever they travelled, known by their shapes."""
+    assert target.observed is not None
+    found, payloads = Session(None, observed=True), []
+    for observed in target.observed.calls():
+        answer, request = observed.response_json(), observed.request_json()
+        reply = Reply(observed.status, answer, media_type_of(observed.response_headers), observed.exchange(),
+                      None if observed.status is not None else observed.error or "no answer", observed.response_body,
+                      observed.response_headers.get("jws-signature"))
+        for template in carried(answer, "schema_id", "keys"):
+            if isinstance(template["schema_id"], str):
+                found.templates.setdefault(str(template.get("scenario") or template["schema_id"]), replace(reply, body=template))
+        payloads += [(message, reply, f"{observed.method} {observed.path}") for message in carried(request, "schema_id", "payload")
+                     if isinstance(message["schema_id"], str)]
+        if isinstance(answer, dict) and isinstance(answer.get("patches"), list):
+            asked = next(iter(carried(request, "schema_id")), {}).get("schema_id")
+            found.polled[str(asked or f"{observed.method} {observed.path}")] = reply
+    scenarios = {r.body["schema_id"]: s for s, r in found.templates.items() if isinstance(r.body, dict)}
+    found.exchanges = [Exchanged("observed", scenarios.get(message["schema_id"], str(message["schema_id"])),
+                                 f"a payload that passed by ({where})", message, reply) for message, reply, where in payloads]
+    return found
+
+
 async def session(target: Target) -> Session:
-    """The run's SDSI exchanges, made once however many checks ask."""
+    """The run's SDSI exchanges, made once however many checks ask (in a run that watches, those that passed by)."""
+    if target.observed is not None:
+        return await target.memo("sdsi-session", lambda: asyncio.sleep(0, _observed(target)))
     return await target.memo("sdsi-session", lambda: _gather(target))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
@@ -46,9 +47,11 @@ def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
 
 
 async def _judge(requirement: str, target: Target) -> Verdict:
-    found, verdict = await unavailable(target)
+    found, verdict = await unavailable(target, watched=True)
     if verdict or found is None:
         return verdict or errored("")
+    if not found.templates:
+        raise NotObserved("no SDSI template passed by")
     unusable = [(s, r) for s, r in found.templates.items() if not r.ok]
     if unusable:
         scenario, reply = unusable[0]

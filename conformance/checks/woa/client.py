@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from ...bindings.http import media_type_of
+from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...spy.host import SpyRequest
 from ...spy.scenarios import EXFIL, LINK_LOCAL, NAMED_ONLY, PRIVATE, UNLISTED, scenario_host
@@ -65,7 +66,7 @@ def _sent(session: ClientSession) -> list[Sent]:
     """Every invocation of every scenario (a CORS preflight is not one): WoA 4.3.1 and 5.1 bind each."""
     found = []
     for record in session.records.values():
-        asked = record.scenario.runs[0].agent
+        asked = record.scenario.runs[0].agent if record.scenario.runs else None
         for request in record.invocations:
             if request.method == "OPTIONS" and "access-control-request-method" in request.headers:
                 continue
@@ -74,20 +75,26 @@ def _sent(session: ClientSession) -> list[Sent]:
             listed = {a["id"] for a in document.get("agents", [])}
             matched = _path_pattern(invoke_path).match(request.path if "?" in invoke_path else request.path.split("?")[0])
             named = unquote(matched["id"]) if matched and "{agent_id}" in invoke_path else None
-            found.append(Sent(record, request, named if named is not None and named in listed else asked, "{agent_id}" in invoke_path))
+            envelope = request.json()
+            named_in_envelope = envelope.get("agent") if isinstance(envelope, dict) else None
+            meant = asked if asked is not None else named_in_envelope if isinstance(named_in_envelope, str) else ""
+            found.append(Sent(record, request, named if named is not None and named in listed else meant, "{agent_id}" in invoke_path))
     return found
 
 
 def _judge_each(session: ClientSession, problem: Callable[[Sent], str | None], success: str) -> Verdict:
-    """Fail on the first invocation `problem` finds wrong; error when the plain scenario has none."""
+    """Fail on the first invocation `problem` finds wrong; error when the plain scenario has none (in a
+    run that watches, a skip when no invocation passed by)."""
     sent = _sent(session)
-    if not any(s.record.scenario.name == "plain" for s in sent):
+    if session.observed and not sent:
+        raise NotObserved("no invocation by the client passed by")
+    if not session.observed and not any(s.record.scenario.name == "plain" for s in sent):
         return _no_invocation(session["plain"])
     for each in sent:
         if (wrong := problem(each)) is not None:
             return failed(f"{each.label()}: {wrong}", *each.record.evidence())
-    return passed(f"{success} ({len(sent)} invocations in {len({s.record.scenario.name for s in sent})} scenarios)",
-                  *session["plain"].evidence())
+    evidence = sent[0].record.evidence() if session.observed else session["plain"].evidence()
+    return passed(f"{success} ({len(sent)} invocations in {len({s.record.scenario.name for s in sent})} scenarios)", *evidence)
 
 
 @check("WOA-4.3.1-CLIENT-USES-POST", driver=DRIVER)
@@ -327,32 +334,62 @@ async def woa_8_3_client_treats_names_as_untrusted(target: Any) -> Verdict:
     return passed("the client invoked the agent it was asked for, not the one the agent's name asked for", *record.evidence())
 
 
-def _document_fetches(record: ScenarioRecord) -> list[tuple[int, bool]]:
-    """(index, conditional) of each document request of the scenario, in order."""
-    return [(n, "if-none-match" in r.headers or "if-modified-since" in r.headers) for n, r in enumerate(record.documents)]
+def _max_age(headers: dict[str, str]) -> float | None:
+    """Seconds the document stays fresh by its Cache-Control (0: it must be revalidated before each use)."""
+    directives = [d.strip().lower() for d in headers.get("cache-control", "").split(",")]
+    if "no-cache" in directives or "no-store" in directives:
+        return 0.0
+    ages = [d.partition("=")[2] for d in directives if d.startswith("max-age=")]
+    return float(ages[0]) if ages and ages[0].isdigit() else None
+
+
+def _caching_problem(record: ScenarioRecord) -> str | None:
+    """How the client did not honour the caching headers of the document it used in `record`: it fetched
+    it again unconditionally while it was fresh, or though it came with a validator; or it used it again
+    once it had to be revalidated (no-cache, or stale by its max-age) without revalidating it."""
+    headers: dict[str, str] = {}  # the caching headers in force: a 200's, updated by a 304's
+    fetched_at: float | None = None
+    used = False  # the document was used (an invocation) since it was last fetched
+    for request in sorted(record.requests, key=lambda r: r.at):
+        if request.is_document and request.method == "GET":
+            conditional = "if-none-match" in request.headers or "if-modified-since" in request.headers
+            if fetched_at is not None and not conditional:
+                age = _max_age(headers)
+                if age and request.at - fetched_at < age:
+                    return f"the document was fresh (Cache-Control {headers.get('cache-control')}), yet the client fetched it again unconditionally"
+                if "etag" in headers or "last-modified" in headers:
+                    return "the document came with a validator (ETag or Last-Modified), yet the client fetched it again without " \
+                           "If-None-Match or If-Modified-Since"
+            if request.status == 200:
+                headers, fetched_at, used = {k.lower(): v for k, v in request.answered.items()}, request.at, False
+            elif request.status == 304 and fetched_at is not None:
+                headers |= {k.lower(): v for k, v in request.answered.items()}
+                fetched_at, used = request.at, False
+        elif request.method == "POST" and fetched_at is not None:
+            age = _max_age(headers)
+            if used and age is not None and request.at - fetched_at >= age:
+                return f"the document had to be revalidated (Cache-Control {headers.get('cache-control')}), yet the client used it " \
+                       "again without revalidating it"
+            used = True
+    return None
 
 
 @check("WOA-7-CLIENT-HONORS-CACHING", driver=DRIVER)
 async def woa_7_client_honors_caching(target: Any) -> Verdict:
-    """WoA 7: "Clients SHOULD honor these headers when polling for updates" (a document fresh for ten
-    minutes fetched twice, and one served no-cache with an ETag)."""
+    """WoA 7: "Clients SHOULD honor these headers when polling for updates": a document it used again is
+    not fetched again unconditionally while fresh or when it carries a validator, and is revalidated
+    once no-cache or stale. Judged wherever the client used a document more than once (the scenarios
+    of a fresh document and of one served no-cache with an ETag; in a run that watches, its traffic)."""
     session = await client_session(target)
-    fresh, revalidate = session["caching"], session["revalidate"]
-    for record in (fresh, revalidate):
-        if len([r for r in record.invocations if r.method == "POST"]) < 2:
-            return skipped(Skip.NOT_OBSERVED, f"scenario {record.scenario.name}: the client did not invoke twice ({record.said()})", *record.evidence())
-    fetches = _document_fetches(fresh)
-    if any(not conditional for n, conditional in fetches if n > 0):
-        return failed("the document was fresh for ten minutes (max-age=600), yet the client fetched it again unconditionally",
-                      *fresh.evidence())
-    fetches = _document_fetches(revalidate)
-    if len(fetches) < 2:
-        return failed("the document was served no-cache, yet the client used it again without revalidating", *revalidate.evidence())
-    if not all(conditional for n, conditional in fetches if n > 0):
-        return failed("the document was served with an ETag and no-cache; the client fetched it again without If-None-Match",
-                      *revalidate.evidence())
-    return passed("the client reused the fresh document and revalidated the no-cache one with If-None-Match",
-                  *fresh.evidence(), *revalidate.evidence())
+    reused = [r for r in session.records.values() if len([i for i in r.invocations if i.method == "POST"]) >= 2]
+    if not reused:
+        return skipped(Skip.NOT_OBSERVED, "the client never used a document twice, so what it does with caching headers was not seen",
+                       *next(iter(session.records.values())).evidence())
+    for record in reused:
+        if (problem := _caching_problem(record)) is not None:
+            return failed(f"scenario {record.scenario.name}: {problem}", *record.evidence())
+    return passed(f"the client honoured the document's caching headers ({', '.join(r.scenario.name for r in reused)})",
+                  *[e for r in reused for e in r.evidence()])
 
 
 @check("WOA-4.1-SAME-ID-NOT-SAME-AGENT", driver=DRIVER)

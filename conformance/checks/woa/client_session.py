@@ -13,7 +13,9 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from ...bindings.observed import NotObserved, Observed
 from ...driver import CommandDriver, Outcome, Request, client_environment
 from ...recording import Recorder, Replay
 from ...report.model import Exchange
@@ -63,13 +65,17 @@ class ScenarioRecord:
 @dataclass
 class ClientSession:
     records: dict[str, ScenarioRecord]
+    observed: bool = False  # the traffic a run watched (one record), rather than the scenarios the suite played
 
     def __getitem__(self, name: str) -> ScenarioRecord:
+        if name not in self.records and self.observed:
+            raise NotObserved(f"scenario {name} was not played: a run that watches plays no scenario (drive the client "
+                              "with --client-command to judge it)")
         return self.records[name]
 
     def invoked_plainly(self) -> SpyRequest | None:
         """The plain scenario's invocation, when the client made one: without it, a refusal proves nothing."""
-        plain = self.records["plain"]
+        plain = self["plain"]
         return next((r for r in plain.invocations if r.method == "POST"), None) if plain.outcomes else None
 
 
@@ -128,8 +134,32 @@ async def _session(template: str, deadline: float, recorder: Recorder | None, re
     return session
 
 
+def _observed(target: Target) -> ClientSession:
+    """In a run that watches: the client's side of the traffic as one record, its documents and the
+    requests sent to where its document's invoke_path leads (whatever their method)."""
+    from .observed import invocation_path
+
+    assert target.observed is not None
+    document = target.fetched.document
+    pattern = invocation_path(document)
+    requests = [SpyRequest("observed", _host_of(o), o.method, o.path, o.request_headers, o.request_body, o.at,
+                           status=o.status, answered=o.response_headers, url=o.url)
+                for o in target.observed.exchanges if o.is_document or (pattern is not None and pattern.match(o.path))]
+    documents = {r.host: document for r in requests} if isinstance(document, dict) else {}
+    scenario = Scenario("observed", "the traffic that passed by", documents, ())
+    return ClientSession({scenario.name: ScenarioRecord(scenario, [], requests)}, observed=True)
+
+
+def _host_of(observed: Observed) -> str:
+    named = observed.request_headers.get("host", "")
+    return (named.rpartition(":")[0] if named.rpartition(":")[2].isdigit() else named).lower() or urlsplit(observed.url).hostname or ""
+
+
 async def client_session(target: Target) -> ClientSession:
-    """Every scenario played against the client command of this run (once, however many checks ask)."""
+    """Every scenario played against the client command of this run (once, however many checks ask), or
+    in a run that watches, what the client sent."""
+    if target.observed is not None:
+        return await target.memo(MEMO_KEY, lambda: asyncio.sleep(0, _observed(target)))
     template = target.options.client_command
     assert template is not None, "client checks run only with --client-command"
     return await target.memo(MEMO_KEY, lambda: _session(template, target.options.timeout * 3, target.recorder, target.replay))

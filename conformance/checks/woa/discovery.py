@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed, HttpResponse
+from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target, on_the_open_internet
 from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
@@ -114,13 +115,26 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
     else:
         return not_applicable("the document carries no validator (ETag or Last-Modified) to send back")
     try:
-        again = await target.client.request("GET", target.discovery.final_url, headers={"accept": ACCEPT, **condition})
+        again = _revalidated(target, condition) if target.observed is not None else \
+            await target.client.request("GET", target.discovery.final_url, headers={"accept": ACCEPT, **condition})
     except ExchangeFailed as error:
         return errored(str(error), error.exchange)
     name, value = next(iter(condition.items()))
     if again.status == 304:
         return passed(f"a GET with {name} was answered 304", again.exchange)
     return failed(f"a GET with {name}: {value} for the unchanged document was answered {again.status}, not 304", again.exchange)
+
+
+def _revalidated(target: Target, condition: dict[str, str]) -> HttpResponse:
+    """In a run that watches: the first later fetch of the document that carried the validator the
+    first fetch gave, or NotObserved. One that was answered other than 304 is the one returned."""
+    assert target.observed is not None
+    name, value = next(iter(condition.items()))
+    fetches = [o for o in target.observed.documents() if o.status is not None][1:]
+    sent = [o for o in fetches if value in o.request_headers.get(name, "")]
+    if not sent:
+        raise NotObserved(f"no fetch of the document with {name}: {value} passed by")
+    return next((o for o in sent if o.status != 304), sent[0]).response()
 
 
 @check("WOA-8.1-HOST-USES-HTTPS", wire=True)
@@ -146,6 +160,8 @@ async def woa_8_1_tls_1_3(target: Target) -> Verdict:
     if response is None:
         return errored(f"cannot be judged: {target.discovery.problem}")
     version = response.exchange.tls_version
+    if version is None and target.observed is not None:
+        raise NotObserved("the traffic does not say which TLS version its connections negotiated")
     if version is None:
         return errored("the TLS version of the connection could not be read", response.exchange)
     if version == "TLSv1.3":

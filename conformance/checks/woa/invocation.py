@@ -22,6 +22,7 @@ from typing import Any
 
 from ...bindings import ExchangeFailed, HttpResponse, Unreachable
 from ...bindings.jsonparse import NotJson, parse_json
+from ...bindings.observed import NotObserved
 from ...instances import Ungeneratable, invalid_examples, valid_examples
 from ...report.model import Exchange
 from ...target import Target, rest_config
@@ -203,8 +204,35 @@ async def _run_plan(target: Target) -> Plan:
     return plan
 
 
+def _observed_plan(target: Target) -> Plan:
+    """In a run that watches: the invocations that passed by, each as the probe it amounts to."""
+    from .observed import failure_of, invocations
+
+    plan = Plan()
+    document = target.document
+    if not isinstance(document, dict) or not isinstance(document.get("agents"), list) or target.observed is None:
+        return plan
+    rest = [a for a in document["agents"] if isinstance(a, dict) and isinstance(a.get("transports"), list) and "rest" in a["transports"]]
+    plan.rest_agents = len(rest)
+    for kind, agent, operation, url, envelope, observed in invocations(target, target.observed):
+        probe = Probe(kind, agent, operation, f"as observed ({observed.method} {observed.path})"[:200], url, envelope,
+                      observed.request_body if envelope is None else None)
+        if observed.status is None:
+            probe.failure = failure_of(observed)
+        else:
+            probe.response = observed.response()
+        plan.probes.append(probe)
+    exercised = {p.agent for p in plan.probes if p.kind in ("valid", "implied")}
+    for entry in rest:
+        if isinstance(entry.get("id"), str) and entry["id"] not in exercised:
+            plan.why.setdefault(entry["id"], "no schema-valid invocation of it passed by")
+    return plan
+
+
 async def plan(target: Target) -> Plan:
-    """The run's invocation probes, sent once however many checks ask."""
+    """The run's invocation probes, sent once however many checks ask (in a run that watches, those that passed by)."""
+    if target.observed is not None:
+        return await target.memo(PLAN_KEY, lambda: asyncio.sleep(0, _observed_plan(target)))
     return await target.memo(PLAN_KEY, lambda: _run_plan(target))
 
 
@@ -250,6 +278,8 @@ async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success
     if not probes:
         if run.rest_agents == 0:
             return not_applicable("no agent is offered over the rest transport")
+        if target.observed is not None:
+            raise NotObserved(f"no invocation of the kind this rule judges ({', '.join(kinds)}) passed by")
         reasons = run.unreachable + run.ungenerated
         return absent or skipped(Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else ""))
     broken = [p for p in probes if p.failure]

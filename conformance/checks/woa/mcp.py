@@ -51,6 +51,8 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     """A failing or erring verdict for `agent`, or None when its tool call is right."""
     from ...bindings.mcp import McpFailed, call_tool  # the SDK takes half a second to import: only when needed
 
+    target.sends("an MCP tools/call")
+
     agent_id = agent.get("id")
     operations = [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
     operation = operations[0] if operations and isinstance(operations[0], str) else None

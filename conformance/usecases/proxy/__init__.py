@@ -1,12 +1,12 @@
 """The passive proxy: stand between two real agents, forward every exchange, and judge both sides.
 
-    forward.py   the ASGI app that forwards to the upstream and records (Traffic, Recorded)
-    judge.py     the traffic, read as the drafts' messages, judged requirement by requirement
+    forward.py   the ASGI app that forwards to the upstream and records (into a Traffic)
+    judge.py     the traffic judged by the engine, as a run that watches (bindings/observed.py)
 
 `agent-conformance proxy` (cli/proxy.py) serves it until SIGINT or SIGTERM, then writes the reports.
 """
 
-from .forward import MAX_BODY, Recorded, Traffic, forwarding_app
-from .judge import judge, judged_run, schema_requirements
+from .forward import forwarding_app
+from .judge import judge, judged_run
 
-__all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app", "judge", "judged_run", "schema_requirements"]
+__all__ = ["forwarding_app", "judge", "judged_run"]

@@ -15,97 +15,18 @@ import asyncio
 import json
 import time
 import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ...bindings.jsonparse import NotJson, parse_json
-from ...recording import Recorder, Replay
-from ...report.model import Exchange, truncate
+from ...bindings.observed import MAX_BODY, Observed, Traffic
+from ...recording.transport import tls_version_of
 
-__all__ = ["MAX_BODY", "Recorded", "Traffic", "forwarding_app"]
+__all__ = ["forwarding_app"]
 
-MAX_BODY = 10 * 1024 * 1024
-WELL_KNOWN = "/.well-known/woa.json"
 _HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
                          "transfer-encoding", "upgrade", "host", "content-length"})
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """One exchange that passed through the proxy, with the bodies as sent (the response's decoded)."""
-
-    method: str
-    url: str  # the upstream URL it went to
-    path: str  # path and query, as the client sent them
-    request_headers: dict[str, str]
-    request_body: bytes
-    status: int | None
-    response_headers: dict[str, str]
-    response_body: bytes
-    elapsed_ms: float
-    error: str | None = None
-
-    @property
-    def is_document(self) -> bool:
-        return self.path.split("?")[0] == WELL_KNOWN
-
-    def request_json(self) -> Any:
-        return _json(self.request_body)
-
-    def response_json(self) -> Any:
-        return _json(self.response_body)
-
-    def exchange(self) -> Exchange:
-        sent, _ = truncate(self.request_body.decode("utf-8", "backslashreplace"))
-        answered, cut = truncate(self.response_body.decode("utf-8", "backslashreplace"))
-        return Exchange(self.method, self.url, self.request_headers, sent, self.status, self.response_headers, answered,
-                        cut, elapsed_ms=self.elapsed_ms, error=self.error)
-
-
-def _json(body: bytes) -> Any:
-    try:
-        return parse_json(body)
-    except NotJson:
-        return None
-
-
-@dataclass
-class Traffic:
-    """Every exchange seen, in order, and what the proxy changed; with a recorder, each is also written
-    to a recording (conformance/recording) as it completes."""
-
-    exchanges: list[Recorded] = field(default_factory=list)
-    rewrites: int = 0
-    recorder: Recorder | None = None
-
-    def add(self, recorded: Recorded) -> None:
-        self.exchanges.append(recorded)
-        if self.recorder is not None:
-            request = httpx.Request(recorded.method, recorded.url, headers=recorded.request_headers)
-            outcome = ({"failure": "exchange", "message": recorded.error, "elapsed_ms": recorded.elapsed_ms} if recorded.status is None
-                       else {"status": recorded.status, "response_headers": recorded.response_headers,
-                             "response_body": recorded.response_body, "elapsed_ms": recorded.elapsed_ms})
-            client = {"path": recorded.path, "headers": recorded.request_headers}  # as the client sent them
-            self.recorder.exchange(request, recorded.request_body, outcome | {"proxied": client})
-
-    @classmethod
-    def recorded(cls, replay: Replay) -> Traffic:
-        """The traffic a `proxy --record` run kept, in the order it completed (bodies no longer than the proxy's cap)."""
-        exchanges = []
-        for line in replay.lines("exchanges.jsonl"):
-            client = line.get("proxied", {"path": line["url"], "headers": line["request_headers"]})
-            sent = replay.body(line["request_body"], MAX_BODY)
-            answered = replay.body(line["response_body"], MAX_BODY) if "response_body" in line else b""
-            error = line.get("message") if line.get("failure") else None
-            if len(sent) > MAX_BODY or len(answered) > MAX_BODY:
-                error, answered = f"a recorded body exceeds the proxy's {MAX_BODY:,}-byte cap", b""
-            exchanges.append(Recorded(line["method"], line["url"], client["path"], client["headers"], sent[:MAX_BODY],
-                                      line.get("status") if error is None else None, line.get("response_headers", {}),
-                                      answered, line.get("elapsed_ms") or 0.0, error))
-        return cls(exchanges)
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:
@@ -183,7 +104,7 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
         forwarded = {k: v for k, v in headers.items() if k not in _HOP_BY_HOP}
         try:
             async with asyncio.timeout(deadline), client.stream(scope["method"], url, headers=forwarded, content=body) as response:
-                raw = bytearray()
+                raw, tls = bytearray(), tls_version_of(response)
                 async for chunk in response.aiter_raw():
                     raw += chunk
                     if len(raw) > MAX_BODY:
@@ -191,18 +112,18 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
         except (httpx.HTTPError, TimeoutError) as error:
             problem = str(error) or f"no complete answer within {deadline:g} s"
             status, answer_headers, answer = _problem(502, f"the upstream did not answer: {problem}")
-            traffic.add(Recorded(scope["method"], url, path, headers, body, None, {}, b"",
+            traffic.add(Observed(scope["method"], url, path, headers, body, None, {}, b"",
                                  round((time.perf_counter() - started) * 1000, 1), problem))
             await _respond(send, status, answer_headers, answer)
             return
         answer_headers = {k.lower(): v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP}
         decoded = _decoded(bytes(raw), answer_headers.get("content-encoding", "").strip().lower())
-        recorded = Recorded(scope["method"], url, path, headers, body, response.status_code, answer_headers, decoded,
-                            round((time.perf_counter() - started) * 1000, 1))
-        traffic.add(recorded)
+        observed = Observed(scope["method"], url, path, headers, body, response.status_code, answer_headers, decoded,
+                            round((time.perf_counter() - started) * 1000, 1), tls_version=tls)
+        traffic.add(observed)
         delivered = bytes(raw)
-        if rewrite and recorded.is_document and response.status_code == 200 and "content-encoding" not in answer_headers:
-            moved = _rewritten(recorded.response_json(), upstream, proxy_url)
+        if rewrite and observed.is_document and response.status_code == 200 and "content-encoding" not in answer_headers:
+            moved = _rewritten(observed.response_json(), upstream, proxy_url)
             if moved is not None:
                 delivered = json.dumps(moved).encode()
                 traffic.rewrites += 1

@@ -1,0 +1,94 @@
+"""What the WoA checks judge in a run that watches (the proxy, the fuzzer): the invocations that
+passed by, read as the probes the suite would have sent, and the client's side of the traffic.
+
+Each observed invocation of an agent becomes the probe its request amounts to, so that the same
+checks judge it:
+
+    a body not sent as JSON, or not an envelope of WoA 5.1          -> malformed
+    an envelope naming another agent than the URL's {agent_id}      -> mismatch
+    an input the selected inputs schema refuses                     -> invalid
+    no operation, for an agent whose operations include "default"   -> implied
+    otherwise                                                       -> valid
+
+An invocation of an agent the document does not list, or of an operation it does not define, is
+none of these and is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from ...bindings import ExchangeFailed
+from ...bindings.http import media_type_of
+from ...bindings.observed import Observed, Traffic
+from ...bindings.reply import operation_names
+from ...target import Target, rest_config
+from ...validation.rules import agent_of, selected_schema
+from ...validation.target_schemas import Unjudgeable, target_validator
+
+__all__ = ["failure_of", "invocation_path", "invocations", "kind_of"]
+
+
+def invocation_path(document: Any) -> re.Pattern[str] | None:
+    """The paths an invocation of any agent takes (after the rest base's own path), with the agent's id."""
+    rest = rest_config(document)
+    if not isinstance(rest, dict) or not isinstance(rest.get("invoke_path"), str) or not rest["invoke_path"].startswith("/"):
+        return None
+    base = urlsplit(rest["base"]).path.rstrip("/") if isinstance(rest.get("base"), str) else ""
+    template = re.escape(base + rest["invoke_path"].split("?")[0]).replace(re.escape("{agent_id}"), "(?P<agent>[^/?#]+)")
+    return re.compile(f"^{template}(?:\\?.*)?$")
+
+
+def kind_of(document: dict[str, Any], envelope: Any, body_is_json: bool, in_path: str | None,
+            media_type: str = "application/json") -> tuple[str, str | None, str | None] | None:
+    """(kind, agent, operation) of an invocation (see the module's table), or None when it is none of them."""
+    if media_type != "application/json" or not body_is_json or not isinstance(envelope, dict) or not isinstance(envelope.get("agent"), str) \
+            or not isinstance(envelope.get("input"), dict) or not isinstance(envelope.get("operation", ""), str):
+        return "malformed", in_path, None
+    if in_path is not None and envelope["agent"] != in_path:
+        return "mismatch", in_path, envelope.get("operation")
+    agent_id = envelope["agent"]
+    agent = agent_of(document, agent_id)
+    operation = envelope.get("operation")
+    if agent is None or (operation is not None and operation not in operation_names(agent)):
+        return None
+    implied = operation is None and "default" in operation_names(agent)
+    schema = selected_schema(agent, "default" if implied else operation, "inputs")
+    try:
+        valid = not isinstance(schema, dict) or not any(True for _ in target_validator(schema).iter_errors(envelope["input"]))
+    except Unjudgeable:
+        return None
+    if not valid:
+        return "invalid", agent_id, operation
+    return ("implied" if implied else "valid"), agent_id, operation
+
+
+def invocations(target: Target, traffic: Traffic) -> list[tuple[str, str, str | None, str, Any, Observed]]:
+    """Every invocation that passed by, as (kind, agent, operation, url, envelope, the exchange)."""
+    document = target.document
+    pattern = invocation_path(document)
+    if pattern is None or not isinstance(document, dict):
+        return []
+    found = []
+    for observed in traffic.exchanges:
+        matched = pattern.match(observed.path) if observed.method == "POST" and not observed.is_document else None
+        if matched is None:
+            continue
+        placeholder = "{agent_id}" in str(rest_config(document).get("invoke_path", ""))
+        in_path = unquote(matched["agent"]) if placeholder and matched.groupdict().get("agent") else None
+        envelope = observed.request_json()
+        body_is_json = envelope is not None or observed.request_body.strip() == b"null"
+        classified = kind_of(document, envelope, body_is_json, in_path, media_type_of(observed.request_headers))
+        if classified is None:
+            continue
+        kind, agent, operation = classified
+        url, _ = target.invoke_url(agent) if agent else (None, None)
+        found.append((kind, agent or "(no agent)", operation, url or observed.url, envelope, observed))
+    return found
+
+
+def failure_of(observed: Observed) -> ExchangeFailed:
+    """An exchange that passed by without an answer, as the failure the suite's client would have raised."""
+    return ExchangeFailed(observed.error or "no answer", observed.exchange())
