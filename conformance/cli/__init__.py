@@ -29,7 +29,7 @@ __all__ = ["COMMANDS", "app", "main"]
 #: list shows (the first sentence of its help; tests/cli/test_cli.py holds them equal).
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run:run", "Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write report.json, events.jsonl, junit.xml and summary.md into --report-dir"),
-    "fuzz": ("fuzz:fuzz", "Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx, answers that keep to the declared schemas and media types"),
+    "fuzz": ("fuzz:fuzz", "Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and judge every exchange with run's checks"),
     "mutate": ("mutate:mutate", "Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or null a member, add one, swap ids, change the status or media type, truncate or corrupt the JSON, shift a number, reorder an array, replay a stale answer, delay past the deadline) and certify each mutant in process"),
     "proxy": ("proxy:proxy", "Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic"),
     "baseline": ("baseline:baseline", "Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each reason with the real one"),

@@ -30,15 +30,23 @@ def fuzz(
     strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at their stronger level, as `run --strict`: a schema-valid input answered 5xx then fails at MUST.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")] = False,
 ) -> None:
-    """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document): no 5xx,
-    answers that keep to the declared schemas and media types. Each failure comes with a curl command.
-    Exit codes as for `run`."""
+    """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and judge every exchange with run's checks.
+
+    Valid inputs served 2xx with outputs that keep to their schema, inputs that break it refused with
+    4xx problem details, answers in JSON. Each failure comes with the curl command that sends its
+    request again. Exit codes as for `run`."""
     options = usable(run_options, target, suites="woa", timeout=timeout, cacert=cacert, allow_http_loopback=allow_http_loopback,
                      strict=strict, allowed_origins=allow_origin or ())
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:
-        with console.status(f"Fuzzing {target} ({max_examples} examples per operation)…") if console.is_terminal else nullcontext():
-            summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers))
+        with console.status(f"Fuzzing {target}…") if console.is_terminal else nullcontext() as status:
+            def progress(what: str) -> None:
+                if status is not None:
+                    status.update(what + "…")
+                elif not what.startswith("Fuzzing: "):  # a log gets the stages, not every operation
+                    console.print(what, markup=False)
+
+            summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers, progress=progress))
     except FuzzUnavailable as error:
         fail_usage(str(error))
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
@@ -49,5 +57,8 @@ def fuzz(
     for result in report["results"]:
         if result["status"] in ("fail", "error"):
             console.print(f"{result['status']} {result['requirement']}: {result['message']}", markup=False)
+            curl = next((e["curl"] for e in result.get("evidence", []) if e.get("curl")), None)
+            if curl:
+                console.print(f"  reproduce: {curl}", markup=False, soft_wrap=True)
     console.print(f"Fuzzing: {summary.level}; {summary.total} results; reports in {report_dir}")
     finish(summary)

@@ -11,6 +11,7 @@ read back and re-judged offline.
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -24,6 +25,8 @@ __all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "St
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
 REPORT_FORMAT = "1.2"
+#: Headers a client sets itself: curl sends its own.
+_UNSENT_HEADERS = frozenset({"host", "content-length", "connection", "accept-encoding", "transfer-encoding"})
 #: Bodies kept as evidence are cut to this many characters.
 BODY_LIMIT = 4096
 
@@ -111,7 +114,26 @@ class Exchange:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Exchange:
-        return cls(**data)
+        return cls(**{k: v for k, v in data.items() if k != "curl"})  # report.json adds the curl command to each
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the request is an HTTP request a command line can send again (not an MCP call, not a run)."""
+        return self.method.isalpha() and self.url.startswith(("http://", "https://"))
+
+    def curl(self, cacert: str | None = None) -> str:
+        """The curl command that sends this request again, as printed (trusting `cacert`); "" when it is no
+        HTTP request. The one curl generator of the reports and the command line."""
+        if not self.replayable:
+            return ""
+        parts = ["curl", "-sS", "-i", "-X", self.method, *(["--cacert", cacert] if cacert else [])]
+        for name, value in self.request_headers.items():
+            if name.lower() not in _UNSENT_HEADERS:
+                parts += ["-H", f"{name}: {value}"]
+        if self.request_body:
+            parts += ["--data-binary", self.request_body]
+        parts.append(self.url)
+        return " ".join(shlex.quote(part) for part in parts)
 
 
 @dataclass(frozen=True)
@@ -180,6 +202,12 @@ class RunHeader:
     started: str
     options: dict[str, Any] = field(default_factory=dict)
     report_format: str = REPORT_FORMAT
+
+    @property
+    def cacert(self) -> str | None:
+        """The CA the run trusted, for the curl commands that send its exchanges again."""
+        given = self.options.get("cacert")
+        return given if isinstance(given, str) else None
 
     def as_dict(self) -> dict[str, Any]:
         from ..requirements import DRAFTS

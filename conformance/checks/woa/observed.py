@@ -7,11 +7,12 @@ checks judge it:
     a body not sent as JSON, or not an envelope of WoA 5.1          -> malformed
     an envelope naming another agent than the URL's {agent_id}      -> mismatch
     an input the selected inputs schema refuses                     -> invalid
+    (one that breaks a format alone, which a host need not assert, is left out)
     no operation, for an agent whose operations include "default"   -> implied
-    otherwise                                                       -> valid
+    otherwise (formats asserted, as the suite's own inputs keep them) -> valid
 
-An invocation of an agent the document does not list, or of an operation it does not define, is
-none of these and is left out.
+An invocation of an agent the document does not list, of an operation it does not define, or
+with no operation where the agent lists operations but no default, is none of these and is left out.
 """
 
 from __future__ import annotations
@@ -52,16 +53,20 @@ def kind_of(document: dict[str, Any], envelope: Any, body_is_json: bool, in_path
     agent_id = envelope["agent"]
     agent = agent_of(document, agent_id)
     operation = envelope.get("operation")
-    if agent is None or (operation is not None and operation not in operation_names(agent)):
-        return None
-    implied = operation is None and "default" in operation_names(agent)
+    names = operation_names(agent) if agent is not None else set()
+    if agent is None or (operation is not None and operation not in names) or (operation is None and names and "default" not in names):
+        return None  # not an operation the agent defines (no operation names none, where it lists some but no default)
+    implied = operation is None and "default" in names
     schema = selected_schema(agent, "default" if implied else operation, "inputs")
+    if not isinstance(schema, dict):
+        return ("implied" if implied else "valid"), agent_id, operation
     try:
-        valid = not isinstance(schema, dict) or not any(True for _ in target_validator(schema).iter_errors(envelope["input"]))
+        if any(True for _ in target_validator(schema).iter_errors(envelope["input"])):
+            return "invalid", agent_id, operation
+        if any(True for _ in target_validator(schema, formats=True).iter_errors(envelope["input"])):
+            return None  # it breaks a format alone, which a host may or may not assert (2020-12: an annotation)
     except Unjudgeable:
         return None
-    if not valid:
-        return "invalid", agent_id, operation
     return ("implied" if implied else "valid"), agent_id, operation
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import shlex
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
@@ -26,9 +25,8 @@ from ..model import Exchange, Result, RunHeader, Status
 from ._collect import Collected
 from .badges import COLOURS
 
-__all__ = ["HtmlWriter", "curl_command"]
+__all__ = ["HtmlWriter"]
 
-_SKIP_HEADERS = frozenset({"host", "content-length", "connection", "accept-encoding", "transfer-encoding"})
 #: Agents listed in the page; the rest are in report.json.
 _AGENT_ROWS = 1_000
 
@@ -42,26 +40,11 @@ def _template() -> tuple[jinja2.Template, str, str]:
     return template, (folder / "report.css").read_text(encoding="utf-8"), (folder / "report.js").read_text(encoding="utf-8")
 
 
-def curl_command(exchange: Exchange, cacert: str | None = None) -> str:
-    """A curl command line that sends `exchange`'s request again, as printed."""
-    parts = ["curl", "-sS", "-i", "-X", exchange.method]
-    if cacert:
-        parts += ["--cacert", cacert]
-    for name, value in exchange.request_headers.items():
-        if name.lower() not in _SKIP_HEADERS:
-            parts += ["-H", f"{name}: {value}"]
-    if exchange.request_body:
-        parts += ["--data-binary", exchange.request_body]
-    parts.append(exchange.url)
-    return " ".join(shlex.quote(part) for part in parts)
-
-
 def _headers(headers: dict[str, str]) -> str:
     return "\n".join(f"{k}: {v}" for k, v in headers.items())
 
 
 def _exchange(exchange: Exchange, cacert: str | None) -> dict[str, Any]:
-    replayable = exchange.method.isalpha() and exchange.url.startswith(("http://", "https://"))
     response = None
     if exchange.status is not None:
         cut = " (truncated)" if exchange.response_truncated else ""
@@ -69,7 +52,7 @@ def _exchange(exchange: Exchange, cacert: str | None) -> dict[str, Any]:
     return {"method": exchange.method, "url": exchange.url,
             "outcome": str(exchange.status if exchange.status is not None else (exchange.error or "no answer")),
             "request": f"{_headers(exchange.request_headers)}\n\n{exchange.request_body}", "response": response,
-            "curl": curl_command(exchange, cacert) if replayable else ""}
+            "curl": exchange.curl(cacert)}
 
 
 def _rows(results: list[Result], cacert: str | None) -> list[dict[str, Any]]:
@@ -109,7 +92,7 @@ class HtmlWriter(Collected):
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         template, style, script = _template()
-        cacert = header.options.get("cacert") if isinstance(header.options.get("cacert"), str) else None
+        cacert = header.cacert
         digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
         rows = _rows(results, cacert)
         return template.render(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..compliance import Summary
 from ..model import Result, RunHeader
@@ -20,7 +20,13 @@ def report_document(header: RunHeader, results: list[Result], summary: Summary) 
     return {"$schema": SCHEMA_ID, "header": header.as_dict(), "summary": summary.as_dict(),
             "coverage": {"agents": list(summary.coverage[:MAX_AGENTS]), "advertised": len(summary.coverage),
                          "listed": min(len(summary.coverage), MAX_AGENTS)},
-            "results": [r.as_dict() for r in results]}
+            "results": [_with_curl(r.as_dict(), r, header.cacert) for r in results]}
+
+
+def _with_curl(document: dict[str, Any], result: Result, cacert: str | None) -> dict[str, Any]:
+    """A result, each exchange of its evidence with the curl command that sends it again."""
+    document["evidence"] = [e | {"curl": exchange.curl(cacert)} for e, exchange in zip(document["evidence"], result.evidence, strict=True)]
+    return document
 
 
 class JsonReportWriter(Collected):

@@ -1,36 +1,26 @@
-"""`agent-conformance fuzz`: fetch a host's WoA document, fuzz its rest agents with schemathesis,
-and report each failure as a result with its requirement and a curl command that reproduces it.
+"""`agent-conformance fuzz`: fetch a host's WoA document, fuzz its rest agents with schemathesis, and
+judge what passed between them with the engine, as a run that watches (the same registered checks
+as `run`, the same events and writers): each invocation the fuzzer made is read as the probe it
+amounts to, each finding names its requirement and carries the exchange that shows it (and the
+curl command that sends it again, in the reports).
 
-Results flow through the same events and writers as `run`. The fuzzer sends requests only to the
-rest base, and only when the address policy allows it (the target's origin, or --allow-origin).
+The fuzzer sends requests only to the rest base, and only when the address policy allows it (the
+target's origin, or --allow-origin).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from ... import __version__
 from ...bindings import HttpClient, Unreachable, WoaRestBinding
-from ...engine.gate import gated
-from ...report import (
-    Handler,
-    Result,
-    ResultRecorded,
-    RunFinished,
-    RunHeader,
-    RunStarted,
-    Skip,
-    Status,
-    Summary,
-    broadcast,
-    summarize,
-)
-from ...report.model import utc_now
-from ...requirements import catalogue
+from ...bindings.observed import Observed, Traffic
+from ...engine.runner import run
+from ...report import Handler, Summary
 from ...target import RunOptions, may_call
-from .engine import CHECK_REQUIREMENTS, FuzzOutcome, fuzz
+from .engine import fuzz
 from .openapi import openapi_from_woa
 
 __all__ = ["FuzzUnavailable", "fuzz_target"]
@@ -40,37 +30,18 @@ class FuzzUnavailable(Exception):
     """The target cannot be fuzzed at all (unreachable, no document, no rest agent allowed)."""
 
 
-def _result(requirement: str, status: Status, message: str, duration_ms: float = 0.0, *, strict: bool = False,
-            skip: Skip | None = None) -> Result:
-    if requirement in catalogue():
-        return Result.of(catalogue()[requirement], status, message, check="fuzz", duration_ms=duration_ms, strict=strict, skip=skip)
-    return Result(requirement, "woa", "5.2", "SHOULD", status, f"{message} (robustness: no draft sentence covers it)",
-                  check="fuzz", duration_ms=duration_ms, skip=skip)
-
-
-def _results(outcome: FuzzOutcome, left_out: list[str], duration_ms: float, strict: bool) -> list[Result]:
-    results = []
-    for requirement in dict.fromkeys(CHECK_REQUIREMENTS.values()):
-        found = [f for f in outcome.failures if f.requirement == requirement]
-        for failure in found:
-            results.append(_result(requirement, Status.FAIL, f"{failure.operation}: {failure.title} ({failure.check}, "
-                                   f"status {failure.status}): {failure.message.strip()[:300]} | reproduce: {failure.curl}",
-                                   duration_ms, strict=strict))
-        if not found:
-            results.append(_result(requirement, Status.PASS, f"{outcome.cases} fuzzed requests, no failure", duration_ms, strict=strict))
-    results += [_result("ROBUSTNESS", Status.ERROR, error) for error in outcome.errors[:5]]
-    results += [_result("ROBUSTNESS", Status.SKIP, f"not fuzzed: {reason}", skip=Skip.UNREACHABLE) for reason in left_out]
-    return results
-
-
-async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int = 0, handlers: Sequence[Handler] = ()) -> Summary:
-    started, clock = utc_now(), time.perf_counter()
+async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int = 0, handlers: Sequence[Handler] = (),
+                      progress: Callable[[str], None] | None = None) -> Summary:
+    """Fuzz `options.target` and judge the traffic; `progress` hears what is being done as it goes."""
+    say = progress or (lambda _: None)
+    say(f"Fetching {options.target}/.well-known/woa.json")
+    started = time.perf_counter()
     async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert) as client:
         try:
             discovery = await WoaRestBinding(options.target, client).fetch_document(may_follow=lambda url: may_call(options, url))
         except Unreachable as error:
             raise FuzzUnavailable(f"target unreachable: {error}") from None
-    if not isinstance(discovery.document, dict):
+    if not isinstance(discovery.document, dict) or discovery.response is None:
         raise FuzzUnavailable(f"the target's WoA document could not be read: {discovery.problem or 'not a JSON object'}")
     plan = openapi_from_woa(discovery.document)
     if plan.base is None or not plan.operations:
@@ -79,16 +50,17 @@ async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int
         raise FuzzUnavailable(f"the rest base {plan.base} is not on the target's origin; allow it with --allow-origin")
     if plan.base.startswith("http://") and not (options.allow_http_loopback and may_call(options, plan.base)):
         raise FuzzUnavailable(f"the rest base {plan.base} is plain HTTP; the suite fuzzes it only with --allow-http-loopback")
-    header = RunHeader(__version__, options.target, ("woa",), "fuzz", started,
-                       {**options.recorded(), "max_examples": max_examples, "seed": seed,
-                        "fuzzed_agents": plan.agents, "left_out": plan.left_out})
-    broadcast(RunStarted(header), handlers)
-    outcome = await asyncio.to_thread(fuzz, plan.openapi, plan.base, max_examples=max_examples, seed=seed,
-                                      timeout=options.timeout, cacert=options.cacert)
-    duration = round((time.perf_counter() - clock) * 1000, 1)
-    results = _results(outcome, plan.left_out, duration, options.strict)
-    for result in results:
-        broadcast(ResultRecorded(result), handlers)
-    summary = gated(summarize(results, finished=utc_now(), duration_ms=duration))
-    broadcast(RunFinished(summary), handlers)
-    return summary
+    fetched = discovery.response.exchange
+    document = Observed("GET", discovery.final_url, discovery.final_url.removeprefix(options.target) or "/", fetched.request_headers,
+                        b"", discovery.response.status, dict(discovery.response.headers), discovery.response.body,
+                        fetched.elapsed_ms or 0.0, tls_version=fetched.tls_version)
+    say(f"Fuzzing {', '.join(plan.agents)} ({max_examples} examples per operation)")
+    outcome = await asyncio.to_thread(fuzz, plan.openapi, plan.base, max_examples=max_examples, seed=seed, timeout=options.timeout,
+                                      cacert=options.cacert, progress=lambda sent: say(f"Fuzzing: {sent} requests sent"))
+    if not outcome.exchanges:
+        raise FuzzUnavailable("the fuzzer sent nothing: " + ("; ".join(outcome.errors[:3]) or outcome.stop_reason or "no case was made"))
+    say(f"Judging {len(outcome.exchanges)} exchanges")
+    traffic = Traffic([document, *outcome.exchanges], source="fuzz")
+    about = {"max_examples": max_examples, "fuzz_seed": seed, "fuzzed_agents": plan.agents, "left_out": plan.left_out,
+             "cases": outcome.cases, "fuzz_errors": outcome.errors[:5], "fuzz_seconds": round(time.perf_counter() - started, 1)}
+    return await run(replace(options, roles=("host", "any"), observed=traffic), handlers, about=about)
