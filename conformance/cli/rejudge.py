@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from .. import __version__
-from ..bindings.observed import Traffic
 from ..engine.runner import TargetUnreachable
-from ..engine.runner import run as run_suite
 from ..recording import Replay
 from ..report import Collect, Skip
 from ..report.writers import FORMATS
-from ..usecases.proxy import judged_run
-from ..usecases.rejudge import changed_verdicts, options_for
+from ..usecases.rejudge import changed_verdicts
+from ..usecases.rejudge import rejudge as rejudge_recording
 from ._console import console, fail_usage
 from ._lifecycle import interruptible
 from ._terminal import RunDisplay
@@ -42,16 +40,11 @@ def rejudge(
                       markup=False)
     writers = prepared_writers(report_dir, list(FORMATS))
     collect, display = Collect(), RunDisplay()
-    recorded: dict[str, Any] = replay.meta.get("options", {})
-    if recorded.get("passive"):  # a proxy's recording: its traffic judged again
-        summary = asyncio.run(judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay),
-                                         [*writers, collect, display], recorded | {"replayed_from": str(recording)},
-                                         strict=bool(recorded.get("strict"))))
-    else:
-        try:
-            summary = asyncio.run(interruptible(run_suite(options_for(replay), [*writers, collect, display])))
-        except TargetUnreachable as error:
-            fail_usage(f"the recording holds no answer to the first request: {error}")
+    try:
+        summary = asyncio.run(interruptible(rejudge_recording(replay, [*writers, collect, display],
+                                                              {"replayed_from": str(recording)})))
+    except TargetUnreachable as error:
+        fail_usage(f"the recording holds no answer to the first request: {error}")
     display.finish(summary, written(report_dir, list(FORMATS)))
     before = {requirement: [r["status"] for r in results] for requirement, results in replay.previous_results().items()}
     changed = changed_verdicts(before, collect.results)

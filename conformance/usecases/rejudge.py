@@ -1,19 +1,24 @@
-"""Re-judge a recording: the run's options read back from it, the run made again with a replay.
+"""Re-judge a recording the way it was made: a run's (or a client's) made again with a replay, the
+run's options read back from it; a proxy's traffic judged again as the run that watched it.
 
 Used by `agent-conformance rejudge` and by `verify --recording`, which checks that an attested
 report is what its recorded traffic still shows."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from ..bindings.observed import Traffic
 from ..engine.runner import DEFAULT_ROLES, RunOptions, run
 from ..recording import Replay
-from ..report import Collect, Result, Skip
+from ..report import Collect, Handler, Result, Skip, Summary
 from ..target import run_options
+from .proxy import judged_run
 
-__all__ = ["changed_verdicts", "options_for", "rejudged"]
+__all__ = ["changed_verdicts", "options_for", "rejudge", "rejudged"]
 
 
 def options_for(replay: Replay) -> RunOptions:
@@ -30,10 +35,20 @@ def options_for(replay: Replay) -> RunOptions:
                        seed=int(replay.meta.get("seed", 0)), replay=replay)
 
 
+async def rejudge(replay: Replay, handlers: Sequence[Handler], about: Mapping[str, Any] = MappingProxyType({})) -> Summary:
+    """Judge the recording again with this version's checks, the way it was made; every result goes to
+    `handlers`. Raises TargetUnreachable when a replayed run's recording answers not even its first request."""
+    recorded: dict[str, Any] = replay.meta.get("options", {})
+    if recorded.get("passive"):  # a proxy's recording: its traffic, judged again
+        return await judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay), handlers,
+                                recorded | dict(about), strict=bool(recorded.get("strict")))
+    return await run(options_for(replay), handlers, about=about)
+
+
 async def rejudged(replay: Replay) -> list[Result]:
     """The verdicts this version of the suite reaches on the recording (no report written)."""
     collect = Collect()
-    await run(options_for(replay), [collect])
+    await rejudge(replay, [collect])
     return collect.results
 
 
