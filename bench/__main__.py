@@ -61,66 +61,111 @@ async def _certify(options: RunOptions) -> int:
 
 async def _floor(requests: list[dict[str, Any]], bodies: Path, client: httpx.AsyncClient) -> None:
     for request in requests:
-        headers = {k: v for k, v in request["request_headers"].items() if k not in ("host", "content-length")}
+        headers = {
+            k: v
+            for k, v in request["request_headers"].items()
+            if k not in ("host", "content-length")
+        }
         with contextlib.suppress(httpx.HTTPError):
-            await client.request(request["method"], request["url"], headers=headers, content=(bodies / request["request_body"]).read_bytes())
+            await client.request(
+                request["method"],
+                request["url"],
+                headers=headers,
+                content=(bodies / request["request_body"]).read_bytes(),
+            )
 
 
 def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
-    """The exchanges a certification sends, recorded into `folder` (their bodies in folder/bodies)."""
+    """The exchanges a certification sends, recorded into `folder` (their bodies in
+    folder/bodies)."""
     asyncio.run(_certify(replace(options, record=folder)))
     return [json.loads(line) for line in (folder / "exchanges.jsonl").read_text().splitlines()]
 
 
-def _compare(label: str, certify: Callable[..., Coroutine[Any, Any, int]], floor: Callable[[], Coroutine[Any, Any, None]], exchanges: int,
-             repeat: int) -> None:
+def _compare(
+    label: str,
+    certify: Callable[..., Coroutine[Any, Any, int]],
+    floor: Callable[[], Coroutine[Any, Any, None]],
+    exchanges: int,
+    repeat: int,
+) -> None:
     checks = asyncio.run(certify())
     run_samples = _timed(lambda: asyncio.run(certify()), repeat)
     floor_samples = _timed(lambda: asyncio.run(floor()), repeat)
     ratio = min(run_samples) / min(floor_samples)
-    print(f"{label}: certification {spread(run_samples)}; floor ({exchanges} exchanges back to back) {spread(floor_samples)}; "
-          f"ratio {ratio:.1f}x (of the minima); {1000 * min(run_samples) / checks:.1f} ms per check ({checks} checks)")
+    print(
+        f"{label}: certification {spread(run_samples)}; floor ({exchanges} exchanges back to back)"
+        f" {spread(floor_samples)}; ratio {ratio:.1f}x (of the minima);"
+        f" {1000 * min(run_samples) / checks:.1f} ms per check ({checks} checks)"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--suite", default="all", choices=("woa", "sdsi", "aci", "all"))
     arguments = parser.parse_args()
     suites = ("woa", "sdsi", "aci") if arguments.suite == "all" else (arguments.suite,)
-    logging.getLogger("mocks").setLevel(logging.ERROR)  # the reference agents log what the drafts ask servers to log
+    logging.getLogger("mocks").setLevel(
+        logging.ERROR
+    )  # the reference agents log what the drafts ask servers to log
     repeat = arguments.repeat
 
     bare = _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat)
-    cli = _timed(lambda: subprocess.run([sys.executable, "-m", "conformance.cli", "version"], check=True, capture_output=True), repeat)
+    cli = _timed(
+        lambda: subprocess.run(
+            [sys.executable, "-m", "conformance.cli", "version"], check=True, capture_output=True
+        ),
+        repeat,
+    )
     print(f"startup: bare interpreter {spread(bare)}; agent-conformance version {spread(cli)}")
 
-    with serve_host() as host, tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
+    with (
+        serve_host() as host,
+        tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder,
+    ):
         options = run_options(host.url, suites=suites, cacert=host.cacert, timeout=10)
         requests = _recorded(options, Path(folder))
 
         async def over_loopback() -> None:
             assert host.cacert is not None
-            async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(host.cacert))) as client:
+            async with httpx.AsyncClient(
+                verify=ssl.create_default_context(cafile=str(host.cacert))
+            ) as client:
                 await _floor(requests, Path(folder) / "bodies", client)
 
-        _compare("over loopback HTTPS", lambda: _certify(options), over_loopback, len(requests), repeat)
+        _compare(
+            "over loopback HTTPS", lambda: _certify(options), over_loopback, len(requests), repeat
+        )
 
     def in_process(app: Any, **more: Any) -> RunOptions:
-        return run_options(IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more)
+        return run_options(
+            IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more
+        )
 
     async def certify_in_process(**more: Any) -> int:
-        app = create_app(IN_PROCESS)  # a fresh app each time: the MCP session manager runs once per instance
+        app = create_app(
+            IN_PROCESS
+        )  # a fresh app each time: the MCP session manager runs once per instance
         async with app.router.lifespan_context(app):
             return await _certify(in_process(app, **more))
 
     with tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
         asyncio.run(certify_in_process(record=Path(folder)))
-        requests = [json.loads(line) for line in (Path(folder) / "exchanges.jsonl").read_text().splitlines()]
+        requests = [
+            json.loads(line) for line in (Path(folder) / "exchanges.jsonl").read_text().splitlines()
+        ]
 
         async def in_process_floor() -> None:
             app = create_app(IN_PROCESS)
-            async with app.router.lifespan_context(app), httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
+            async with (
+                app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client,
+            ):
                 await _floor(requests, Path(folder) / "bodies", client)
 
         _compare("in-process (ASGI)", certify_in_process, in_process_floor, len(requests), repeat)
@@ -138,15 +183,26 @@ def _validation(repeat: int) -> None:
 
     document = woa_document("https://bench.test")
     broken = {**document, "woa_version": 2}
-    plain = Draft202012Validator(validator("woa/document").schema, registry=validator("woa/document")._registry)  # type: ignore[attr-defined]
+    registry = validator("woa/document")._registry  # type: ignore[attr-defined]
+    plain = Draft202012Validator(validator("woa/document").schema, registry=registry)
     rust = fast_validator("woa/document")
     n = 200
     for label, message in (("valid", document), ("invalid", broken)):
-        ours = _timed(partial(lambda m: [validate_message("woa/document", m) for _ in range(n)], message), repeat)
-        theirs = _timed(partial(lambda m: [list(plain.iter_errors(m)) for _ in range(n)], message), repeat)
-        native = _timed(partial(lambda m: [list(rust.iter_errors(m)) for _ in range(n)], message), repeat)
-        print(f"validation of the reference WoA document, {label} ({n} times): validate_message {spread(ours)}; plain jsonschema "
-              f"{spread(theirs)}; jsonschema-rs {spread(native)}; validate_message / jsonschema {min(ours) / min(theirs):.2f}x")
+        ours = _timed(
+            partial(lambda m: [validate_message("woa/document", m) for _ in range(n)], message),
+            repeat,
+        )
+        theirs = _timed(
+            partial(lambda m: [list(plain.iter_errors(m)) for _ in range(n)], message), repeat
+        )
+        native = _timed(
+            partial(lambda m: [list(rust.iter_errors(m)) for _ in range(n)], message), repeat
+        )
+        print(
+            f"validation of the reference WoA document, {label} ({n} times): validate_message"
+            f" {spread(ours)}; plain jsonschema {spread(theirs)}; jsonschema-rs {spread(native)};"
+            f" validate_message / jsonschema {min(ours) / min(theirs):.2f}x"
+        )
 
 
 def _bare(document: bytes, answer: bytes) -> Any:
@@ -162,12 +218,20 @@ def _bare(document: bytes, answer: bytes) -> Any:
         await request.body()
         return Response(answer, media_type="application/json")
 
-    return Starlette(routes=[Route("/.well-known/woa.json", served), Route("/agents/summarizer/invoke", invoked, methods=["POST"])])
+    return Starlette(
+        routes=[
+            Route("/.well-known/woa.json", served),
+            Route("/agents/summarizer/invoke", invoked, methods=["POST"]),
+        ]
+    )
 
 
 def _loaded(arguments: list[str], processes: int) -> None:
     """Run `processes` load generators at once (bench/load.py) and wait for them."""
-    runs = [subprocess.Popen([sys.executable, "-m", "bench.load", *arguments], stdout=subprocess.PIPE) for _ in range(processes)]
+    runs = [
+        subprocess.Popen([sys.executable, "-m", "bench.load", *arguments], stdout=subprocess.PIPE)
+        for _ in range(processes)
+    ]
     for started in runs:
         started.communicate()
 
@@ -175,22 +239,49 @@ def _loaded(arguments: list[str], processes: int) -> None:
 def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int = 4) -> None:
     from mocks.serve import serve
 
-    envelope = json.dumps({"agent": "summarizer", "input": {"text": "The IETF is an open international community of network designers."}})
+    envelope = json.dumps(
+        {
+            "agent": "summarizer",
+            "input": {"text": "The IETF is an open international community of network designers."},
+        }
+    )
     with serve_host() as host:
         document = httpx.get(host.url + "/.well-known/woa.json", verify=str(host.cacert)).content
-        answer = httpx.post(host.url + "/agents/summarizer/invoke", content=envelope, headers={"content-type": "application/json"},
-                            verify=str(host.cacert)).content
-    for label, method, path, body in (("document GET", "GET", "/.well-known/woa.json", ""),
-                                      ("invocation POST", "POST", "/agents/summarizer/invoke", envelope)):
+        answer = httpx.post(
+            host.url + "/agents/summarizer/invoke",
+            content=envelope,
+            headers={"content-type": "application/json"},
+            verify=str(host.cacert),
+        ).content
+    for label, method, path, body in (
+        ("document GET", "GET", "/.well-known/woa.json", ""),
+        ("invocation POST", "POST", "/agents/summarizer/invoke", envelope),
+    ):
         rates = {}
-        for name, server in (("reference host", serve_host()), ("bare Starlette", serve(lambda _: _bare(document, answer)))):
+        for name, server in (
+            ("reference host", serve_host()),
+            ("bare Starlette", serve(lambda _: _bare(document, answer))),
+        ):
             with server as served:
-                arguments = [served.url + path, str(served.cacert), method, body, str(count // processes), str(clients)]
-                rates[name] = [count / t for t in _timed(partial(_loaded, arguments, processes), repeat)]
-        print(f"mock throughput, {label} ({count} requests, {processes} processes x {clients} clients): reference host "
-              f"max {max(rates['reference host']):,.0f}/s, median {statistics.median(rates['reference host']):,.0f}/s; bare Starlette "
-              f"max {max(rates['bare Starlette']):,.0f}/s, median {statistics.median(rates['bare Starlette']):,.0f}/s; "
-              f"ratio {max(rates['bare Starlette']) / max(rates['reference host']):.2f}x")
+                arguments = [
+                    served.url + path,
+                    str(served.cacert),
+                    method,
+                    body,
+                    str(count // processes),
+                    str(clients),
+                ]
+                rates[name] = [
+                    count / t for t in _timed(partial(_loaded, arguments, processes), repeat)
+                ]
+        print(
+            f"mock throughput, {label} ({count} requests, {processes} processes x {clients}"
+            f" clients): reference host max {max(rates['reference host']):,.0f}/s, median"
+            f" {statistics.median(rates['reference host']):,.0f}/s; bare Starlette max"
+            f" {max(rates['bare Starlette']):,.0f}/s, median"
+            f" {statistics.median(rates['bare Starlette']):,.0f}/s; ratio"
+            f" {max(rates['bare Starlette']) / max(rates['reference host']):.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""A load generator for `python -m bench`: one process, `clients` connections, `count` requests in all.
+"""A load generator for `python -m bench`: one process, `clients` connections, `count` requests in
+all.
 
     python -m bench.load URL CACERT METHOD BODY COUNT CLIENTS    -> prints the seconds it took
 

@@ -1,7 +1,8 @@
 """The pytest plugin: certify an agent inside a team's own pytest run, one test per requirement.
 
     pytest --agent-target https://agents.example.com [--agent-cacert CA.pem]
-    pytest --agent-app my_service.main:app            # in-process through httpx's ASGI transport, no socket
+    pytest --agent-app my_service.main:app            # in-process through httpx's ASGI transport,
+    no socket
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
 Registered through the `pytest11` entry point and inert unless --agent-target or --agent-app is
@@ -37,21 +38,59 @@ class RequirementFailed(Exception):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("agent-conformance", "certify an agent against the SDSI, WoA and ACI drafts")
+    group = parser.getgroup(
+        "agent-conformance", "certify an agent against the SDSI, WoA and ACI drafts"
+    )
     group.addoption("--agent-target", help="The agent's origin, e.g. https://agents.example.com")
-    group.addoption("--agent-app", help="An ASGI app to certify in-process, module:attribute (its origin is https://agent.test)")
-    group.addoption("--agent-callable", help="Agent code to certify without a server, module:function: an ACI invoked agent "
-                    "(--agent-suite aci) or an SDSI server agent (--agent-suite sdsi, with --agent-scenario)")
-    group.addoption("--agent-scenario", action="append", default=None, help="An SDSI scenario the callable serves (repeatable)")
-    group.addoption("--agent-suite", default="all", choices=(*_SUITES, "all"), help="Which draft (default: all)")
-    group.addoption("--agent-role", action="append", default=None, help="Roles to certify in (repeatable)")
-    group.addoption("--agent-baseline", type=Path, default=None, help="Expected failures (agent-conformance baseline)")
-    group.addoption("--agent-cacert", type=Path, default=None, help="Trust this CA certificate (PEM) for --agent-target")
-    group.addoption("--agent-timeout", type=float, default=10.0, help="Seconds for each request (default 10)")
+    group.addoption(
+        "--agent-app",
+        help=(
+            "An ASGI app to certify in-process, module:attribute (its origin is https://agent.test)"
+        ),
+    )
+    group.addoption(
+        "--agent-callable",
+        help=(
+            "Agent code to certify without a server, module:function: an ACI invoked agent"
+            " (--agent-suite aci) or an SDSI server agent (--agent-suite sdsi, with"
+            " --agent-scenario)"
+        ),
+    )
+    group.addoption(
+        "--agent-scenario",
+        action="append",
+        default=None,
+        help="An SDSI scenario the callable serves (repeatable)",
+    )
+    group.addoption(
+        "--agent-suite", default="all", choices=(*_SUITES, "all"), help="Which draft (default: all)"
+    )
+    group.addoption(
+        "--agent-role", action="append", default=None, help="Roles to certify in (repeatable)"
+    )
+    group.addoption(
+        "--agent-baseline",
+        type=Path,
+        default=None,
+        help="Expected failures (agent-conformance baseline)",
+    )
+    group.addoption(
+        "--agent-cacert",
+        type=Path,
+        default=None,
+        help="Trust this CA certificate (PEM) for --agent-target",
+    )
+    group.addoption(
+        "--agent-timeout", type=float, default=10.0, help="Seconds for each request (default 10)"
+    )
 
 
 def _enabled(config: pytest.Config) -> bool:
-    return bool(config.getoption("--agent-target") or config.getoption("--agent-app") or config.getoption("--agent-callable"))
+    return bool(
+        config.getoption("--agent-target")
+        or config.getoption("--agent-app")
+        or config.getoption("--agent-callable")
+    )
 
 
 def _suites(config: pytest.Config) -> tuple[str, ...]:
@@ -61,36 +100,54 @@ def _suites(config: pytest.Config) -> tuple[str, ...]:
 
 def pytest_configure(config: pytest.Config) -> None:
     for draft in _SUITES:
-        config.addinivalue_line("markers", f"{draft}: a requirement of the {draft.upper()} draft (agent-conformance)")
+        config.addinivalue_line(
+            "markers", f"{draft}: a requirement of the {draft.upper()} draft (agent-conformance)"
+        )
     for level in ("must", "should", "may"):
-        config.addinivalue_line("markers", f"{level}: a requirement at {level.upper()} level (agent-conformance)")
+        config.addinivalue_line(
+            "markers", f"{level}: a requirement at {level.upper()} level (agent-conformance)"
+        )
 
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """One item a requirement of the chosen drafts: node ID agent-conformance/DRAFT/SECTION::ID (JUnit's
-    classname is then agent-conformance.DRAFT.SECTION), marked with its draft and level (-m "woa and must"),
-    and reported as collected, so that pytest's count holds them."""
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """One item a requirement of the chosen drafts: node ID agent-conformance/DRAFT/SECTION::ID
+    (JUnit's classname is then agent-conformance.DRAFT.SECTION), marked with its draft and level
+    (-m "woa and must"), and reported as collected, so that pytest's count holds them."""
     if not _enabled(config):
         return
     suites, added = _suites(config), list[pytest.Item]()
     for requirement in catalogue():
         if requirement.draft not in suites:
             continue
-        item = RequirementItem.from_parent(session, name=requirement.id,
-                                           nodeid=f"agent-conformance/{requirement.draft}/{requirement.section}::{requirement.id}")
+        item = RequirementItem.from_parent(
+            session,
+            name=requirement.id,
+            nodeid=f"agent-conformance/{requirement.draft}/{requirement.section}::{requirement.id}",
+        )
         item.add_marker(requirement.draft)
         item.add_marker(requirement.level.lower())
         added.append(item)
-    config.hook.pytest_collectreport(report=pytest.CollectReport("agent-conformance", "passed", None, list[pytest.Item | pytest.Collector](added)))
-    items.extend(added)  # -k and -m select among them afterwards (pytest's own hook runs after this one)
+    config.hook.pytest_collectreport(
+        report=pytest.CollectReport(
+            "agent-conformance", "passed", None, list[pytest.Item | pytest.Collector](added)
+        )
+    )
+    items.extend(
+        added
+    )  # -k and -m select among them afterwards (pytest's own hook runs after this one)
 
 
 def _options(target: str, **given: Any) -> RunOptions:
-    """run_options, an option it cannot use a usage error under the plugin's own spelling (--agent-...)."""
+    """run_options, an option it cannot use a usage error under the plugin's own spelling
+    (--agent-...)."""
     try:
         return run_options(target, **given)
     except OptionsUnusable as error:
-        raise pytest.UsageError(error.why if error.whole else f"--agent-{error.option} {error.why}") from None
+        raise pytest.UsageError(
+            error.why if error.whole else f"--agent-{error.option} {error.why}"
+        ) from None
 
 
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
@@ -98,26 +155,49 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     from .harness.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
 
     collect = Collect()
-    common: dict[str, Any] = {"suites": _suites(config), "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
-                              "timeout": config.getoption("--agent-timeout"), "baseline": config.getoption("--agent-baseline")}
+    common: dict[str, Any] = {
+        "suites": _suites(config),
+        "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
+        "timeout": config.getoption("--agent-timeout"),
+        "baseline": config.getoption("--agent-baseline"),
+    }
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
         from .harness.callables import KINDS, callable_app, load_function
 
         suite = config.getoption("--agent-suite")
         if suite not in KINDS:
-            raise pytest.UsageError("--agent-callable certifies an ACI invoked agent (--agent-suite aci) or an SDSI server (--agent-suite sdsi)")
+            raise pytest.UsageError(
+                "--agent-callable certifies an ACI invoked agent (--agent-suite aci) or an SDSI"
+                " server (--agent-suite sdsi)"
+            )
         loaded = load_function(function)
         scenarios = tuple(config.getoption("--agent-scenario") or ())
-        app = callable_app(loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios)
-        await run(_options(IN_PROCESS_ORIGIN, transport=in_process(app), scenarios=scenarios, **{**common, "roles": (KINDS[suite],)}),
-                  [collect])
+        app = callable_app(
+            loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios
+        )
+        await run(
+            _options(
+                IN_PROCESS_ORIGIN,
+                transport=in_process(app),
+                scenarios=scenarios,
+                **{**common, "roles": (KINDS[suite],)},
+            ),
+            [collect],
+        )
     elif reference:
         app = load_app(reference)
         async with lifespan(app):
             await run(_options(IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])
     else:
-        await run(_options(config.getoption("--agent-target"), cacert=config.getoption("--agent-cacert"), **common), [collect])
+        await run(
+            _options(
+                config.getoption("--agent-target"),
+                cacert=config.getoption("--agent-cacert"),
+                **common,
+            ),
+            [collect],
+        )
     grouped: dict[str, list[Result]] = {}
     for result in collect.results:
         grouped.setdefault(result.requirement, []).append(result)
@@ -148,12 +228,25 @@ class RequirementItem(pytest.Item):
             return str(super().repr_failure(excinfo))
         lines = []
         for result in excinfo.value.results:
-            lines += [f"{result.requirement} ({result.draft.upper()} {result.section}, {result.level}, {result.basis}): {result.status.value}",
-                      f"  sentence: {result.quote}", f"  {result.message}"]
-            lines += [f"  evidence: {e.method} {e.url} -> {e.status if e.status is not None else e.error}" for e in result.evidence[:5]]
+            lines += [
+                (
+                    f"{result.requirement} ({result.draft.upper()} {result.section},"
+                    f" {result.level}, {result.basis}): {result.status.value}"
+                ),
+                f"  sentence: {result.quote}",
+                f"  {result.message}",
+            ]
+            lines += [
+                f"  evidence: {e.method} {e.url} -> {e.status if e.status is not None else e.error}"
+                for e in result.evidence[:5]
+            ]
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         requirement = catalogue()[self.name]
         # the domain is not the node ID's end: pytest would print its dots as "::" (WOA-4::1-...)
-        return f"{requirement.draft_name} section {requirement.section}", None, f"{self.name} ({requirement.level})"
+        return (
+            f"{requirement.draft_name} section {requirement.section}",
+            None,
+            f"{self.name} ({requirement.level})",
+        )

@@ -32,19 +32,33 @@ def _context(agent_context: dict[str, Any], *, fetch: bool) -> tuple[str, str]:
     if float(expiry) <= time.time():
         return "", "the ContextURI reference has expired"
     answer = httpx.get(uri, timeout=10)
-    return (answer.text, "") if answer.status_code == 200 else ("", f"the context store answered {answer.status_code}")
+    return (
+        (answer.text, "")
+        if answer.status_code == 200
+        else ("", f"the context store answered {answer.status_code}")
+    )
 
 
 def _updated(agent_context: dict[str, Any], *, fetch: bool) -> dict[str, Any]:
     text, unavailable = _context(agent_context, fetch=fetch)
     items = [i for i in agent_context["todoItems"] if isinstance(i, dict)]
     done = int(not unavailable)
-    return {**agent_context,
-            "ItemstateUpdates": [{"itemId": item["itemId"], "state": done} for item in items],
-            "KeyInformation": [{"itemId": item["itemId"],
-                                "outputabstract": f"{item.get('description', '')}: done ({len(text)} characters of context)"
-                                if done else f"not done: {unavailable}"} for item in items],
-            "LastUpdated": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")}
+    return {
+        **agent_context,
+        "ItemstateUpdates": [{"itemId": item["itemId"], "state": done} for item in items],
+        "KeyInformation": [
+            {
+                "itemId": item["itemId"],
+                "outputabstract": (
+                    f"{item.get('description', '')}: done ({len(text)} characters of context)"
+                    if done
+                    else f"not done: {unavailable}"
+                ),
+            }
+            for item in items
+        ],
+        "LastUpdated": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+    }
 
 
 def agent(agent_context: dict[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 their JSON Schemas published as pydantic emits them ($defs and $ref for an Enum), one route for the
 document and one for invocations.
 
-    uvicorn examples.fastapi_host:app                      # then: agent-conformance run --target URL
-    pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
+    uvicorn examples.fastapi_host:app                      # then: agent-conformance run --target
+    URL pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
 
 Two agents: `weather` (inline Literal units) and `translate`, whose required `target_language` is a
 str Enum, so its inputs schema holds `{"$ref": "#/$defs/Language"}`. `create_app(base, fault=...)`
@@ -28,9 +28,15 @@ __all__ = ["FAULTS", "app", "create_app"]
 PROBLEM = "application/problem+json"
 #: Named faults: each breaks exactly one requirement of WoA, and is named after what it does.
 FAULTS = {
-    "translate-ignores-mismatch": "WOA-5.2-AGENT-MISMATCH-400",  # translate serves an envelope naming another agent
-    "weather-wrong-output": "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",  # weather answers its temperature as text
-    "plain-json-errors": "WOA-5.2-ERROR-PROBLEM-DETAILS",  # invalid inputs answered with FastAPI's own 422 JSON
+    "translate-ignores-mismatch": (
+        "WOA-5.2-AGENT-MISMATCH-400"
+    ),  # translate serves an envelope naming another agent
+    "weather-wrong-output": (
+        "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"
+    ),  # weather answers its temperature as text
+    "plain-json-errors": (
+        "WOA-5.2-ERROR-PROBLEM-DETAILS"
+    ),  # invalid inputs answered with FastAPI's own 422 JSON
 }
 
 
@@ -61,7 +67,9 @@ class Translation(BaseModel):
     language: Language
 
 
-class Envelope(BaseModel):  # WoA 5.1; agent may be left out where the URL names it (5.2), null is not a string
+class Envelope(
+    BaseModel
+):  # WoA 5.1; agent may be left out where the URL names it (5.2), null is not a string
     agent: str = Field(default=None, validate_default=False)  # type: ignore[assignment]
     operation: str = "default"
     input: dict[str, Any]
@@ -74,16 +82,27 @@ AGENTS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
 
 
 def _problem(status: int, title: str, detail: str) -> JSONResponse:
-    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail},
-                        status_code=status, media_type=PROBLEM)
+    return JSONResponse(
+        {"type": "about:blank", "title": title, "status": status, "detail": detail},
+        status_code=status,
+        media_type=PROBLEM,
+    )
 
 
 def _answer(agent_id: str, given: BaseModel, fault: str | None) -> dict[str, Any]:
     if isinstance(given, WeatherRequest):
-        report = WeatherReport(city=given.city, temperature=21.5, units=given.units).model_dump(mode="json")
-        return {**report, "temperature": f"{report['temperature']} C"} if fault == "weather-wrong-output" else report
+        report = WeatherReport(city=given.city, temperature=21.5, units=given.units).model_dump(
+            mode="json"
+        )
+        return (
+            {**report, "temperature": f"{report['temperature']} C"}
+            if fault == "weather-wrong-output"
+            else report
+        )
     assert isinstance(given, TranslateRequest)
-    return Translation(text=f"[{given.target_language.value}] {given.text}", language=given.target_language).model_dump(mode="json")
+    return Translation(
+        text=f"[{given.target_language.value}] {given.text}", language=given.target_language
+    ).model_dump(mode="json")
 
 
 def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> FastAPI:
@@ -93,10 +112,23 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
         "woa_version": "1",
         "host": {"name": "Example agents", "contact": "mailto:agents@example.com"},
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
-        "agents": [{"id": agent_id, "name": agent_id.title(), "description": description, "transports": ["rest"],
-                    "inputs": {"$schema": "https://json-schema.org/draft/2020-12/schema", **inputs.model_json_schema()},
-                    "outputs": {"$schema": "https://json-schema.org/draft/2020-12/schema", **outputs.model_json_schema()}}
-                   for agent_id, (inputs, outputs, description) in AGENTS.items()],
+        "agents": [
+            {
+                "id": agent_id,
+                "name": agent_id.title(),
+                "description": description,
+                "transports": ["rest"],
+                "inputs": {
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    **inputs.model_json_schema(),
+                },
+                "outputs": {
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    **outputs.model_json_schema(),
+                },
+            }
+            for agent_id, (inputs, outputs, description) in AGENTS.items()
+        ],
     }
     body = json.dumps(document).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
@@ -120,17 +152,32 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
             envelope = Envelope.model_validate_json(await request.body())
         except ValidationError as error:
             return _problem(400, "Invalid envelope", str(error.errors()[:3]))
-        if envelope.agent not in (None, agent_id) and not (fault == "translate-ignores-mismatch" and agent_id == "translate"):
-            return _problem(400, "Agent mismatch", f"the URL names {agent_id!r}, the envelope {envelope.agent!r} (WoA 5.2)")
+        if envelope.agent not in (None, agent_id) and not (
+            fault == "translate-ignores-mismatch" and agent_id == "translate"
+        ):
+            return _problem(
+                400,
+                "Agent mismatch",
+                f"the URL names {agent_id!r}, the envelope {envelope.agent!r} (WoA 5.2)",
+            )
         if envelope.operation != "default":
-            return _problem(400, "Unknown operation", f"{agent_id!r} has no operation {envelope.operation!r}")
+            return _problem(
+                400, "Unknown operation", f"{agent_id!r} has no operation {envelope.operation!r}"
+            )
         inputs = AGENTS[agent_id][0]
         try:
             given = inputs.model_validate(envelope.input)
         except ValidationError as error:
             if fault == "plain-json-errors":
-                return JSONResponse({"detail": error.errors(include_url=False, include_context=False)}, status_code=422)
-            return _problem(422, "Input does not conform", str(error.errors(include_url=False, include_context=False)[:3]))
+                return JSONResponse(
+                    {"detail": error.errors(include_url=False, include_context=False)},
+                    status_code=422,
+                )
+            return _problem(
+                422,
+                "Input does not conform",
+                str(error.errors(include_url=False, include_context=False)[:3]),
+            )
         return JSONResponse(_answer(agent_id, given, fault))
 
     return application

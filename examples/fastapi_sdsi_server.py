@@ -4,7 +4,8 @@ emits them, one WoA invocation route. The SDSI behaviour itself (templates, payl
 `other` key, patches) is the reference server's (mocks/reference/sdsi_server.py), so this file shows
 only what a user writes around it.
 
-    uvicorn examples.fastapi_sdsi_server:app             # then: agent-conformance run --target URL --suite sdsi
+    uvicorn examples.fastapi_sdsi_server:app             # then: agent-conformance run --target URL
+    --suite sdsi
 
 `create_app(base, fault=...)` serves it with one named fault of FAULTS, each breaking one rule.
 """
@@ -24,8 +25,12 @@ __all__ = ["FAULTS", "app", "create_app"]
 PROBLEM = "application/problem+json"
 #: Named faults: each breaks exactly one requirement of SDSI.
 FAULTS = {
-    "payload-not-validated": "SDSI-3.1-SERVER-VALIDATES-PAYLOAD",  # execute runs whatever payload arrives
-    "other-not-accepted": "SDSI-4.3-OTHER-ACCEPTED",  # a long value under the reserved "other" key is refused
+    "payload-not-validated": (
+        "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
+    ),  # execute runs whatever payload arrives
+    "other-not-accepted": (
+        "SDSI-4.3-OTHER-ACCEPTED"
+    ),  # a long value under the reserved "other" key is refused
 }
 
 
@@ -54,7 +59,11 @@ class Patches(BaseModel):
 
 
 OPERATIONS: dict[str, tuple[type[BaseModel], type[BaseModel] | None, str]] = {
-    "get_schema_template": (TemplateRequest, Template, "The schema template of a scenario (SDSI 4.1)."),
+    "get_schema_template": (
+        TemplateRequest,
+        Template,
+        "The schema template of a scenario (SDSI 4.1).",
+    ),
     "execute": (ExecuteRequest, None, "Execute a structured payload (SDSI 3.2)."),
     "get_schema_updates": (UpdatesRequest, Patches, "The active schema patches (SDSI 6.2.2)."),
 }
@@ -62,28 +71,51 @@ AGENT_ID = "travel"
 
 
 def _problem(status: int, title: str, detail: str) -> JSONResponse:
-    return JSONResponse({"type": "about:blank", "title": title, "status": status, "detail": detail},
-                        status_code=status, media_type=PROBLEM)
+    return JSONResponse(
+        {"type": "about:blank", "title": title, "status": status, "detail": detail},
+        status_code=status,
+        media_type=PROBLEM,
+    )
 
 
 def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> FastAPI:
     """The server agent behind a WoA host at `base`, with one named fault of FAULTS if any."""
     application = FastAPI(title="Travel and photo agent")
-    server = SdsiServer(fault=FAULTS.get(fault or "", "") if fault != "payload-not-validated" else "")
-    operations = [{"name": name, "description": description, "inputs": inputs.model_json_schema(),
-                   "outputs": outputs.model_json_schema() if outputs else {"type": "object"}}
-                  for name, (inputs, outputs, description) in OPERATIONS.items()]
+    server = SdsiServer(
+        fault=FAULTS.get(fault or "", "") if fault != "payload-not-validated" else ""
+    )
+    operations = [
+        {
+            "name": name,
+            "description": description,
+            "inputs": inputs.model_json_schema(),
+            "outputs": outputs.model_json_schema() if outputs else {"type": "object"},
+        }
+        for name, (inputs, outputs, description) in OPERATIONS.items()
+    ]
     document = {
-        "woa_version": "1", "host": {"name": "Travel agents", "contact": "mailto:agents@example.com"},
+        "woa_version": "1",
+        "host": {"name": "Travel agents", "contact": "mailto:agents@example.com"},
         "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
-        "agents": [{"id": AGENT_ID, "name": "Travel and photo", "description": "Books flights and retouches photos (SDSI).",
-                    "capabilities": [CAPABILITY], "transports": ["rest"], "inputs": operations[0]["inputs"],
-                    "outputs": operations[0]["outputs"], "operations": operations}],
+        "agents": [
+            {
+                "id": AGENT_ID,
+                "name": "Travel and photo",
+                "description": "Books flights and retouches photos (SDSI).",
+                "capabilities": [CAPABILITY],
+                "transports": ["rest"],
+                "inputs": operations[0]["inputs"],
+                "outputs": operations[0]["outputs"],
+                "operations": operations,
+            }
+        ],
     }
 
     @application.get("/.well-known/woa.json")
     async def woa_document() -> Response:
-        return JSONResponse(document, media_type="application/woa+json", headers={"cache-control": "max-age=300"})
+        return JSONResponse(
+            document, media_type="application/woa+json", headers={"cache-control": "max-age=300"}
+        )
 
     @application.post("/agents/{agent_id}/invoke")
     async def invoke(agent_id: str, request: Request) -> Response:
@@ -94,15 +126,21 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
         except ValueError:
             return _problem(400, "Invalid envelope", "the body is not JSON")
         if not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id:
-            return _problem(400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)")
+            return _problem(
+                400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)"
+            )
         operation = envelope.get("operation")
         if operation not in OPERATIONS:
-            return _problem(400, "Unknown operation", f"{agent_id!r} has no operation {operation!r}")
+            return _problem(
+                400, "Unknown operation", f"{agent_id!r} has no operation {operation!r}"
+            )
         try:
             given = OPERATIONS[operation][0].model_validate(envelope.get("input"))
         except ValidationError as error:
             return _problem(422, "Input does not conform", str(error.errors(include_url=False)[:3]))
-        client_id = envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
+        client_id = (
+            envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
+        )
         try:
             if isinstance(given, TemplateRequest):
                 return JSONResponse(server.template(given.scenario, given.preferred_language))
@@ -111,7 +149,9 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
                     return JSONResponse({"status": "accepted", "schema_id": given.schema_id})
                 return JSONResponse(server.execute(given.schema_id, given.payload, client_id))
             assert isinstance(given, UpdatesRequest)
-            return JSONResponse(server.updates(given.schema_id, "authorization" in request.headers, client_id))
+            return JSONResponse(
+                server.updates(given.schema_id, "authorization" in request.headers, client_id)
+            )
         except SdsiError as error:
             return _problem(error.status, error.title, error.detail)
 

@@ -28,7 +28,9 @@ __all__ = ["FAULTS", "app", "create_app"]
 
 #: Named faults: each breaks exactly one requirement.
 FAULTS = {
-    "conversion-wrong-output": "WOA-5.3-MCP-TOOL-INVOCATION",  # the tool's result is not what the document's outputs say
+    "conversion-wrong-output": (
+        "WOA-5.3-MCP-TOOL-INVOCATION"
+    ),  # the tool's result is not what the document's outputs say
 }
 NAMESPACE = "finance"
 
@@ -56,7 +58,9 @@ def _server(fault: str | None) -> MCPServer:
     server = MCPServer("finance agents", log_level="WARNING")
 
     @server.tool(name="convert", description="Converts an amount from one currency to another.")
-    def convert(amount: Annotated[float, Field(ge=0, le=1e9)], source: Currency, target: Currency) -> Conversion:
+    def convert(
+        amount: Annotated[float, Field(ge=0, le=1e9)], source: Currency, target: Currency
+    ) -> Conversion:
         converted = round(amount / RATES[source.value] * RATES[target.value], 2)
         return Conversion(amount=converted, currency=target)
 
@@ -64,11 +68,15 @@ def _server(fault: str | None) -> MCPServer:
     def quote(symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")]) -> Quote:
         return Quote(symbol=symbol, price=101.25)
 
-    if fault == "conversion-wrong-output":  # the document promises one shape, the tool answers another
+    if (
+        fault == "conversion-wrong-output"
+    ):  # the document promises one shape, the tool answers another
         server.remove_tool("convert")
 
         @server.tool(name="convert", description="Converts an amount from one currency to another.")
-        def convert_text(amount: Annotated[float, Field(ge=0, le=1e9)], source: Currency, target: Currency) -> str:
+        def convert_text(
+            amount: Annotated[float, Field(ge=0, le=1e9)], source: Currency, target: Currency
+        ) -> str:
             return f"{amount} {source.value} in {target.value}"
 
     return server
@@ -83,18 +91,41 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
     async def document() -> bytes:
         if not documents:
             tools = await honest.list_tools()
-            agents = [{"id": tool.name, "name": tool.name.title(), "description": tool.description or tool.name,
-                       "inputs": tool.input_schema, "outputs": tool.output_schema or {"type": "object"}, "transports": ["mcp"]}
-                      for tool in tools]
-            documents.append(json.dumps({
-                "woa_version": "1", "host": {"name": "Finance agents", "contact": "mailto:agents@example.com"},
-                "transports": {"mcp": {"server": base + "/mcp/", "tool_namespace": NAMESPACE, "tool_field": "agent"}},
-                "agents": agents}).encode())
+            agents = [
+                {
+                    "id": tool.name,
+                    "name": tool.name.title(),
+                    "description": tool.description or tool.name,
+                    "inputs": tool.input_schema,
+                    "outputs": tool.output_schema or {"type": "object"},
+                    "transports": ["mcp"],
+                }
+                for tool in tools
+            ]
+            documents.append(
+                json.dumps(
+                    {
+                        "woa_version": "1",
+                        "host": {"name": "Finance agents", "contact": "mailto:agents@example.com"},
+                        "transports": {
+                            "mcp": {
+                                "server": base + "/mcp/",
+                                "tool_namespace": NAMESPACE,
+                                "tool_field": "agent",
+                            }
+                        },
+                        "agents": agents,
+                    }
+                ).encode()
+            )
         return documents[0]
 
     async def woa(request: Request) -> Response:
         body = await document()
-        headers = {"cache-control": "max-age=300", "etag": '"' + hashlib.sha256(body).hexdigest()[:16] + '"'}
+        headers = {
+            "cache-control": "max-age=300",
+            "etag": '"' + hashlib.sha256(body).hexdigest()[:16] + '"',
+        }
         if request.headers.get("if-none-match") == headers["etag"]:
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="application/woa+json", headers=headers)
@@ -105,7 +136,9 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
             yield
 
     mcp_app: Any = server.streamable_http_app(streamable_http_path="/")
-    return Starlette(routes=[Route("/.well-known/woa.json", woa), Mount("/mcp", app=mcp_app)], lifespan=lifespan)
+    return Starlette(
+        routes=[Route("/.well-known/woa.json", woa), Mount("/mcp", app=mcp_app)], lifespan=lifespan
+    )
 
 
 app = create_app()

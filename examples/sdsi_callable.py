@@ -20,11 +20,14 @@ from mocks.reference.sdsi_server import SdsiServer
 
 __all__ = ["server", "server_that_accepts_any_payload"]
 
-_STATE = SdsiServer()  # one server agent's templates, patches and pool, kept between calls as a process keeps them
+_STATE = (
+    SdsiServer()
+)  # one server agent's templates, patches and pool, kept between calls as a process keeps them
 
 
 def server(operation: str, given: dict[str, Any]) -> Any:
-    """One SDSI operation: its result, or an exception that refuses it (an unknown scenario, a bad payload)."""
+    """One SDSI operation: its result, or an exception that refuses it (an unknown scenario, a
+    bad payload)."""
     if operation == "get_schema_template":
         return _STATE.template(given["scenario"], given.get("preferred_language"))
     if operation == "execute":

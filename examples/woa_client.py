@@ -1,4 +1,5 @@
 """A minimal WoA client for `agent-conformance run --client-command` (the README's example)."""
+
 import json
 import os
 import ssl
@@ -18,9 +19,19 @@ def checked(url: str) -> str:  # WoA 8.2: call only https hosts the administrato
     return url
 
 
-with httpx.Client(verify=ssl.create_default_context(cafile=cacert), timeout=10) as http:  # honours HTTPS_PROXY
+with httpx.Client(
+    verify=ssl.create_default_context(cafile=cacert), timeout=10
+) as http:  # honours HTTPS_PROXY
     document = http.get(checked(document_url)).raise_for_status().json()
     rest = document["transports"]["rest"]
-    url = rest["base"].rstrip("/") + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))
-    envelope = {"agent": agent_id, **({"operation": operation} if operation else {}), "input": json.loads(Path(input_file).read_text())}
-    print(json.dumps(http.post(checked(url), json=envelope).raise_for_status().json()))  # a 3xx is not followed: it raises
+    url = rest["base"].rstrip("/") + rest["invoke_path"].replace(
+        "{agent_id}", quote(agent_id, safe="")
+    )
+    envelope = {
+        "agent": agent_id,
+        **({"operation": operation} if operation else {}),
+        "input": json.loads(Path(input_file).read_text()),
+    }
+    print(
+        json.dumps(http.post(checked(url), json=envelope).raise_for_status().json())
+    )  # a 3xx is not followed: it raises

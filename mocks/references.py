@@ -1,6 +1,6 @@
-"""The reference agents as the suite's commands are handed them (conformance/usecases/references.py): the
-object pyproject.toml names under the entry point group `agent_conformance.references`. Each member
-imports what it serves when it is first used."""
+"""The reference agents as the suite's commands are handed them
+(conformance/usecases/references.py): the object pyproject.toml names under the entry point group
+`agent_conformance.references`. Each member imports what it serves when it is first used."""
 
 from __future__ import annotations
 
@@ -33,9 +33,19 @@ class ReferenceAgents:
 
         return AgentIds(SDSI_AGENT, CLIENT_AGENT_ID, MASTER_ID, frozenset(AGENTS))
 
-    def serve_host(self, fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
-                   fault_seed: int = 0, minimal: bool = False) -> AbstractContextManager[ServedMock]:
-        return serve_host(fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal)
+    def serve_host(
+        self,
+        fault: str | None = None,
+        *,
+        port: int = 0,
+        tls: bool = True,
+        fault_rate: float | None = None,
+        fault_seed: int = 0,
+        minimal: bool = False,
+    ) -> AbstractContextManager[ServedMock]:
+        return serve_host(
+            fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
+        )
 
     def create_app(self, base: str) -> Any:
         from .reference.woa_host import create_app
@@ -43,8 +53,17 @@ class ReferenceAgents:
         return create_app(base)
 
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
-        prefix = f"{VARIABLE}={shlex.quote(fault)} " if fault else f"{MINIMAL_VARIABLE}=1 " if minimal else ""
-        return f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
+        prefix = (
+            f"{VARIABLE}={shlex.quote(fault)} "
+            if fault
+            else f"{MINIMAL_VARIABLE}=1 "
+            if minimal
+            else ""
+        )
+        return (
+            f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}}"
+            " {agent} {operation} {input} {cacert}"
+        )
 
     def isolation_figures(self) -> list[Figure]:
         from .reference.aci_figures import isolation_figures

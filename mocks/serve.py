@@ -20,8 +20,15 @@ __all__ = ["ServedMock", "serve", "serve_host"]
 
 
 @contextmanager
-def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
-               fault_seed: int = 0, minimal: bool = False) -> Iterator[ServedMock]:
+def serve_host(
+    fault: str | None = None,
+    *,
+    port: int = 0,
+    tls: bool = True,
+    fault_rate: float | None = None,
+    fault_seed: int = 0,
+    minimal: bool = False,
+) -> Iterator[ServedMock]:
     """The reference WoA host, with the named fault if any (a fault may change how it is served), on
     every request or, with `fault_rate`, on that fraction of them (a coin seeded by `fault_seed`);
     `minimal`: the minimal conformer instead (mocks/minimal.py)."""
@@ -29,7 +36,12 @@ def serve_host(fault: str | None = None, *, port: int = 0, tls: bool = True, fau
     from .reference.woa_host import create_app
 
     broken = FAULTS[fault] if fault else None
-    with serve(lambda base: create_app(base, fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal), port=port,
-               tls=tls and not (broken and broken.plain_http),
-               tls_maximum=broken.tls_maximum if broken else ssl.TLSVersion.TLSv1_2 if minimal else None) as mock:
+    with serve(
+        lambda base: create_app(
+            base, fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
+        ),
+        port=port,
+        tls=tls and not (broken and broken.plain_http),
+        tls_maximum=broken.tls_maximum if broken else ssl.TLSVersion.TLSv1_2 if minimal else None,
+    ) as mock:
         yield mock

@@ -12,5 +12,6 @@ SHARED_DRAFTS = ROOT.parent / "shared" / "drafts"
 
 @pytest.fixture(scope="session")
 def drafts_dir() -> Path | None:
-    """../shared/drafts when this checkout has it beside it; None means the copies shipped in the package."""
+    """../shared/drafts when this checkout has it beside it; None means the copies shipped in the
+    package."""
     return SHARED_DRAFTS if SHARED_DRAFTS.is_dir() else None

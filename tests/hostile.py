@@ -21,12 +21,14 @@ def _app(handler) -> Starlette:  # type: ignore[no-untyped-def]
 def answers_html(_: str) -> Starlette:
     async def handler(request: Request) -> Response:
         return Response("<html>not json</html>", media_type="text/html")
+
     return _app(handler)
 
 
 def answers_nested(_: str) -> Starlette:
     async def handler(request: Request) -> Response:
         return Response("[" * 100_000 + "]" * 100_000, media_type="application/woa+json")
+
     return _app(handler)
 
 
@@ -35,8 +37,10 @@ def answers_50_mb(_: str) -> Starlette:
         chunk = b" " * (1024 * 1024)
         for _ in range(50):
             yield chunk
+
     async def handler(request: Request) -> Response:
         return StreamingResponse(body(), media_type="application/woa+json")
+
     return _app(handler)
 
 
@@ -44,6 +48,7 @@ def never_answers(_: str) -> Starlette:
     async def handler(request: Request) -> Response:
         await asyncio.sleep(30)
         return Response("{}")
+
     return _app(handler)
 
 
@@ -71,6 +76,7 @@ def planted_500(base: str) -> Any:
 
         async def replay():  # type: ignore[no-untyped-def]
             return {"type": "http.request", "body": body, "more_body": False}
+
         return await inner(scope, replay, send)
 
     return app

@@ -1,4 +1,5 @@
-"""Run the command line with every outbound connection and name lookup recorded, and its peak memory.
+"""Run the command line with every outbound connection and name lookup recorded, and its peak
+memory.
 
     python tests/outbound.py RECORD.json run --target ...
 

@@ -1,4 +1,5 @@
-"""The errata register quotes the drafts, names real requirements, and records every figure repair."""
+"""The errata register quotes the drafts, names real requirements, and records every figure
+repair."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ def _draft_text(draft: str, directory: Path | None) -> str:
 
 
 def test_every_entry_quotes_its_draft(drafts_dir: Path | None) -> None:
-    missing = [e.id for e in register() if normalize(e.text) not in _draft_text(e.draft, drafts_dir)]
+    missing = [
+        e.id for e in register() if normalize(e.text) not in _draft_text(e.draft, drafts_dir)
+    ]
     assert missing == []
 
 
@@ -29,12 +32,21 @@ def test_every_entry_names_catalogued_requirements() -> None:
 
 def test_the_slips_named_by_the_developers_guide_are_recorded() -> None:
     ids = {e.id for e in register()}
-    assert {"E-ACI-5.1-FIGURE-JSON", "E-ACI-5.2-FIGURE-JSON", "E-ACI-5.2-ITEMSTATE-SPELLING", "E-SDSI-3.2-STEP-NUMBERING"} <= ids
+    assert {
+        "E-ACI-5.1-FIGURE-JSON",
+        "E-ACI-5.2-FIGURE-JSON",
+        "E-ACI-5.2-ITEMSTATE-SPELLING",
+        "E-SDSI-3.2-STEP-NUMBERING",
+    } <= ids
 
 
 def test_every_figure_repair_is_applied_by_a_vector_and_every_repair_is_registered() -> None:
     repairs = {e.id for e in register() if e.kind == "figure-repair"}
-    applied = {r for path in message_vector_files() for r in json.loads(path.read_text()).get("repairs", [])}
+    applied = {
+        r
+        for path in message_vector_files()
+        for r in json.loads(path.read_text()).get("repairs", [])
+    }
     assert applied == repairs
 
 

@@ -1,5 +1,6 @@
-"""The habits CI enforces (issue 23), run by the README's test command: ruff and mypy --strict over
-the whole tree (the suite, the mocks, the tests, the tools and the bench), both clean."""
+"""The habits CI enforces (issue 23), run by the README's test command: ruff (lint, lines of 100
+columns at most, and its formatter) and mypy --strict over the whole tree (the suite, the mocks,
+the tests, the tools and the bench), all clean."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ TREE = ("conformance", "mocks", "tests", "tools", "bench")
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=540)
+    return subprocess.run(
+        [sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=540
+    )
 
 
 def test_ruff_finds_nothing() -> None:
@@ -22,9 +25,14 @@ def test_ruff_finds_nothing() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_tree_is_as_ruffs_formatter_writes_it() -> None:
+    done = _run("ruff", "format", "--check", *TREE)
+    assert done.returncode == 0, "run: ruff format .\n" + done.stdout + done.stderr
+
+
 @pytest.mark.timeout(600)
 def test_mypy_strict_finds_nothing(tmp_path: Path) -> None:
-    """pyproject.toml's [tool.mypy] names the files (the whole tree) and strict mode; a cache of its own,
-    so that a stale cache in the checkout never hides an error."""
+    """pyproject.toml's [tool.mypy] names the files (the whole tree) and strict mode; a cache of
+    its own, so that a stale cache in the checkout never hides an error."""
     done = _run("mypy", "--cache-dir", str(tmp_path / "cache"))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,8 +1,9 @@
-"""The floors of the house (issue 23): every package of the suite imports only from its own floor and
-those below (ARCHITECTURE.md draws them), the suite never imports its mocks, no module imports one
-that imports it back (counting imports inside functions), and the mocks take the suite's public data
-and harness, never its checks. Imports are read as text (a regular expression, not `ast`, which is
-unreliable in an xdist worker whose recursion limit a test moved on Python 3.11)."""
+"""The floors of the house (issue 23): every package of the suite imports only from its own floor
+and those below (ARCHITECTURE.md draws them), the suite never imports its mocks, no module
+imports one that imports it back (counting imports inside functions), and the mocks take the
+suite's public data and harness, never its checks. Imports are read as text (a regular
+expression, not `ast`, which is unreliable in an xdist worker whose recursion limit a test moved
+on Python 3.11)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)|import[ \t]+([\w.]+))", re.M)
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)|import[ \t]+([\w.]+))",
+    re.M,
+)
 
 
 def _modules(package: str) -> dict[str, Path]:
@@ -22,7 +26,8 @@ def _modules(package: str) -> dict[str, Path]:
 
 
 def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The modules `module` imports: a package's submodules by name, not the package, for `from . import x`."""
+    """The modules `module` imports: a package's submodules by name, not the package, for `from .
+    import x`."""
     found = set()
     for source, names, plain in _IMPORT.findall(path.read_text(encoding="utf-8")):
         if plain:
@@ -30,8 +35,15 @@ def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
         else:
             dots = len(source) - len(source.lstrip("."))
             base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-            target = ".".join([*base[:len(base) - dots + 1], source.lstrip(".")]).strip(".") if dots else source
-            submodules = {f"{target}.{n}" for n in re.findall(r"\w+", names.split(" as ")[0] if "(" not in names else names)}
+            target = (
+                ".".join([*base[: len(base) - dots + 1], source.lstrip(".")]).strip(".")
+                if dots
+                else source
+            )
+            submodules = {
+                f"{target}.{n}"
+                for n in re.findall(r"\w+", names.split(" as ")[0] if "(" not in names else names)
+            }
             if submodules & set(known):
                 found |= submodules & set(known)
                 continue
@@ -50,16 +62,27 @@ def _graph() -> dict[str, set[str]]:
 
 #: The floors, top down: a package may import from its own floor and the floors below, never above.
 FLOORS = {
-    "cli": 10, "pytest_plugin": 10,  # how users ask: the command line, the pytest plugin
-    "usecases": 9,  # what they ask for: repeat, fleet, proxy, fuzz, mutate, rejudge, attest, the references
+    "cli": 10,
+    "pytest_plugin": 10,  # how users ask: the command line, the pytest plugin
+    "usecases": (
+        9
+    ),  # what they ask for: repeat, fleet, proxy, fuzz, mutate, rejudge, attest, the references
     "engine": 8,  # a run: lanes of checks, results to handlers, the gate
     "checks": 7,  # one function per requirement
     "target": 6,  # what a check gets: the run's options, the target, the address policy
-    "spy": 5, "driver": 5, "harness": 5,  # the suite's own servers and drivers of a client under test
-    "bindings": 4, "instances": 4,  # how the suite speaks to a target; the inputs it makes up
-    "recording": 3, "vectors": 3,  # recorded evidence; golden vectors
-    "report": 2, "validation": 2, "errata": 2, "oracle": 2,  # results and writers; message validation
-    "requirements": 1, "schemas": 1,  # the catalogue and the drafts' message schemas
+    "spy": 5,
+    "driver": 5,
+    "harness": 5,  # the suite's own servers and drivers of a client under test
+    "bindings": 4,
+    "instances": 4,  # how the suite speaks to a target; the inputs it makes up
+    "recording": 3,
+    "vectors": 3,  # recorded evidence; golden vectors
+    "report": 2,
+    "validation": 2,
+    "errata": 2,
+    "oracle": 2,  # results and writers; message validation
+    "requirements": 1,
+    "schemas": 1,  # the catalogue and the drafts' message schemas
 }
 
 
@@ -71,12 +94,19 @@ def _floor(module: str) -> int:
 def test_every_package_imports_only_its_floor_and_below() -> None:
     graph = _graph()
     assert set(FLOORS) == {m.split(".")[1] for m in graph if "." in m} | {"pytest_plugin"}
-    upward = [(m, t) for m, targets in graph.items() for t in targets if t.startswith("conformance") and _floor(t) > _floor(m)]
+    upward = [
+        (m, t)
+        for m, targets in graph.items()
+        for t in targets
+        if t.startswith("conformance") and _floor(t) > _floor(m)
+    ]
     assert upward == []
 
 
 def test_the_suite_never_imports_its_mocks() -> None:
-    assert [(m, t) for m, targets in _graph().items() for t in targets if t.split(".")[0] == "mocks"] == []
+    assert [
+        (m, t) for m, targets in _graph().items() for t in targets if t.split(".")[0] == "mocks"
+    ] == []
 
 
 def test_no_import_circle() -> None:
@@ -87,7 +117,7 @@ def test_no_import_circle() -> None:
         state[module] = "open"
         for target in sorted(graph.get(module, ())):
             if state.get(target) == "open":
-                circles.append([*trail[trail.index(target):], target])
+                circles.append([*trail[trail.index(target) :], target])
             elif target in graph and target not in state:
                 visit(target, [*trail, target])
         state[module] = "done"
@@ -100,5 +130,10 @@ def test_no_import_circle() -> None:
 
 def test_the_mocks_take_no_check() -> None:
     known = {**_modules("conformance"), **_modules("mocks")}
-    taken = [(m, t) for m, p in _modules("mocks").items() for t in _imports(m, p, known) if t.startswith("conformance.checks")]
+    taken = [
+        (m, t)
+        for m, p in _modules("mocks").items()
+        for t in _imports(m, p, known)
+        if t.startswith("conformance.checks")
+    ]
     assert taken == []

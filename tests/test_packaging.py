@@ -1,4 +1,5 @@
-"""The wheel ships what an installed suite needs: the catalogue, the drafts, the schemas and the vectors."""
+"""The wheel ships what an installed suite needs: the catalogue, the drafts, the schemas and the
+vectors."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_wheel_carries_data_and_vectors(tmp_path: Path) -> None:
-    wheel = Path(next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])))
+    wheel = Path(
+        next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"]))
+    )
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {
         "conformance/requirements/woa.json",
@@ -26,4 +29,6 @@ def test_the_wheel_carries_data_and_vectors(tmp_path: Path) -> None:
     }
     assert expected <= names
     vectors = {n for n in names if n.startswith("conformance/_data/vectors/")}
-    assert len(vectors) == len(list((ROOT / "vectors").glob("*/*.json")))  # message vectors and dsp traces
+    assert len(vectors) == len(
+        list((ROOT / "vectors").glob("*/*.json"))
+    )  # message vectors and dsp traces

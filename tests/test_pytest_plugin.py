@@ -1,6 +1,7 @@
-"""The pytest plugin, as a team's pytest run meets it (pytester, a pytest process of its own): one item
-per requirement named after its ID, failures with the sentence and evidence, skips with their reason,
-the baseline honoured, in-process (--agent-app) and over the network (--agent-target); inert otherwise."""
+"""The pytest plugin, as a team's pytest run meets it (pytester, a pytest process of its own):
+one item per requirement named after its ID, failures with the sentence and evidence, skips with
+their reason, the baseline honoured, in-process (--agent-app) and over the network
+(--agent-target); inert otherwise."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from conformance.requirements import catalogue
 from mocks.serve import serve_host
 
 pytest_plugins = ["pytester"]
-APP = 'from mocks.reference.woa_host import create_app\napp = create_app("https://agent.test"{fault})\n'
+APP = (
+    "from mocks.reference.woa_host import create_app\napp ="
+    ' create_app("https://agent.test"{fault})\n'
+)
 
 
 def _outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -25,48 +29,113 @@ def test_the_plugin_is_inert_without_its_options(pytester: pytest.Pytester) -> N
     assert _outcomes(result) == {"passed": 1}
 
 
-def test_an_in_process_app_gets_one_item_per_requirement(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_in_process_app_gets_one_item_per_requirement(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # room for each skip's reason beside its node ID
     pytester.makepyfile(agent_app=APP.format(fault=""))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa", "-v")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa", "-v"
+    )
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 40, outcomes
     assert sum(outcomes.values()) == len(catalogue().for_draft("woa"))  # WoA's requirements
-    result.stdout.fnmatch_lines(["agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*",
-                                 "agent-conformance/woa/8.1::WOA-8.1-CLIENT-VALIDATES-CERTIFICATES SKIPPED (not-applicable*"])
+    result.stdout.fnmatch_lines(
+        [
+            "agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*",
+            (
+                "agent-conformance/woa/8.1::WOA-8.1-CLIENT-VALIDATES-CERTIFICATES SKIPPED"
+                " (not-applicable*"
+            ),
+        ]
+    )
 
 
 @pytest.mark.timeout(300)
-def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(pytester: pytest.Pytester) -> None:
+def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile(agent_app=APP.format(fault=', "woa-4-version-1"'))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa"
+    )
     assert _outcomes(result)["failed"] == 1
-    result.stdout.fnmatch_lines(["*WOA-4-VERSION-1 (WOA 4, MUST, *): fail*", "*sentence:*woa_version*",
-                                 "*evidence: GET https://agent.test/.well-known/woa.json -> 200*"])
-    pytester.makefile(".json", baseline=json.dumps({"format": "agent-conformance-baseline/1",
-                                                     "expected_failures": {"WOA-4-VERSION-1": "migrating"}}))
-    absorbed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa",
-                                             "--agent-baseline", "baseline.json")
+    result.stdout.fnmatch_lines(
+        [
+            "*WOA-4-VERSION-1 (WOA 4, MUST, *): fail*",
+            "*sentence:*woa_version*",
+            "*evidence: GET https://agent.test/.well-known/woa.json -> 200*",
+        ]
+    )
+    pytester.makefile(
+        ".json",
+        baseline=json.dumps(
+            {
+                "format": "agent-conformance-baseline/1",
+                "expected_failures": {"WOA-4-VERSION-1": "migrating"},
+            }
+        ),
+    )
+    absorbed = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--agent-app",
+        "agent_app:app",
+        "--agent-suite",
+        "woa",
+        "--agent-baseline",
+        "baseline.json",
+    )
     assert "failed" not in _outcomes(absorbed)
 
 
 def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
     with serve_host() as host:
-        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-target", host.url, "--agent-cacert", str(host.cacert),
-                                               "--agent-suite", "woa", "-k", "WOA-4")
+        result = pytester.runpytest_subprocess(
+            "-p",
+            "no:cacheprovider",
+            "--agent-target",
+            host.url,
+            "--agent-cacert",
+            str(host.cacert),
+            "--agent-suite",
+            "woa",
+            "-k",
+            "WOA-4",
+        )
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 20, outcomes
 
 
 def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:
-    """The issue's list: the right collection count, markers per draft and level (-m "woa and must"), a
-    node ID per draft and section, and a JUnit classname from it."""
+    """The issue's list: the right collection count, markers per draft and level (-m "woa and
+    must"), a node ID per draft and section, and a JUnit classname from it."""
     pytester.makepyfile(agent_app=APP.format(fault=""))
     woa_must = [r for r in catalogue().for_draft("woa") if r.level == "MUST"]
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa",
-                                           "-m", "woa and must", "-v", "--junitxml", "junit.xml")
-    result.stdout.fnmatch_lines([f"*collected {len(catalogue().for_draft('woa'))} items / * deselected / {len(woa_must)} selected*",
-                                 "agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*"])
-    assert sum(_outcomes(result).get(k, 0) for k in ("passed", "skipped", "failed")) == len(woa_must)
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--agent-app",
+        "agent_app:app",
+        "--agent-suite",
+        "woa",
+        "-m",
+        "woa and must",
+        "-v",
+        "--junitxml",
+        "junit.xml",
+    )
+    result.stdout.fnmatch_lines(
+        [
+            (
+                f"*collected {len(catalogue().for_draft('woa'))} items / * deselected /"
+                f" {len(woa_must)} selected*"
+            ),
+            "agent-conformance/woa/4::WOA-4-VERSION-1 PASSED*",
+        ]
+    )
+    assert sum(_outcomes(result).get(k, 0) for k in ("passed", "skipped", "failed")) == len(
+        woa_must
+    )
     junit = (pytester.path / "junit.xml").read_text()
     assert 'classname="agent-conformance.woa.4" name="WOA-4-VERSION-1"' in junit

@@ -58,7 +58,8 @@ def _entry(source: str, name: str, schema: Any) -> Entry:
     return {"name": name, "source": source, "schema": schema}
 
 
-# --------------------------------------------------------------------------------------------- pydantic
+# ---------------------------------------------------------------------------------------------
+# pydantic
 
 
 def pydantic_schemas() -> list[Entry]:
@@ -120,7 +121,9 @@ def pydantic_schemas() -> list[Entry]:
         """Current weather and forecast for a city."""
 
         city: str = Field(description="City name, e.g. 'Paris'", min_length=1, max_length=100)
-        country_code: str | None = Field(None, pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2")
+        country_code: str | None = Field(
+            None, pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2"
+        )
         units: Units = Units.metric
         days: int = Field(3, ge=1, le=14)
         include_hourly: bool = False
@@ -285,7 +288,9 @@ def pydantic_schemas() -> list[Entry]:
         at: AwareDatetime
         seating: Literal["indoor", "outdoor", "bar"] | None = None
         contact_phone: str = Field(pattern=r"^\+?[1-9]\d{6,14}$")
-        dietary: list[Literal["vegan", "vegetarian", "gluten_free", "halal", "kosher", "nut_allergy"]] = []
+        dietary: list[
+            Literal["vegan", "vegetarian", "gluten_free", "halal", "kosher", "nut_allergy"]
+        ] = []
 
     add("RestaurantReservation", RestaurantReservation)
 
@@ -449,7 +454,9 @@ def pydantic_schemas() -> list[Entry]:
 
     class ChatTurn(BaseModel):
         role: Literal["user", "assistant", "system"]
-        content: list[Annotated[TextMessage | ImageMessage | ToolCallMessage, Field(discriminator="type")]]
+        content: list[
+            Annotated[TextMessage | ImageMessage | ToolCallMessage, Field(discriminator="type")]
+        ]
 
     class ChatRequest(BaseModel):
         messages: list[ChatTurn] = Field(min_length=1)
@@ -494,7 +501,9 @@ def pydantic_schemas() -> list[Entry]:
         electric: bool = False
 
     class Rental(BaseModel):
-        vehicle: Annotated[Annotated[Car, Tag("car")] | Annotated[Bike, Tag("bike")], Discriminator(_vehicle_kind)]
+        vehicle: Annotated[
+            Annotated[Car, Tag("car")] | Annotated[Bike, Tag("bike")], Discriminator(_vehicle_kind)
+        ]
         hours: int = Field(ge=1, le=72)
 
     add("Rental", Rental)
@@ -556,7 +565,9 @@ def pydantic_schemas() -> list[Entry]:
 
     # String constraints and formats
     class UserRegistration(BaseModel):
-        username: Annotated[str, StringConstraints(min_length=3, max_length=32, pattern=r"^[a-zA-Z0-9_]+$")]
+        username: Annotated[
+            str, StringConstraints(min_length=3, max_length=32, pattern=r"^[a-zA-Z0-9_]+$")
+        ]
         password: SecretStr = Field(min_length=12)
         display_name: str | None = Field(None, max_length=64)
         birthdate: PastDate | None = None
@@ -568,7 +579,9 @@ def pydantic_schemas() -> list[Entry]:
     class Webhook(BaseModel):
         url: HttpUrl
         secret: SecretStr | None = None
-        events: list[Literal["order.created", "order.paid", "order.shipped", "refund.created"]] = Field(min_length=1)
+        events: list[Literal["order.created", "order.paid", "order.shipped", "refund.created"]] = (
+            Field(min_length=1)
+        )
         active: bool = True
         timeout_seconds: float = Field(10.0, gt=0, le=30)
 
@@ -621,7 +634,9 @@ def pydantic_schemas() -> list[Entry]:
         filename: str = Field(pattern=r"^[^/\\]+$")
         content_type: str = "application/octet-stream"
         content: bytes
-        checksum_sha256: str | None = Field(None, min_length=64, max_length=64, pattern=r"^[0-9a-f]+$")
+        checksum_sha256: str | None = Field(
+            None, min_length=64, max_length=64, pattern=r"^[0-9a-f]+$"
+        )
 
     add("Attachment", Attachment)
 
@@ -643,7 +658,9 @@ def pydantic_schemas() -> list[Entry]:
     add("Invoice", Invoice)
 
     class ThermostatSetting(BaseModel):
-        target_celsius: float = Field(ge=5, le=30, multiple_of=0.5, json_schema_extra={"x-unit": "celsius"})
+        target_celsius: float = Field(
+            ge=5, le=30, multiple_of=0.5, json_schema_extra={"x-unit": "celsius"}
+        )
         mode: Literal["heat", "cool", "auto", "off"] = "auto"
         fan_speed: int = Field(2, ge=0, le=5)
         schedule: dict[Weekday, list[tuple[dt.time, float]]] = {}
@@ -737,7 +754,9 @@ def pydantic_schemas() -> list[Entry]:
         first_name: str = Field(alias="firstName")
         last_name: str = Field(alias="lastName")
         date_of_birth: dt.date | None = Field(None, alias="dateOfBirth")
-        phone_number: str | None = Field(None, validation_alias=AliasChoices("phoneNumber", "phone"))
+        phone_number: str | None = Field(
+            None, validation_alias=AliasChoices("phoneNumber", "phone")
+        )
 
     add("UserProfile", UserProfile)
 
@@ -773,7 +792,9 @@ def pydantic_schemas() -> list[Entry]:
     class ProductCreate(BaseModel):
         model_config = ConfigDict(
             json_schema_extra={
-                "examples": [{"name": "Espresso cup", "price": "12.50", "category": "kitchen", "stock": 40}]
+                "examples": [
+                    {"name": "Espresso cup", "price": "12.50", "category": "kitchen", "stock": 40}
+                ]
             }
         )
 
@@ -782,7 +803,9 @@ def pydantic_schemas() -> list[Entry]:
         price: Decimal = Field(gt=0)
         category: Literal["kitchen", "garden", "office", "toys"]
         stock: int = Field(0, ge=0)
-        barcode: str | None = Field(None, pattern=r"^\d{13}$", json_schema_extra={"x-format": "ean13"})
+        barcode: str | None = Field(
+            None, pattern=r"^\d{13}$", json_schema_extra={"x-format": "ean13"}
+        )
 
     add("ProductCreate", ProductCreate)
 
@@ -799,7 +822,9 @@ def pydantic_schemas() -> list[Entry]:
         Results are ranked by BM25.
         """
 
-        q: str = Field(title="Query", description="Words to search for", examples=["reset password"])
+        q: str = Field(
+            title="Query", description="Words to search for", examples=["reset password"]
+        )
         top_k: int = Field(5, title="Top K", ge=1, le=50, examples=[5, 10])
 
     add("DocumentedSearch", DocumentedSearch)
@@ -1009,7 +1034,8 @@ def pydantic_schemas() -> list[Entry]:
     return out
 
 
-# --------------------------------------------------------------------------------------------- fastapi
+# ---------------------------------------------------------------------------------------------
+# fastapi
 
 _COMPONENT_PREFIX = "#/components/schemas/"
 
@@ -1033,14 +1059,22 @@ def _rewrite_ref(value: Any) -> Any:
 
 
 def _rewrite_refs(node: Any) -> Any:
-    """`node` with `#/components/schemas/X` made `#/$defs/X` in `$ref`s and discriminator mappings."""
+    """`node` with `#/components/schemas/X` made `#/$defs/X` in `$ref`s and discriminator
+    mappings."""
     if isinstance(node, dict):
         rewritten: dict[str, Any] = {}
         for key, value in node.items():
             if key == "$ref":
                 rewritten[key] = _rewrite_ref(value)
-            elif key == "discriminator" and isinstance(value, dict) and isinstance(value.get("mapping"), dict):
-                rewritten[key] = {**value, "mapping": {k: _rewrite_ref(v) for k, v in value["mapping"].items()}}
+            elif (
+                key == "discriminator"
+                and isinstance(value, dict)
+                and isinstance(value.get("mapping"), dict)
+            ):
+                rewritten[key] = {
+                    **value,
+                    "mapping": {k: _rewrite_ref(v) for k, v in value["mapping"].items()},
+                }
             else:
                 rewritten[key] = _rewrite_refs(value)
         return rewritten
@@ -1265,7 +1299,9 @@ def fastapi_schemas() -> list[Entry]:
         return {}
 
     @app.post("/pets")
-    async def create_pet(pet: Annotated[Cat | Dog, Body(discriminator="pet_type")]) -> dict[str, Any]:
+    async def create_pet(
+        pet: Annotated[Cat | Dog, Body(discriminator="pet_type")],
+    ) -> dict[str, Any]:
         return {}
 
     @app.post("/pets/any")
@@ -1338,11 +1374,15 @@ def fastapi_schemas() -> list[Entry]:
         return {}
 
     @app.post("/uploads")
-    async def upload(file: UploadFile, description: Annotated[str | None, Form()] = None) -> dict[str, Any]:
+    async def upload(
+        file: UploadFile, description: Annotated[str | None, Form()] = None
+    ) -> dict[str, Any]:
         return {}
 
     @app.post("/uploads/many")
-    async def upload_many(files: Annotated[list[bytes], File(description="Multiple files as bytes")]) -> dict[str, Any]:
+    async def upload_many(
+        files: Annotated[list[bytes], File(description="Multiple files as bytes")],
+    ) -> dict[str, Any]:
         return {}
 
     @app.post("/users/{user_id}/address")
@@ -1352,7 +1392,9 @@ def fastapi_schemas() -> list[Entry]:
         return {}
 
     @app.post("/orders/bulk")
-    async def bulk_orders(orders: Annotated[list[OrderIn], Body(embed=True, max_length=20)]) -> dict[str, Any]:
+    async def bulk_orders(
+        orders: Annotated[list[OrderIn], Body(embed=True, max_length=20)],
+    ) -> dict[str, Any]:
         return {}
 
     openapi = app.openapi()
@@ -1481,7 +1523,9 @@ def mcp_schemas() -> list[Entry]:
     def edit_file(
         path: str,
         edits: list[dict[str, str]],
-        dry_run: Annotated[bool, Field(description="Preview changes using git-style diff format")] = False,
+        dry_run: Annotated[
+            bool, Field(description="Preview changes using git-style diff format")
+        ] = False,
     ) -> str:
         """Make line-based edits to a text file."""
         raise NotImplementedError
@@ -1502,7 +1546,9 @@ def mcp_schemas() -> list[Entry]:
         raise NotImplementedError
 
     @server.tool()
-    def create_issue(repo: Annotated[str, Field(pattern=r"^[\w.-]+/[\w.-]+$")], issue: IssueDraft) -> dict[str, Any]:
+    def create_issue(
+        repo: Annotated[str, Field(pattern=r"^[\w.-]+/[\w.-]+$")], issue: IssueDraft
+    ) -> dict[str, Any]:
         """Create a GitHub issue."""
         raise NotImplementedError
 
@@ -1526,7 +1572,8 @@ def mcp_schemas() -> list[Entry]:
 
     @server.tool()
     def describe_table(
-        table: Annotated[str, Field(pattern=r"^[a-zA-Z_][a-zA-Z0-9_]*$")], schema_name: str = "public"
+        table: Annotated[str, Field(pattern=r"^[a-zA-Z_][a-zA-Z0-9_]*$")],
+        schema_name: str = "public",
     ) -> str:
         """Describe a table's columns."""
         raise NotImplementedError
@@ -1583,21 +1630,29 @@ def mcp_schemas() -> list[Entry]:
         raise NotImplementedError
 
     @server.tool()
-    def log_event(message: str, severity: Severity = Severity.info, context: dict[str, str] | None = None) -> None:
+    def log_event(
+        message: str, severity: Severity = Severity.info, context: dict[str, str] | None = None
+    ) -> None:
         """Write to the audit log."""
 
     @server.tool()
-    def convert_currency(amount: Annotated[float, Field(gt=0)], from_currency: str, to_currency: str) -> float:
+    def convert_currency(
+        amount: Annotated[float, Field(gt=0)], from_currency: str, to_currency: str
+    ) -> float:
         """Convert between currencies at today's rate."""
         raise NotImplementedError
 
     @server.tool()
-    def get_stock_quote(symbols: Annotated[list[str], Field(min_length=1, max_length=25)]) -> dict[str, float]:
+    def get_stock_quote(
+        symbols: Annotated[list[str], Field(min_length=1, max_length=25)],
+    ) -> dict[str, float]:
         """Latest prices for ticker symbols."""
         raise NotImplementedError
 
     @server.tool()
-    def create_reminder(text: str, at: dt.datetime, repeat: Literal["none", "daily", "weekly"] = "none") -> uuid.UUID:
+    def create_reminder(
+        text: str, at: dt.datetime, repeat: Literal["none", "daily", "weekly"] = "none"
+    ) -> uuid.UUID:
         """Set a reminder."""
         raise NotImplementedError
 
@@ -1623,7 +1678,9 @@ def mcp_schemas() -> list[Entry]:
         raise NotImplementedError
 
     @server.tool()
-    def git_commit(repo_path: str, message: str, files: list[str] | None = None, amend: bool = False) -> str:
+    def git_commit(
+        repo_path: str, message: str, files: list[str] | None = None, amend: bool = False
+    ) -> str:
         """Commit changes."""
         raise NotImplementedError
 
@@ -1670,7 +1727,9 @@ def mcp_schemas() -> list[Entry]:
         raise NotImplementedError
 
     @server.tool()
-    def play_music(query: str, shuffle: bool = False, volume: Annotated[int, Field(ge=0, le=100)] | None = None) -> str:
+    def play_music(
+        query: str, shuffle: bool = False, volume: Annotated[int, Field(ge=0, le=100)] | None = None
+    ) -> str:
         """Play music matching a query."""
         raise NotImplementedError
 
@@ -1685,12 +1744,16 @@ def mcp_schemas() -> list[Entry]:
         raise NotImplementedError
 
     @server.tool()
-    def calculate(expression: Annotated[str, Field(max_length=500, description="An arithmetic expression")]) -> float:
+    def calculate(
+        expression: Annotated[str, Field(max_length=500, description="An arithmetic expression")],
+    ) -> float:
         """Evaluate an arithmetic expression."""
         raise NotImplementedError
 
     @server.tool()
-    def embed_texts(texts: list[str], model: str = "small", normalize: bool = True) -> list[list[float]]:
+    def embed_texts(
+        texts: list[str], model: str = "small", normalize: bool = True
+    ) -> list[list[float]]:
         """Embed texts as vectors."""
         raise NotImplementedError
 
@@ -1712,14 +1775,17 @@ def mcp_schemas() -> list[Entry]:
         if "outputSchema" in wire:
             # Many tools return a bare str, whose output schema is the same {"result": string} but
             # for its title: keep the first of each.
-            untitled = json.dumps({k: v for k, v in wire["outputSchema"].items() if k != "title"}, sort_keys=True)
+            untitled = json.dumps(
+                {k: v for k, v in wire["outputSchema"].items() if k != "title"}, sort_keys=True
+            )
             if untitled not in outputs_seen:
                 outputs_seen.add(untitled)
                 out.append(_entry("mcp", wire["name"] + ".output", wire["outputSchema"]))
     return out
 
 
-# --------------------------------------------------------------------------------------------- openai
+# ---------------------------------------------------------------------------------------------
+# openai
 
 
 def openai_schemas() -> list[Entry]:
@@ -1994,7 +2060,9 @@ def openai_schemas() -> list[Entry]:
         """
         return a * b
 
-    def get_current_weather(location: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> str:
+    def get_current_weather(
+        location: str, unit: Literal["celsius", "fahrenheit"] = "celsius"
+    ) -> str:
         """Get the current weather in a given location.
 
         Args:
@@ -2013,7 +2081,9 @@ def openai_schemas() -> list[Entry]:
         """
         raise NotImplementedError
 
-    def schedule_meeting(title: str, attendees: list[str], start: str, duration_minutes: int = 30) -> str:
+    def schedule_meeting(
+        title: str, attendees: list[str], start: str, duration_minutes: int = 30
+    ) -> str:
         """Schedule a meeting.
 
         Args:
@@ -2087,7 +2157,9 @@ add("hotelBooking", z.object({
   checkIn: z.string().date(),
   checkOut: z.string().date(),
   rooms: z.number().int().positive().max(9).default(1),
-  guests: z.array(z.object({ name: z.string().min(1), age: z.number().int().nonnegative().optional() })).nonempty().max(8),
+  guests: z.array(z.object({
+    name: z.string().min(1), age: z.number().int().nonnegative().optional(),
+  })).nonempty().max(8),
   roomType: z.enum(["single", "double", "suite"]),
   specialRequests: z.string().max(500).nullable().optional(),
 }));
@@ -2112,7 +2184,9 @@ add("order", z.object({
 }));
 
 add("payment", z.discriminatedUnion("method", [
-  z.object({ method: z.literal("card"), token: z.string().min(16), saveCard: z.boolean().default(false) }),
+  z.object({
+    method: z.literal("card"), token: z.string().min(16), saveCard: z.boolean().default(false),
+  }),
   z.object({ method: z.literal("bank"), iban: z.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/) }),
   z.object({ method: z.literal("wallet"), provider: z.enum(["apple_pay", "google_pay"]) }),
 ]));
@@ -2158,11 +2232,15 @@ const TreeNode = z.lazy(() => z.object({
 }));
 add("treeNode", TreeNode, "TreeNode");
 
-const Json = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(Json)]));
+const Json = z.lazy(() => z.union([
+  z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(Json),
+]));
 add("jsonValue", z.object({ key: z.string(), value: Json }), { name: "Setting" });
 
 add("auditQuery", z.intersection(
-  z.object({ actor: z.string().optional(), action: z.enum(["create", "update", "delete"]).optional() }),
+  z.object({
+    actor: z.string().optional(), action: z.enum(["create", "update", "delete"]).optional(),
+  }),
   z.object({ since: z.string().datetime(), until: z.string().datetime().optional() }),
 ));
 
@@ -2249,7 +2327,9 @@ add("meeting", z.object({
   when: z.object({ start: z.string().datetime(), end: z.string().datetime() }),
 }));
 
-add("bigintCounter", z.object({ counter: z.bigint(), label: z.string().optional(), ratio: z.number().finite() }));
+add("bigintCounter", z.object({
+  counter: z.bigint(), label: z.string().optional(), ratio: z.number().finite(),
+}));
 
 add("envVars", z.object({
   NODE_ENV: z.enum(["development", "production", "test"]),
@@ -2289,7 +2369,9 @@ add4("userSignup", z4.strictObject({
 
 add4("payment", z4.discriminatedUnion("method", [
   z4.object({ method: z4.literal("card"), token: z4.string() }),
-  z4.object({ method: z4.literal("bank"), iban: z4.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/) }),
+  z4.object({
+    method: z4.literal("bank"), iban: z4.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/),
+  }),
 ]));
 
 const Node4 = z4.object({
@@ -2305,7 +2387,9 @@ add4("inventory", z4.object({
 }));
 
 const Addr4 = z4.object({ street: z4.string(), city: z4.string() }).meta({ id: "Address" });
-add4("shipment", z4.object({ from: Addr4, to: Addr4, weightKg: z4.number().positive().multipleOf(0.1) }));
+add4("shipment", z4.object({
+  from: Addr4, to: Addr4, weightKg: z4.number().positive().multipleOf(0.1),
+}));
 
 add4("looseMetadata", z4.looseObject({ source: z4.string(), version: z4.int().default(1) }));
 
@@ -2321,7 +2405,8 @@ def zod_available() -> bool:
         directory
         and shutil.which("node")
         and all(
-            (Path(directory) / "node_modules" / package).is_dir() for package in ("zod", "zod-to-json-schema", "zod4")
+            (Path(directory) / "node_modules" / package).is_dir()
+            for package in ("zod", "zod-to-json-schema", "zod4")
         )
     )
 
@@ -2332,14 +2417,20 @@ def zod_schemas() -> list[Entry]:
         script.write(ZOD_SCRIPT)
     try:
         result = subprocess.run(
-            ["node", script.name], capture_output=True, text=True, check=True, cwd=directory, timeout=120
+            ["node", script.name],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=directory,
+            timeout=120,
         )
     finally:
         Path(script.name).unlink()
     return [_entry("zod", item["name"], item["schema"]) for item in json.loads(result.stdout)]
 
 
-# --------------------------------------------------------------------------------------------- composition
+# ---------------------------------------------------------------------------------------------
+# composition
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -2375,7 +2466,10 @@ def composition_schemas() -> list[Entry]:
                 "customer": {
                     "$id": "customer.json",
                     "type": "object",
-                    "properties": {"name": {"type": "string"}, "email": {"type": "string", "format": "email"}},
+                    "properties": {
+                        "name": {"type": "string"},
+                        "email": {"type": "string", "format": "email"},
+                    },
                     "required": ["name", "email"],
                 },
                 "item": {
@@ -2392,13 +2486,18 @@ def composition_schemas() -> list[Entry]:
         "if-then-else-country": {
             "$schema": DRAFT_2020_12,
             "type": "object",
-            "properties": {"country": {"enum": ["US", "CA", "NL"]}, "postal_code": {"type": "string"}},
+            "properties": {
+                "country": {"enum": ["US", "CA", "NL"]},
+                "postal_code": {"type": "string"},
+            },
             "required": ["country", "postal_code"],
             "if": {"properties": {"country": {"const": "US"}}},
             "then": {"properties": {"postal_code": {"pattern": "^[0-9]{5}(-[0-9]{4})?$"}}},
             "else": {
                 "if": {"properties": {"country": {"const": "CA"}}},
-                "then": {"properties": {"postal_code": {"pattern": "^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}},
+                "then": {
+                    "properties": {"postal_code": {"pattern": "^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$"}}
+                },
                 "else": {"properties": {"postal_code": {"pattern": "^[0-9]{4} ?[A-Z]{2}$"}}},
             },
         },
@@ -2430,7 +2529,10 @@ def composition_schemas() -> list[Entry]:
             "$schema": DRAFT_2020_12,
             "allOf": [
                 {"$ref": "#/$defs/address"},
-                {"properties": {"type": {"enum": ["residential", "business"]}}, "required": ["type"]},
+                {
+                    "properties": {"type": {"enum": ["residential", "business"]}},
+                    "required": ["type"],
+                },
             ],
             "unevaluatedProperties": False,
             "$defs": {"address": address},
@@ -2447,7 +2549,10 @@ def composition_schemas() -> list[Entry]:
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"role": {"enum": ["owner", "admin", "member"]}, "user": {"type": "string"}},
+                "properties": {
+                    "role": {"enum": ["owner", "admin", "member"]},
+                    "user": {"type": "string"},
+                },
                 "required": ["role", "user"],
             },
             "contains": {"properties": {"role": {"const": "owner"}}},
@@ -2483,7 +2588,11 @@ def composition_schemas() -> list[Entry]:
         "root-allof": {
             "$schema": DRAFT_2020_12,
             "allOf": [
-                {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}, "required": ["id"]},
+                {
+                    "type": "object",
+                    "properties": {"id": {"type": "string", "format": "uuid"}},
+                    "required": ["id"],
+                },
                 {
                     "type": "object",
                     "properties": {"created": {"type": "string", "format": "date-time"}},
@@ -2496,7 +2605,11 @@ def composition_schemas() -> list[Entry]:
             "$schema": DRAFT_2020_12,
             "type": "object",
             "properties": {
-                "username": {"type": "string", "minLength": 3, "not": {"enum": ["admin", "root", "system"]}},
+                "username": {
+                    "type": "string",
+                    "minLength": 3,
+                    "not": {"enum": ["admin", "root", "system"]},
+                },
                 "age": {"type": "integer", "not": {"minimum": 130}},
             },
             "required": ["username"],
@@ -2521,7 +2634,12 @@ def composition_schemas() -> list[Entry]:
             "$schema": DRAFT_2020_12,
             "type": "object",
             "properties": {
-                "amount": {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0, "maximum": 1000000},
+                "amount": {
+                    "type": "number",
+                    "multipleOf": 0.01,
+                    "exclusiveMinimum": 0,
+                    "maximum": 1000000,
+                },
                 "currency": {"type": "string", "enum": ["EUR", "USD", "JPY"]},
                 "quantity": {"type": "integer", "multipleOf": 5, "minimum": 5},
             },
@@ -2531,7 +2649,11 @@ def composition_schemas() -> list[Entry]:
             "$schema": DRAFT_2020_12,
             "type": "object",
             "properties": {
-                "home": {"$ref": "#/$defs/address", "description": "Where the user lives", "required": ["postal_code"]},
+                "home": {
+                    "$ref": "#/$defs/address",
+                    "description": "Where the user lives",
+                    "required": ["postal_code"],
+                },
                 "work": {"$ref": "#/$defs/address", "unevaluatedProperties": False},
             },
             "$defs": {"address": address},
@@ -2553,7 +2675,10 @@ def composition_schemas() -> list[Entry]:
             "definitions": {
                 "person": {
                     "type": "object",
-                    "properties": {"name": {"type": "string"}, "email": {"type": "string", "format": "email"}},
+                    "properties": {
+                        "name": {"type": "string"},
+                        "email": {"type": "string", "format": "email"},
+                    },
                     "required": ["name"],
                 }
             },
@@ -2565,7 +2690,10 @@ def composition_schemas() -> list[Entry]:
             "definitions": {
                 "node": {
                     "type": "object",
-                    "properties": {"id": {"type": "integer"}, "next": {"$ref": "#/definitions/node"}},
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "next": {"$ref": "#/definitions/node"},
+                    },
                     "required": ["id"],
                 }
             },
@@ -2621,7 +2749,8 @@ def composition_schemas() -> list[Entry]:
     return [_entry("composition", name, schema) for name, schema in schemas.items()]
 
 
-# --------------------------------------------------------------------------------------------- driver
+# ---------------------------------------------------------------------------------------------
+# driver
 
 
 @dataclass(frozen=True)
@@ -2638,9 +2767,19 @@ def _importable(*modules: str) -> Callable[[], bool]:
 
 SOURCES = [
     Source("pydantic", "pydantic", _importable("pydantic"), pydantic_schemas),
-    Source("fastapi", "fastapi and email-validator", _importable("fastapi", "email_validator"), fastapi_schemas),
+    Source(
+        "fastapi",
+        "fastapi and email-validator",
+        _importable("fastapi", "email_validator"),
+        fastapi_schemas,
+    ),
     Source("mcp", "mcp", _importable("mcp"), mcp_schemas),
-    Source("openai", "openai and langchain-core", _importable("openai", "langchain_core"), openai_schemas),
+    Source(
+        "openai",
+        "openai and langchain-core",
+        _importable("openai", "langchain_core"),
+        openai_schemas,
+    ),
     Source("zod", "node and ZOD_CORPUS_DIR", zod_available, zod_schemas),
     Source("composition", "nothing", lambda: True, composition_schemas),
 ]
@@ -2673,7 +2812,8 @@ def render(entries: list[Entry]) -> str:
 
 # The keywords whose value is a schema, an array of schemas, or an object whose values are schemas.
 _SCHEMA_VALUED = {
-    "additionalItems", "additionalProperties", "contains", "contentSchema", "else", "if", "items", "not",
+    "additionalItems", "additionalProperties", "contains", "contentSchema", "else", "if", "items",
+    "not",
     "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties",
 }  # fmt: skip
 _SCHEMA_ARRAYS = {"allOf", "anyOf", "oneOf", "prefixItems"}
@@ -2710,15 +2850,22 @@ def summary() -> str:
             usage.update({keyword for sub in subschemas(entry["schema"]) for keyword in sub})
     lines.append(f"{'total':12} {total:4}")
     lines.append("keyword: schemas using it")
-    lines.extend(f"  {keyword}: {count}" for keyword, count in sorted(usage.items(), key=lambda kv: (-kv[1], kv[0])))
+    lines.extend(
+        f"  {keyword}: {count}"
+        for keyword, count in sorted(usage.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true", help="exit 1 if a file differs from what would be written")
     parser.add_argument(
-        "--summary", action="store_true", help="print the counts and keyword usage of the files on disk"
+        "--check", action="store_true", help="exit 1 if a file differs from what would be written"
+    )
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="print the counts and keyword usage of the files on disk",
     )
     args = parser.parse_args(argv)
     if args.summary:
@@ -2728,7 +2875,10 @@ def main(argv: list[str] | None = None) -> int:
     for source in SOURCES:
         path = CORPUS / f"{source.name}.json"
         if not source.available():
-            print(f"{source.name}: needs {source.needs}, {path.relative_to(ROOT)} left as it is", file=sys.stderr)
+            print(
+                f"{source.name}: needs {source.needs}, {path.relative_to(ROOT)} left as it is",
+                file=sys.stderr,
+            )
             continue
         text = render(checked(source.build()))
         if args.check:
@@ -2739,7 +2889,10 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(text)
             print(f"wrote {path.relative_to(ROOT)}", file=sys.stderr)
     if stale:
-        print("out of date (run python tools/build_schema_corpus.py): " + ", ".join(stale), file=sys.stderr)
+        print(
+            "out of date (run python tools/build_schema_corpus.py): " + ", ".join(stale),
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -21,22 +21,59 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _fix(entry: dict[str, str]) -> str:
+    """The fix of a check that is not exact, as the table's last words."""
+    return (
+        " Fix: " + _cell(entry["fix"]) if entry["verdict"] != "exact" and entry.get("fix") else ""
+    )
+
+
 def render(entries: list[dict[str, str]]) -> str:
     counts = {v: sum(e["verdict"] == v for e in entries) for v in ("exact", "over", "under")}
-    lines = ["# Every check against its sentence", "",
-             "Made by `python tools/render_check_review.py` from `docs/check-review.json`; a test keeps both in step with",
-             "the registered checks. A check is *exact* when it fails what its sentence forbids and nothing more, *over* when",
-             "it fails a target the sentence does not forbid, *under* when it misses what the sentence forbids and it could see.",
-             "`status` says whether the fix is made (`fixed`) or still to make (`open`).", "",
-             f"{len(entries)} checks: {counts['exact']} exact, {counts['over']} over, {counts['under']} under.", ""]
+    lines = [
+        "# Every check against its sentence",
+        "",
+        (
+            "Made by `python tools/render_check_review.py` from `docs/check-review.json`; a test"
+            " keeps both in step with"
+        ),
+        (
+            "the registered checks. A check is *exact* when it fails what its sentence forbids and"
+            " nothing more, *over* when"
+        ),
+        (
+            "it fails a target the sentence does not forbid, *under* when it misses what the"
+            " sentence forbids and it could see."
+        ),
+        "`status` says whether the fix is made (`fixed`) or still to make (`open`).",
+        "",
+        (
+            f"{len(entries)} checks: {counts['exact']} exact, {counts['over']} over,"
+            f" {counts['under']} under."
+        ),
+        "",
+    ]
     for draft in ("WOA", "SDSI", "ACI"):
-        mine = sorted((e for e in entries if e["requirement"].startswith(draft)), key=lambda e: e["requirement"])
-        lines += [f"## {draft}", "", "| requirement | check | level | verdict | status | the sentence requires | the check asserts | why / fix |",
-                  "|---|---|---|---|---|---|---|---|"]
-        lines += [f"| `{e['requirement']}` | `{e['check']}` | {e['level']} | {e['verdict']} | {e.get('status', '')} | "
-                  f"{_cell(e['sentence_requires'])} | {_cell(e['check_asserts'])} | "
-                  f"{_cell(e['why'])}{' Fix: ' + _cell(e['fix']) if e['verdict'] != 'exact' and e.get('fix') else ''} |"
-                  for e in mine]
+        mine = sorted(
+            (e for e in entries if e["requirement"].startswith(draft)),
+            key=lambda e: e["requirement"],
+        )
+        lines += [
+            f"## {draft}",
+            "",
+            (
+                "| requirement | check | level | verdict | status | the sentence requires | the"
+                " check asserts | why / fix |"
+            ),
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| `{e['requirement']}` | `{e['check']}` | {e['level']} | {e['verdict']} |"
+            f" {e.get('status', '')} | "
+            f"{_cell(e['sentence_requires'])} | {_cell(e['check_asserts'])} | "
+            f"{_cell(e['why'])}{_fix(e)} |"
+            for e in mine
+        ]
         lines.append("")
     return "\n".join(lines)
 

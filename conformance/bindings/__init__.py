@@ -5,9 +5,20 @@ one HTTP client that enforces deadlines and size caps and keeps every exchange a
 from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
 from .woa_rest import DocumentFetch, WoaRestBinding
 
-__all__ = ["BINDINGS", "DocumentFetch", "ExchangeFailed", "HttpClient", "HttpResponse", "Unreachable", "WoaRestBinding"]
+__all__ = [
+    "BINDINGS",
+    "DocumentFetch",
+    "ExchangeFailed",
+    "HttpClient",
+    "HttpResponse",
+    "Unreachable",
+    "WoaRestBinding",
+]
 
-#: The bindings `--binding` names: WoA REST (every suite), SDSI's Appendix A JSON-RPC (the sdsi suite) and A2A (the aci suite).
-BINDINGS = {"woa-rest": "WoA REST: the document at /.well-known/woa.json, invocations by POST",
-            "jsonrpc": "SDSI Appendix A: method/params requests and payload messages to one endpoint",
-            "a2a": "A2A (a2a-sdk): ACI AgentContexts as data parts of A2A messages, for invoked agents"}
+#: The bindings `--binding` names: WoA REST (every suite), SDSI's Appendix A JSON-RPC (the sdsi
+#: suite) and A2A (the aci suite).
+BINDINGS = {
+    "woa-rest": "WoA REST: the document at /.well-known/woa.json, invocations by POST",
+    "jsonrpc": "SDSI Appendix A: method/params requests and payload messages to one endpoint",
+    "a2a": "A2A (a2a-sdk): ACI AgentContexts as data parts of A2A messages, for invoked agents",
+}

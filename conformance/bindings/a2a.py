@@ -36,11 +36,21 @@ class _ThroughSuite(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = str(request.url)
         if not self.allowed(url):
-            raise A2aFailed(f"the agent card points at {url}, which the address policy does not allow")
-        headers = {k: v for k, v in request.headers.items() if k.lower() not in ("content-length", "host")}
-        response = await self.client.request(request.method, url, headers=headers, content=await request.aread())
+            raise A2aFailed(
+                f"the agent card points at {url}, which the address policy does not allow"
+            )
+        headers = {
+            k: v for k, v in request.headers.items() if k.lower() not in ("content-length", "host")
+        }
+        response = await self.client.request(
+            request.method, url, headers=headers, content=await request.aread()
+        )
         self.exchanges.append(response.exchange)
-        kept = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        kept = [
+            (k, v)
+            for k, v in response.headers.multi_items()
+            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
         return httpx.Response(response.status, headers=kept, content=response.body, request=request)
 
 
@@ -70,8 +80,13 @@ def _data_parts(response: Any) -> list[Any]:
     return []
 
 
-async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], allowed: Callable[[str], bool],
-                    message_id: str) -> Reply:
+async def send_data(
+    client: HttpClient,
+    base_url: str,
+    data: dict[str, Any],
+    allowed: Callable[[str], bool],
+    message_id: str,
+) -> Reply:
     """Resolve the agent card under `base_url`, send `data` as a data part, and return the first
     JSON object of the reply's data parts (a Reply with no status if the exchange failed)."""
     from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
@@ -84,10 +99,18 @@ async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], all
     async with httpx.AsyncClient(transport=transport, timeout=client.timeout) as http:
         try:
             card = await A2ACardResolver(http, base_url).get_agent_card()
-            sdk = ClientFactory(ClientConfig(httpx_client=http, streaming=False,
-                                             supported_protocol_bindings=[TransportProtocol.JSONRPC])).create(card)
-            request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=message_id,
-                                                         parts=[new_data_part(data)]))
+            sdk = ClientFactory(
+                ClientConfig(
+                    httpx_client=http,
+                    streaming=False,
+                    supported_protocol_bindings=[TransportProtocol.JSONRPC],
+                )
+            ).create(card)
+            request = SendMessageRequest(
+                message=Message(
+                    role=Role.ROLE_USER, message_id=message_id, parts=[new_data_part(data)]
+                )
+            )
             found: list[Any] = []
             async for response in sdk.send_message(request):
                 found += _data_parts(response)
@@ -95,9 +118,19 @@ async def send_data(client: HttpClient, base_url: str, data: dict[str, Any], all
         except (ExchangeFailed, Unreachable, A2aFailed) as error:
             exchange = getattr(error, "exchange", None) or last()
             return Reply(None, None, exchange=exchange, problem=str(error))
-        except Exception as error:  # the SDK's own errors: a JSON-RPC error, a card it cannot read, ...
-            return Reply(None, None, exchange=last(), problem=f"A2A: {type(error).__name__}: {error}")
+        except (
+            Exception
+        ) as error:  # the SDK's own errors: a JSON-RPC error, a card it cannot read, ...
+            return Reply(
+                None, None, exchange=last(), problem=f"A2A: {type(error).__name__}: {error}"
+            )
     answer = next((restore_integers(item) for item in found if isinstance(item, dict)), None)
     if answer is None:
-        return Reply(200, None, "application/json", last(), "the A2A reply holds no data part with a JSON object")
+        return Reply(
+            200,
+            None,
+            "application/json",
+            last(),
+            "the A2A reply holds no data part with a JSON object",
+        )
     return Reply(200, answer, "application/json", last())

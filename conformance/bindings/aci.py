@@ -21,21 +21,36 @@ from typing import Any, Protocol
 from .http import HttpClient
 from .reply import Reply, claims, operation_names, post_json
 
-__all__ = ["CAPABILITY", "A2aInvoked", "AciInvoked", "RestInvoked", "RestMaster", "aci_agents", "role_of"]
+__all__ = [
+    "CAPABILITY",
+    "A2aInvoked",
+    "AciInvoked",
+    "RestInvoked",
+    "RestMaster",
+    "aci_agents",
+    "role_of",
+]
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interaction/"
 
 
 def aci_agents(document: Any) -> list[dict[str, Any]]:
-    """The agents of a WoA document that claim the ACI capability or offer run_task or execute_subtask."""
+    """The agents of a WoA document that claim the ACI capability or offer run_task or
+    execute_subtask."""
     agents = document.get("agents") if isinstance(document, dict) else None
     if not isinstance(agents, list):
         return []
-    return [a for a in agents if isinstance(a, dict) and isinstance(a.get("id"), str) and (claims(a, CAPABILITY) or role_of(a))]
+    return [
+        a
+        for a in agents
+        if isinstance(a, dict)
+        and isinstance(a.get("id"), str)
+        and (claims(a, CAPABILITY) or role_of(a))
+    ]
 
 
 def role_of(agent: dict[str, Any]) -> str | None:
-    """"master" if the agent offers run_task, "invoked" if execute_subtask, else None."""
+    """ "master" if the agent offers run_task, "invoked" if execute_subtask, else None."""
     names = operation_names(agent)
     return "master" if "run_task" in names else "invoked" if "execute_subtask" in names else None
 
@@ -54,23 +69,42 @@ class RestInvoked:
         self.client, self.agent_id, self.url = client, agent_id, url
 
     async def execute(self, message: Any) -> Reply:
-        return await post_json(self.client, self.url, {"agent": self.agent_id, "operation": "execute_subtask", "input": message})
+        return await post_json(
+            self.client,
+            self.url,
+            {"agent": self.agent_id, "operation": "execute_subtask", "input": message},
+        )
 
 
 class A2aInvoked:
     binding = "a2a"
 
-    def __init__(self, client: HttpClient, agent_id: str, base_url: str, allowed: Callable[[str], bool],
-                 message_ids: Callable[[], str]) -> None:
-        """`message_ids` makes each A2A message's id (from the run's values, so that a replay sends the same)."""
-        self.client, self.agent_id, self.base_url, self.allowed, self.message_ids = client, agent_id, base_url, allowed, message_ids
+    def __init__(
+        self,
+        client: HttpClient,
+        agent_id: str,
+        base_url: str,
+        allowed: Callable[[str], bool],
+        message_ids: Callable[[], str],
+    ) -> None:
+        """`message_ids` makes each A2A message's id (from the run's values, so that a replay
+        sends the same)."""
+        self.client, self.agent_id, self.base_url, self.allowed, self.message_ids = (
+            client,
+            agent_id,
+            base_url,
+            allowed,
+            message_ids,
+        )
 
     async def execute(self, message: Any) -> Reply:
         from .a2a import send_data
 
         if not isinstance(message, dict):
             raise TypeError("an A2A data part carries a JSON object")
-        return await send_data(self.client, self.base_url, message, self.allowed, self.message_ids())
+        return await send_data(
+            self.client, self.base_url, message, self.allowed, self.message_ids()
+        )
 
 
 class RestMaster:
@@ -80,5 +114,12 @@ class RestMaster:
         self.client, self.agent_id, self.url = client, agent_id, url
 
     async def run_task(self, user_query: str, agents: str) -> Reply:
-        return await post_json(self.client, self.url, {"agent": self.agent_id, "operation": "run_task",
-                                                        "input": {"UserQuery": user_query, "agents": agents}})
+        return await post_json(
+            self.client,
+            self.url,
+            {
+                "agent": self.agent_id,
+                "operation": "run_task",
+                "input": {"UserQuery": user_query, "agents": agents},
+            },
+        )

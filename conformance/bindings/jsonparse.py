@@ -10,8 +10,8 @@ __all__ = ["NotJson", "parse_json"]
 
 
 class NotJson(ValueError):
-    """The bytes are not one JSON text; the message says why, and `encoding` whether the bytes are not
-    even UTF-8 text (not UTF-8, or a byte order mark: RFC 8259 section 8.1)."""
+    """The bytes are not one JSON text; the message says why, and `encoding` whether the bytes
+    are not even UTF-8 text (not UTF-8, or a byte order mark: RFC 8259 section 8.1)."""
 
     def __init__(self, message: str, *, encoding: bool = False) -> None:
         super().__init__(message)
@@ -28,11 +28,15 @@ def parse_json(body: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise NotJson(f"not UTF-8 at byte {error.start}", encoding=True) from None
     if text.startswith("\ufeff"):
-        raise NotJson("starts with a byte order mark, which RFC 8259 section 8.1 forbids", encoding=True)
+        raise NotJson(
+            "starts with a byte order mark, which RFC 8259 section 8.1 forbids", encoding=True
+        )
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
-        raise NotJson(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise NotJson(
+            f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:
         raise NotJson("nests too deeply to be parsed") from None
     except ValueError as error:  # e.g. an integer with more digits than Python will convert

@@ -30,7 +30,8 @@ from .http import tls_context
 
 __all__ = ["McpCall", "McpFailed", "call_tool"]
 
-# The SDK logs a hostile server's defects with tracebacks; the suite reports them as results instead.
+# The SDK logs a hostile server's defects with tracebacks; the suite reports them as results
+# instead.
 logging.getLogger("mcp").setLevel(logging.CRITICAL)
 
 
@@ -93,17 +94,27 @@ def _result_text(result: Any) -> str:
     return "\n".join(getattr(block, "text", "") for block in getattr(result, "content", []) or [])
 
 
-async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any], *, timeout: float = 10.0,
-                    max_body: int = 10 * 1024 * 1024, cacert: Path | None = None,
-                    transport: httpx2.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
-                    replay: Replay | None = None) -> McpCall:
+async def call_tool(
+    server: str,
+    names: Sequence[str],
+    arguments: dict[str, Any],
+    *,
+    timeout: float = 10.0,
+    max_body: int = 10 * 1024 * 1024,
+    cacert: Path | None = None,
+    transport: httpx2.AsyncBaseTransport | None = None,
+    recorder: Recorder | None = None,
+    replay: Replay | None = None,
+) -> McpCall:
     """List the tools at `server`, call the first of `names` it offers with `arguments` (recorded by
     `recorder`, or answered from `replay`)."""
     inner: httpx2.AsyncBaseTransport
     if replay is not None:
         inner = McpReplayTransport(replay)
     else:
-        verify: ssl.SSLContext | bool = tls_context(str(cacert) if cacert else None) if transport is None else True
+        verify: ssl.SSLContext | bool = (
+            tls_context(str(cacert) if cacert else None) if transport is None else True
+        )
         inner = transport or httpx2.AsyncHTTPTransport(verify=verify)
         if recorder is not None:
             inner = McpRecordingTransport(inner, recorder)
@@ -111,29 +122,62 @@ async def call_tool(server: str, names: Sequence[str], arguments: dict[str, Any]
     started = time.perf_counter()
 
     def evidence(status: int | None, body: Any, error: str | None = None) -> Exchange:
-        shown, cut = truncate(json.dumps(body, ensure_ascii=False, default=str) if body is not None else "")
-        return Exchange("MCP tools/call", server, request_body=json.dumps(request, ensure_ascii=False), status=status,
-                        response_body=shown, response_truncated=cut, error=error,
-                        elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
+        shown, cut = truncate(
+            json.dumps(body, ensure_ascii=False, default=str) if body is not None else ""
+        )
+        return Exchange(
+            "MCP tools/call",
+            server,
+            request_body=json.dumps(request, ensure_ascii=False),
+            status=status,
+            response_body=shown,
+            response_truncated=cut,
+            error=error,
+            elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
+        )
 
     try:
-        async with asyncio.timeout(timeout * 3), httpx2.AsyncClient(
-                transport=_CappedTransport(inner, max_body), timeout=httpx2.Timeout(timeout), follow_redirects=False) as http, Client(
-                streamable_http_client(server, http_client=http), read_timeout_seconds=timeout, mode="legacy") as client:
+        async with (
+            asyncio.timeout(timeout * 3),
+            httpx2.AsyncClient(
+                transport=_CappedTransport(inner, max_body),
+                timeout=httpx2.Timeout(timeout),
+                follow_redirects=False,
+            ) as http,
+            Client(
+                streamable_http_client(server, http_client=http),
+                read_timeout_seconds=timeout,
+                mode="legacy",
+            ) as client,
+        ):
             offered = [tool.name for tool in (await client.list_tools()).tools]
             tool = next((n for n in names if n in offered), None)
             if tool is None:
-                raise McpFailed(f"the MCP server offers no tool named {' or '.join(map(repr, names))} (it offers {offered[:10]})",
-                                evidence(None, {"tools": offered}))
+                raise McpFailed(
+                    f"the MCP server offers no tool named {' or '.join(map(repr, names))} (it"
+                    f" offers {offered[:10]})",
+                    evidence(None, {"tools": offered}),
+                )
             result = await client.call_tool(tool, arguments)
             structured = getattr(result, "structured_content", None)
-            body = {"tool": tool, "isError": bool(result.is_error), "structuredContent": structured, "text": _result_text(result)}
-            return McpCall(tool, bool(result.is_error), structured, _result_text(result), evidence(200, body))
+            body = {
+                "tool": tool,
+                "isError": bool(result.is_error),
+                "structuredContent": structured,
+                "text": _result_text(result),
+            }
+            return McpCall(
+                tool, bool(result.is_error), structured, _result_text(result), evidence(200, body)
+            )
     except TimeoutError:
-        raise McpFailed(f"no complete MCP exchange within {timeout * 3:g} s", evidence(None, None, "timeout")) from None
+        raise McpFailed(
+            f"no complete MCP exchange within {timeout * 3:g} s", evidence(None, None, "timeout")
+        ) from None
     except Exception as error:  # the SDK wraps transport and protocol errors in exception groups
         leaf = _leaf(error)
         if isinstance(leaf, McpFailed):
             raise leaf from None
         message = f"{type(leaf).__name__}: {leaf}"
-        raise McpFailed(f"the MCP exchange failed: {message}", evidence(None, None, message)) from None
+        raise McpFailed(
+            f"the MCP exchange failed: {message}", evidence(None, None, message)
+        ) from None

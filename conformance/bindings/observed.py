@@ -51,7 +51,9 @@ class Observed:
     elapsed_ms: float
     error: str | None = None
     at: float = field(default_factory=time.time)  # when it ended (wall clock)
-    tls_version: str | None = None  # of the connection it went over, where known (the proxy's to the upstream)
+    tls_version: str | None = (
+        None  # of the connection it went over, where known (the proxy's to the upstream)
+    )
 
     @property
     def is_document(self) -> bool:
@@ -66,13 +68,31 @@ class Observed:
     def exchange(self) -> Exchange:
         sent, _ = truncate(self.request_body.decode("utf-8", "backslashreplace"))
         answered, cut = truncate(self.response_body.decode("utf-8", "backslashreplace"))
-        return Exchange(self.method, self.url, self.request_headers, sent, self.status, self.response_headers, answered,
-                        cut, elapsed_ms=self.elapsed_ms, tls_version=self.tls_version, error=self.error)
+        return Exchange(
+            self.method,
+            self.url,
+            self.request_headers,
+            sent,
+            self.status,
+            self.response_headers,
+            answered,
+            cut,
+            elapsed_ms=self.elapsed_ms,
+            tls_version=self.tls_version,
+            error=self.error,
+        )
 
     def response(self) -> HttpResponse:
-        """The answer as the suite's client would have handed it over (the exchange did get an answer)."""
+        """The answer as the suite's client would have handed it over (the exchange did get an
+        answer)."""
         assert self.status is not None
-        return HttpResponse(self.status, httpx.Headers(self.response_headers), self.response_body, self.url, self.exchange())
+        return HttpResponse(
+            self.status,
+            httpx.Headers(self.response_headers),
+            self.response_body,
+            self.url,
+            self.exchange(),
+        )
 
 
 def _json(body: bytes) -> Any:
@@ -84,8 +104,8 @@ def _json(body: bytes) -> Any:
 
 @dataclass
 class Traffic:
-    """Every exchange seen, in order, what the proxy changed, and where it came from (`source`: proxy,
-    fuzz); with a recorder, each is also written to a recording as it completes."""
+    """Every exchange seen, in order, what the proxy changed, and where it came from (`source`:
+    proxy, fuzz); with a recorder, each is also written to a recording as it completes."""
 
     exchanges: list[Observed] = field(default_factory=list)
     rewrites: int = 0
@@ -96,28 +116,58 @@ class Traffic:
         self.exchanges.append(observed)
         if self.recorder is not None:
             request = httpx.Request(observed.method, observed.url, headers=observed.request_headers)
-            outcome = ({"failure": "exchange", "message": observed.error, "elapsed_ms": observed.elapsed_ms} if observed.status is None
-                       else {"status": observed.status, "response_headers": observed.response_headers,
-                             "response_body": observed.response_body, "elapsed_ms": observed.elapsed_ms})
-            client = {"path": observed.path, "headers": observed.request_headers, "at": observed.at,  # as the client sent them
-                      "tls_version": observed.tls_version}
+            outcome = (
+                {
+                    "failure": "exchange",
+                    "message": observed.error,
+                    "elapsed_ms": observed.elapsed_ms,
+                }
+                if observed.status is None
+                else {
+                    "status": observed.status,
+                    "response_headers": observed.response_headers,
+                    "response_body": observed.response_body,
+                    "elapsed_ms": observed.elapsed_ms,
+                }
+            )
+            client = {
+                "path": observed.path,
+                "headers": observed.request_headers,
+                "at": observed.at,  # as the client sent them
+                "tls_version": observed.tls_version,
+            }
             self.recorder.exchange(request, observed.request_body, outcome | {"proxied": client})
 
     @classmethod
     def recorded(cls, replay: Replay, source: str = "proxy") -> Traffic:
-        """The traffic a `proxy --record` run kept, in the order it completed (bodies no longer than the proxy's cap)."""
+        """The traffic a `proxy --record` run kept, in the order it completed (bodies no longer
+        than the proxy's cap)."""
         exchanges = []
         for line in replay.lines("exchanges.jsonl"):
             client = line.get("proxied", {"path": line["url"], "headers": line["request_headers"]})
             sent = replay.body(line["request_body"], MAX_BODY)
-            answered = replay.body(line["response_body"], MAX_BODY) if "response_body" in line else b""
+            answered = (
+                replay.body(line["response_body"], MAX_BODY) if "response_body" in line else b""
+            )
             error = line.get("message") if line.get("failure") else None
             if len(sent) > MAX_BODY or len(answered) > MAX_BODY:
                 error, answered = f"a recorded body exceeds the proxy's {MAX_BODY:,}-byte cap", b""
-            exchanges.append(Observed(line["method"], line["url"], client["path"], client["headers"], sent[:MAX_BODY],
-                                      line.get("status") if error is None else None, line.get("response_headers", {}),
-                                      answered, line.get("elapsed_ms") or 0.0, error, float(client.get("at") or line.get("ended_at") or 0.0),
-                                      client.get("tls_version")))
+            exchanges.append(
+                Observed(
+                    line["method"],
+                    line["url"],
+                    client["path"],
+                    client["headers"],
+                    sent[:MAX_BODY],
+                    line.get("status") if error is None else None,
+                    line.get("response_headers", {}),
+                    answered,
+                    line.get("elapsed_ms") or 0.0,
+                    error,
+                    float(client.get("at") or line.get("ended_at") or 0.0),
+                    client.get("tls_version"),
+                )
+            )
         return cls(exchanges, source=source)
 
     def calls(self) -> Iterator[Observed]:
@@ -130,33 +180,49 @@ class Traffic:
         return (o for o in self.exchanges if o.is_document and o.method == "GET")
 
     def discovery(self, target: str) -> DocumentFetch:
-        """The first fetch of the WoA document that was answered, as the suite's own fetch would have
-        found it; `cause` "not-observed" when the traffic holds none."""
+        """The first fetch of the WoA document that was answered, as the suite's own fetch would
+        have found it; `cause` "not-observed" when the traffic holds none."""
         url = target.rstrip("/") + WELL_KNOWN_PATH
         fetch = next((o for o in self.documents() if o.status is not None), None)
         if fetch is None:
-            return DocumentFetch(url, None, problem="no fetch of the WoA document passed by", cause="not-observed")
+            return DocumentFetch(
+                url, None, problem="no fetch of the WoA document passed by", cause="not-observed"
+            )
         response = fetch.response()
         if fetch.status != 200:
-            return DocumentFetch(fetch.url, response, problem=f"GET {fetch.url} answered {fetch.status}, not 200", cause="status")
+            return DocumentFetch(
+                fetch.url,
+                response,
+                problem=f"GET {fetch.url} answered {fetch.status}, not 200",
+                cause="status",
+            )
         try:
             return DocumentFetch(fetch.url, response, parse_json(fetch.response_body))
         except NotJson as error:
-            return DocumentFetch(fetch.url, response, problem=f"the document cannot be read as JSON: {error}", cause="not-json",
-                                 not_utf8=error.encoding)
+            return DocumentFetch(
+                fetch.url,
+                response,
+                problem=f"the document cannot be read as JSON: {error}",
+                cause="not-json",
+                not_utf8=error.encoding,
+            )
 
 
 class ObservedOnly(httpx.AsyncBaseTransport):
-    """The transport of a run that watches: it sends nothing, and says so to the check that asked."""
+    """The transport of a run that watches: it sends nothing, and says so to the check that
+    asked."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        raise NotObserved(f"not in the observed traffic: {request.method} {request.url} (a run that watches sends nothing; "
-                          "run the suite against the target to judge it)")
+        raise NotObserved(
+            f"not in the observed traffic: {request.method} {request.url} (a run that watches sends"
+            " nothing; run the suite against the target to judge it)"
+        )
 
 
 def carried(value: Any, *members: str, depth: int = 0) -> list[dict[str, Any]]:
-    """The objects in `value` (an envelope's input, an answer: anywhere, six levels deep at most, 256
-    items of an array at most) that have all of `members`: a draft's message wherever it travels."""
+    """The objects in `value` (an envelope's input, an answer: anywhere, six levels deep at most,
+    256 items of an array at most) that have all of `members`: a draft's message wherever it
+    travels."""
     if depth > 6:
         return []
     found: list[dict[str, Any]] = []

@@ -1,4 +1,5 @@
-"""What a binding hands back for one JSON exchange: the status, the parsed body, and the evidence."""
+"""What a binding hands back for one JSON exchange: the status, the parsed body, and the
+evidence."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ class Reply:
     body: Any
     media_type: str = ""
     exchange: Exchange | None = None
-    problem: str | None = None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+    problem: str | None = (
+        None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+    )
     raw: bytes = b""  # the body as sent, for verifying a detached signature
     signature: str | None = None  # the JWS-Signature header, if any
 
@@ -37,20 +40,48 @@ def _reply(response: HttpResponse) -> Reply:
     try:
         body = parse_json(response.body)
     except NotJson as error:
-        return Reply(response.status, None, response.media_type, response.exchange, f"the answer is {error}", response.body, signature)
-    return Reply(response.status, body, response.media_type, response.exchange, raw=response.body, signature=signature)
+        return Reply(
+            response.status,
+            None,
+            response.media_type,
+            response.exchange,
+            f"the answer is {error}",
+            response.body,
+            signature,
+        )
+    return Reply(
+        response.status,
+        body,
+        response.media_type,
+        response.exchange,
+        raw=response.body,
+        signature=signature,
+    )
 
 
-async def post_json(client: HttpClient, url: str, body: Any, headers: dict[str, str] | None = None,
-                    without: tuple[str, ...] = ()) -> Reply:
-    """POST `body` as JSON (leaving out the client's headers named in `without`); the reply, or a Reply
-    with no status that says why there is none."""
+async def post_json(
+    client: HttpClient,
+    url: str,
+    body: Any,
+    headers: dict[str, str] | None = None,
+    without: tuple[str, ...] = (),
+) -> Reply:
+    """POST `body` as JSON (leaving out the client's headers named in `without`); the reply, or a
+    Reply with no status that says why there is none."""
     try:
-        response = await client.request("POST", url, json=body, headers={"accept": "application/json", **(headers or {})}, without=without)
+        response = await client.request(
+            "POST",
+            url,
+            json=body,
+            headers={"accept": "application/json", **(headers or {})},
+            without=without,
+        )
     except ExchangeFailed as error:
         return Reply(None, None, exchange=error.exchange, problem=str(error))
     except Unreachable as error:
-        return Reply(None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error))
+        return Reply(
+            None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error)
+        )
     return _reply(response)
 
 
@@ -63,4 +94,8 @@ def claims(agent: dict[str, Any], capability: str) -> bool:
 def operation_names(agent: dict[str, Any]) -> set[Any]:
     """The names of the operations a WoA agent entry lists."""
     listed = agent.get("operations")
-    return {o.get("name") for o in listed if isinstance(o, dict)} if isinstance(listed, list) else set()
+    return (
+        {o.get("name") for o in listed if isinstance(o, dict)}
+        if isinstance(listed, list)
+        else set()
+    )

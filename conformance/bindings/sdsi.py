@@ -39,7 +39,9 @@ class SdsiBinding(Protocol):
     def over(self, client: HttpClient) -> SdsiBinding: ...
     async def scenarios(self) -> list[str]: ...
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply: ...
-    async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply: ...
+    async def execute(
+        self, schema_id: Any, payload: Any, client_id: str | None = None
+    ) -> Reply: ...
     async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply: ...
 
 
@@ -48,7 +50,12 @@ def sdsi_agents(document: Any) -> list[dict[str, Any]]:
     agents = document.get("agents") if isinstance(document, dict) else None
     if not isinstance(agents, list):
         return []
-    return [a for a in agents if isinstance(a, dict) and (claims(a, CAPABILITY) or "get_schema_template" in operation_names(a))]
+    return [
+        a
+        for a in agents
+        if isinstance(a, dict)
+        and (claims(a, CAPABILITY) or "get_schema_template" in operation_names(a))
+    ]
 
 
 class WoaRestSdsi:
@@ -56,27 +63,56 @@ class WoaRestSdsi:
 
     name = "woa-rest"
 
-    def __init__(self, client: HttpClient, agent: dict[str, Any], url: str, headers: dict[str, str] | None = None,
-                 scenarios: tuple[str, ...] = (), dropped: tuple[str, ...] = ()) -> None:
-        self.client, self.agent, self.endpoint, self.headers, self.dropped = client, agent, url, headers or {}, dropped
+    def __init__(
+        self,
+        client: HttpClient,
+        agent: dict[str, Any],
+        url: str,
+        headers: dict[str, str] | None = None,
+        scenarios: tuple[str, ...] = (),
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        self.client, self.agent, self.endpoint, self.headers, self.dropped = (
+            client,
+            agent,
+            url,
+            headers or {},
+            dropped,
+        )
         self.given = scenarios
-        operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
+        operations: list[Any] = (
+            agent["operations"] if isinstance(agent.get("operations"), list) else []
+        )
         self._operations = {o.get("name"): o for o in operations if isinstance(o, dict)}
         self.supports_updates = "get_schema_updates" in self._operations
 
     async def scenarios(self) -> list[str]:
-        """The scenarios to certify: --scenario's, or those the agent's schema lists (the checks read them)."""
+        """The scenarios to certify: --scenario's, or those the agent's schema lists (the checks
+        read them)."""
         return list(self.given)
 
-    async def _invoke(self, operation: str, value: dict[str, Any], client_id: str | None = None) -> Reply:
-        envelope: dict[str, Any] = {"agent": self.agent.get("id"), "operation": operation, "input": value}
+    async def _invoke(
+        self, operation: str, value: dict[str, Any], client_id: str | None = None
+    ) -> Reply:
+        envelope: dict[str, Any] = {
+            "agent": self.agent.get("id"),
+            "operation": operation,
+            "input": value,
+        }
         if client_id:
             envelope["client_id"] = client_id
         return await post_json(self.client, self.endpoint, envelope, self.headers, self.dropped)
 
     def with_headers(self, headers: dict[str, str]) -> WoaRestSdsi:
         """The same binding, sending `headers` with every request (a test session's clock, say)."""
-        return WoaRestSdsi(self.client, self.agent, self.endpoint, {**self.headers, **headers}, self.given, self.dropped)
+        return WoaRestSdsi(
+            self.client,
+            self.agent,
+            self.endpoint,
+            {**self.headers, **headers},
+            self.given,
+            self.dropped,
+        )
 
     def without(self, names: tuple[str, ...]) -> WoaRestSdsi:
         """The same binding, leaving out the run's headers `names` (its credentials, say)."""
@@ -84,7 +120,9 @@ class WoaRestSdsi:
 
     def over(self, client: HttpClient) -> WoaRestSdsi:
         """The same binding, sending through `client` (a fresh connection, say)."""
-        return WoaRestSdsi(client, self.agent, self.endpoint, self.headers, self.given, self.dropped)
+        return WoaRestSdsi(
+            client, self.agent, self.endpoint, self.headers, self.given, self.dropped
+        )
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
         value: dict[str, Any] = {"scenario": scenario}
@@ -93,7 +131,9 @@ class WoaRestSdsi:
         return await self._invoke("get_schema_template", value)
 
     async def execute(self, schema_id: Any, payload: Any, client_id: str | None = None) -> Reply:
-        return await self._invoke("execute", {"schema_id": schema_id, "payload": payload}, client_id)
+        return await self._invoke(
+            "execute", {"schema_id": schema_id, "payload": payload}, client_id
+        )
 
     async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply:
         return await self._invoke("get_schema_updates", {"schema_id": schema_id}, client_id)
@@ -105,19 +145,39 @@ class JsonRpcSdsi:
     name = "jsonrpc"
     supports_updates = True
 
-    def __init__(self, client: HttpClient, endpoint: str, scenarios: tuple[str, ...], headers: dict[str, str] | None = None,
-                 dropped: tuple[str, ...] = ()) -> None:
-        self.client, self.endpoint, self._scenarios, self.headers, self.dropped = client, endpoint, list(scenarios), headers or {}, dropped
+    def __init__(
+        self,
+        client: HttpClient,
+        endpoint: str,
+        scenarios: tuple[str, ...],
+        headers: dict[str, str] | None = None,
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        self.client, self.endpoint, self._scenarios, self.headers, self.dropped = (
+            client,
+            endpoint,
+            list(scenarios),
+            headers or {},
+            dropped,
+        )
         self._ids = itertools.count(1)
 
     def with_headers(self, headers: dict[str, str]) -> JsonRpcSdsi:
-        return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), {**self.headers, **headers}, self.dropped)
+        return JsonRpcSdsi(
+            self.client,
+            self.endpoint,
+            tuple(self._scenarios),
+            {**self.headers, **headers},
+            self.dropped,
+        )
 
     def without(self, names: tuple[str, ...]) -> JsonRpcSdsi:
         return JsonRpcSdsi(self.client, self.endpoint, tuple(self._scenarios), self.headers, names)
 
     def over(self, client: HttpClient) -> JsonRpcSdsi:
-        return JsonRpcSdsi(client, self.endpoint, tuple(self._scenarios), self.headers, self.dropped)
+        return JsonRpcSdsi(
+            client, self.endpoint, tuple(self._scenarios), self.headers, self.dropped
+        )
 
     async def scenarios(self) -> list[str]:
         return self._scenarios
@@ -128,13 +188,22 @@ class JsonRpcSdsi:
         reply = await post_json(self.client, self.endpoint, body, self.headers, self.dropped)
         if reply.status is None:
             return reply
-        framed = reply.body if isinstance(reply.body, dict) and reply.body.get("jsonrpc") == "2.0" else None
+        framed = (
+            reply.body
+            if isinstance(reply.body, dict) and reply.body.get("jsonrpc") == "2.0"
+            else None
+        )
         if framed is None:
             return reply
         if "error" in framed:
             error = framed["error"] if isinstance(framed["error"], dict) else {}
-            return Reply(reply.status if reply.status >= 400 else 400, framed, reply.media_type, reply.exchange,
-                         f"JSON-RPC error {error.get('code')}: {error.get('message')}")
+            return Reply(
+                reply.status if reply.status >= 400 else 400,
+                framed,
+                reply.media_type,
+                reply.exchange,
+                f"JSON-RPC error {error.get('code')}: {error.get('message')}",
+            )
         return Reply(reply.status, framed.get("result"), reply.media_type, reply.exchange)
 
     async def template(self, scenario: str, preferred_language: str | None = None) -> Reply:
@@ -147,4 +216,6 @@ class JsonRpcSdsi:
         return await self._call({"schema_id": schema_id, "payload": payload}, client_id)
 
     async def updates(self, schema_id: Any, client_id: str | None = None) -> Reply:
-        return await self._call({"method": "get_schema_updates", "params": {"schema_id": schema_id}}, client_id)
+        return await self._call(
+            {"method": "get_schema_updates", "params": {"schema_id": schema_id}}, client_id
+        )

@@ -1,4 +1,5 @@
-"""WoA over REST (WoA sections 4 and 5.2): the document at /.well-known/woa.json, invocations by POST."""
+"""WoA over REST (WoA sections 4 and 5.2): the document at /.well-known/woa.json, invocations by
+POST."""
 
 from __future__ import annotations
 
@@ -20,17 +21,20 @@ MAX_REDIRECTS = 5
 
 @dataclass(frozen=True)
 class DocumentFetch:
-    """The answer to GET /.well-known/woa.json: the response and the document, or why there is none."""
+    """The answer to GET /.well-known/woa.json: the response and the document, or why there is
+    none."""
 
     url: str
     response: HttpResponse | None
     document: Any = None
     problem: str | None = None
-    #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body is not JSON,
-    #: or (a run that watches) no fetch of the document passed by
+    #: what went wrong: the exchange broke, a redirect was refused, the status was not 200, the body
+    #: is not JSON, or (a run that watches) no fetch of the document passed by
     cause: Literal["exchange", "redirect", "status", "not-json", "not-observed"] | None = None
     redirects: tuple[str, ...] = ()
-    not_utf8: bool = False  # with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
+    not_utf8: bool = (
+        False  # with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
+    )
 
     @property
     def final_url(self) -> str:
@@ -49,16 +53,27 @@ class WoaRestBinding:
     def document_url(self) -> str:
         return self.target + WELL_KNOWN_PATH
 
-    async def fetch_document(self, headers: dict[str, str] | None = None,
-                             may_follow: Callable[[str], bool] = lambda url: False) -> DocumentFetch:
+    async def fetch_document(
+        self,
+        headers: dict[str, str] | None = None,
+        may_follow: Callable[[str], bool] = lambda url: False,
+    ) -> DocumentFetch:
         """GET the WoA document, following at most five redirects to URLs `may_follow` allows.
         Raises `Unreachable` when nothing answers; any other defect is the fetch's `problem`."""
         url, hops = self.document_url, [self.document_url]
         while True:
             try:
-                response = await self.client.request("GET", url, headers={"accept": ACCEPT, **(headers or {})})
+                response = await self.client.request(
+                    "GET", url, headers={"accept": ACCEPT, **(headers or {})}
+                )
             except ExchangeFailed as error:
-                return DocumentFetch(self.document_url, None, problem=str(error), cause="exchange", redirects=tuple(hops[1:]))
+                return DocumentFetch(
+                    self.document_url,
+                    None,
+                    problem=str(error),
+                    cause="exchange",
+                    redirects=tuple(hops[1:]),
+                )
             location = response.headers.get("location")
             if response.status not in REDIRECTS or location is None:
                 break
@@ -72,13 +87,32 @@ class WoaRestBinding:
                 refusal = f"redirected to {url}, which is not on an allowed origin: not followed"
             hops.append(url)
             if refusal:
-                return DocumentFetch(self.document_url, response, problem=refusal, cause="redirect", redirects=tuple(hops[1:]))
+                return DocumentFetch(
+                    self.document_url,
+                    response,
+                    problem=refusal,
+                    cause="redirect",
+                    redirects=tuple(hops[1:]),
+                )
         found = DocumentFetch(self.document_url, response, redirects=tuple(hops[1:]))
         if response.status != 200:
-            return DocumentFetch(found.url, response, problem=f"GET {url} answered {response.status}, not 200",
-                                 cause="status", redirects=found.redirects)
+            return DocumentFetch(
+                found.url,
+                response,
+                problem=f"GET {url} answered {response.status}, not 200",
+                cause="status",
+                redirects=found.redirects,
+            )
         try:
-            return DocumentFetch(found.url, response, parse_json(response.body), redirects=found.redirects)
+            return DocumentFetch(
+                found.url, response, parse_json(response.body), redirects=found.redirects
+            )
         except NotJson as error:
-            return DocumentFetch(found.url, response, problem=f"the document cannot be read as JSON: {error}",
-                                 cause="not-json", redirects=found.redirects, not_utf8=error.encoding)
+            return DocumentFetch(
+                found.url,
+                response,
+                problem=f"the document cannot be read as JSON: {error}",
+                cause="not-json",
+                redirects=found.redirects,
+                not_utf8=error.encoding,
+            )

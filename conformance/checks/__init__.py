@@ -21,4 +21,18 @@ from .registry import (
     waived,
 )
 
-__all__ = ["CHECKS", "Check", "Skip", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Skip",
+    "Verdict",
+    "check",
+    "checks_for",
+    "driven_by",
+    "errored",
+    "failed",
+    "not_applicable",
+    "passed",
+    "skipped",
+    "waived",
+]

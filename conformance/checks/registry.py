@@ -23,7 +23,22 @@ from ..requirements import catalogue
 if TYPE_CHECKING:
     from ..target import Target
 
-__all__ = ["CHECKS", "Check", "Skip", "Unmet", "Verdict", "check", "checks_for", "driven_by", "errored", "failed", "not_applicable", "passed", "skipped", "waived"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Skip",
+    "Unmet",
+    "Verdict",
+    "check",
+    "checks_for",
+    "driven_by",
+    "errored",
+    "failed",
+    "not_applicable",
+    "passed",
+    "skipped",
+    "waived",
+]
 
 
 @dataclass(frozen=True)
@@ -57,14 +72,17 @@ def not_applicable(reason: str) -> Verdict:
 
 @dataclass(frozen=True)
 class Unmet:
-    """Why the checks of a session have nothing to judge, decided where the session is made: the target
-    offers nothing the rules bind (`absent`: not applicable), or its agent cannot be called (a skip)."""
+    """Why the checks of a session have nothing to judge, decided where the session is made: the
+    target offers nothing the rules bind (`absent`: not applicable), or its agent cannot be
+    called (a skip)."""
 
     reason: str
     absent: bool = False
 
     def verdict(self) -> Verdict:
-        return not_applicable(self.reason) if self.absent else skipped(Skip.UNREACHABLE, self.reason)
+        return (
+            not_applicable(self.reason) if self.absent else skipped(Skip.UNREACHABLE, self.reason)
+        )
 
 
 def waived(reason: str, *evidence: Exchange) -> Verdict:
@@ -79,26 +97,36 @@ class Check:
     name: str
     requirement: str
     function: CheckFunction
-    driver: str | None = None  # how the suite makes the target act: None (it calls the target) or "client-command"
-    wire: bool = False  # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
+    driver: str | None = (
+        None  # how the suite makes the target act: None (it calls the target) or "client-command"
+    )
+    # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
+    wire: bool = False
 
 
 CHECKS: dict[str, Check] = {}
 
 
-def check(requirement: str, *, driver: str | None = None, wire: bool = False) -> Callable[[CheckFunction], CheckFunction]:
-    """Register the decorated function as the check of `requirement`; `driver` names what a check of a
-    client needs to make the client act ("client-command": the run's --client-command); `wire`, that it
-    judges the connection itself (TLS, HTTP on a socket), which an in-process run does not have."""
+def check(
+    requirement: str, *, driver: str | None = None, wire: bool = False
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register the decorated function as the check of `requirement`; `driver` names what a check
+    of a client needs to make the client act ("client-command": the run's --client-command);
+    `wire`, that it judges the connection itself (TLS, HTTP on a socket), which an in-process run
+    does not have."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if requirement not in catalogue():
-            raise ValueError(f"check {function.__name__} names {requirement!r}, which is not in the catalogue")
+            raise ValueError(
+                f"check {function.__name__} names {requirement!r}, which is not in the catalogue"
+            )
         if function.__name__ in CHECKS:
             raise ValueError(f"two checks are named {function.__name__}")
         prefix = name_prefix(requirement)
         if not function.__name__.startswith(prefix):
-            raise ValueError(f"check {function.__name__} of {requirement} must be named {prefix}<the rule>")
+            raise ValueError(
+                f"check {function.__name__} of {requirement} must be named {prefix}<the rule>"
+            )
         CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver, wire)
         return function
 
@@ -106,16 +134,20 @@ def check(requirement: str, *, driver: str | None = None, wire: bool = False) ->
 
 
 def name_prefix(requirement: str) -> str:
-    """How the name of a check of `requirement` begins: its draft and section ("sdsi_6_2_1_" for SDSI-6.2.1-...)."""
+    """How the name of a check of `requirement` begins: its draft and section ("sdsi_6_2_1_" for
+    SDSI-6.2.1-...)."""
     found = catalogue()[requirement]
     return f"{found.draft}_{found.section.replace('.', '_')}_"
 
 
 def checks_for(requirement: str, driver: str | None = None) -> list[Check]:
-    """The checks of `requirement` that a run with this driver (None: the suite calls the target) can make."""
+    """The checks of `requirement` that a run with this driver (None: the suite calls the target)
+    can make."""
     return [c for c in CHECKS.values() if c.requirement == requirement and c.driver == driver]
 
 
 def driven_by(requirement: str) -> set[str]:
     """The drivers some check of `requirement` needs."""
-    return {c.driver for c in CHECKS.values() if c.requirement == requirement and c.driver is not None}
+    return {
+        c.driver for c in CHECKS.values() if c.requirement == requirement and c.driver is not None
+    }

@@ -1,9 +1,9 @@
 """The command line: `agent-conformance COMMAND`. One module per command group.
 
-Exit codes (conformance/engine/gate.py has the contract of `run` and `fuzz`): 0 passed; 1 a MUST-level
-requirement failed (or, for `vectors validate`, a vector disagreed); 2 a usage error or nothing
-could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrupted outside a run.
-"""
+Exit codes (conformance/engine/gate.py has the contract of `run` and `fuzz`): 0 passed; 1 a
+MUST-level requirement failed (or, for `vectors validate`, a vector disagreed); 2 a usage error
+or nothing could be certified; 3 a defect of the suite itself; 4 inconclusive; 130 interrupted
+outside a run."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from functools import cached_property
 from typing import Any
 
 import typer
-from typer import _click as click  # the click typer carries (0.29 vendors it): its Command and Context types
+from typer import (
+    _click as click,
+)  # the click typer carries (0.29 vendors it): its Command and Context types
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
@@ -24,24 +26,104 @@ from ._lifecycle import settings, sigterm_interrupts, write_defect
 
 __all__ = ["COMMANDS", "app", "main"]
 
-#: Every command, imported only when it runs (so `--help` and `version` start as quickly as typer does):
-#: its name, where it lives (module:function, or module:app for a group) and the one line the command
-#: list shows (the first sentence of its help; tests/cli/test_cli.py holds them equal).
+#: Every command, imported only when it runs (so `--help` and `version` start as quickly as typer
+#: does): its name, where it lives (module:function, or module:app for a group) and the one line the
+#: command list shows (the first sentence of its help; tests/cli/test_cli.py holds them equal).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("run:run", "Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write report.json, events.jsonl, junit.xml and summary.md into --report-dir"),
-    "fuzz": ("fuzz:fuzz", "Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and judge every exchange with run's checks"),
-    "mutate": ("mutate:mutate", "Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or null a member, add one, swap ids, change the status or media type, truncate or corrupt the JSON, shift a number, reorder an array, replay a stale answer, delay past the deadline) and certify each mutant in process"),
-    "proxy": ("proxy:proxy", "Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic"),
-    "baseline": ("baseline:baseline", "Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each reason with the real one"),
-    "compare": ("compare:compare", "Write a requirements-by-implementations matrix of REPORTS: a status per cell, rows that differ marked, each report's suite version and draft revisions in the header (a warning when they differ)"),
-    "keygen": ("attest:keygen_command", "Make an Ed25519 key pair for signing attestations (the private key file is readable by its owner only)"),
-    "attest": ("attest:attest_command", "Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue versions, the draft revisions and the digest of the target's WoA document, written to REPORT_DIR/attestation.json"),
-    "verify": ("attest:verify_command", "Check an attestation offline: its signature, then every attested file"),
-    "rejudge": ("rejudge:rejudge", "Judge a recorded run again with this version's checks, answering every request from the recording: nothing is contacted"),
-    "fleet": ("fleet:fleet", "Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md and comparison.{html,md}"),
-    "requirements": ("requirements:requirements", "List the requirement catalogue: every normative rule of the drafts, with the checks and schemas that cover it"),
+    "run": (
+        "run:run",
+        (
+            "Certify the target at --target (or the built-in reference mock, --mock) against the"
+            " drafts, and write report.json, events.jsonl, junit.xml and summary.md into"
+            " --report-dir"
+        ),
+    ),
+    "fuzz": (
+        "fuzz:fuzz",
+        (
+            "Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA"
+            " document) and judge every exchange with run's checks"
+        ),
+    ),
+    "mutate": (
+        "mutate:mutate",
+        (
+            "Run generic mutation operators over the reference agents' answers (drop, rename,"
+            " retype, empty or null a member, add one, swap ids, change the status or media type,"
+            " truncate or corrupt the JSON, shift a number, reorder an array, replay a stale"
+            " answer, delay past the deadline) and certify each mutant in process"
+        ),
+    ),
+    "proxy": (
+        "proxy:proxy",
+        (
+            "Forward every exchange between a client and --upstream unchanged, and judge both sides"
+            " from the traffic"
+        ),
+    ),
+    "baseline": (
+        "baseline:baseline",
+        (
+            "Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each"
+            " reason with the real one"
+        ),
+    ),
+    "compare": (
+        "compare:compare",
+        (
+            "Write a requirements-by-implementations matrix of REPORTS: a status per cell, rows"
+            " that differ marked, each report's suite version and draft revisions in the header (a"
+            " warning when they differ)"
+        ),
+    ),
+    "keygen": (
+        "attest:keygen_command",
+        (
+            "Make an Ed25519 key pair for signing attestations (the private key file is readable by"
+            " its owner only)"
+        ),
+    ),
+    "attest": (
+        "attest:attest_command",
+        (
+            "Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue"
+            " versions, the draft revisions and the digest of the target's WoA document, written to"
+            " REPORT_DIR/attestation.json"
+        ),
+    ),
+    "verify": (
+        "attest:verify_command",
+        "Check an attestation offline: its signature, then every attested file",
+    ),
+    "rejudge": (
+        "rejudge:rejudge",
+        (
+            "Judge a recorded run again with this version's checks, answering every request from"
+            " the recording: nothing is contacted"
+        ),
+    ),
+    "fleet": (
+        "fleet:fleet",
+        (
+            "Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json,"
+            " fleet.md and comparison.{html,md}"
+        ),
+    ),
+    "requirements": (
+        "requirements:requirements",
+        (
+            "List the requirement catalogue: every normative rule of the drafts, with the checks"
+            " and schemas that cover it"
+        ),
+    ),
     "vectors": ("vectors:app", "The golden vectors taken from the drafts' figures and appendices."),
-    "errata": ("errata:errata", "Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and the suite's reading"),
+    "errata": (
+        "errata:errata",
+        (
+            "Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and"
+            " the suite's reading"
+        ),
+    ),
     "mock": ("mock:app", "The reference agents the suite certifies, and their named faults."),
     "oracle": ("oracle:app", "The reference DSP and lifecycle oracle (SDSI 6.2)."),
     "aci": ("aci:app", "Figures of the reference ACI agents."),
@@ -77,7 +159,13 @@ class _Deferred(TyperCommand):
     def command(self) -> click.Command:
         return loaded(str(self.name))
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any) -> click.Context:
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         return self.command.make_context(info_name, args, parent=parent, **extra)
 
 
@@ -93,7 +181,10 @@ quiet_type_tags()
 app = typer.Typer(
     name="agent-conformance",
     cls=_Commands,
-    help="Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports.",
+    help=(
+        "Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance"
+        " reports."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -103,7 +194,8 @@ app = typer.Typer(
 
 @app.callback()
 def _suite() -> None:
-    """Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance reports."""
+    """Certify AI agents against the SDSI, WoA and ACI Internet-Drafts, and write compliance
+    reports."""
 
 
 @app.command("version")
@@ -121,10 +213,16 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("agent-conformance: interrupted", err=True)
         sys.exit(130)
-    except Exception as error:  # a defect of the suite: one line, the traceback in a log, a distinct exit code
+    except (
+        Exception
+    ) as error:  # a defect of the suite: one line, the traceback in a log, a distinct exit code
         log, text = write_defect(error)
         if settings.debug:
             typer.echo(text, err=True)
         where = f"; the traceback is in {log}" if log else ""
-        typer.echo(f"agent-conformance: internal error (a defect of the suite): {type(error).__name__}: {error}{where}", err=True)
+        typer.echo(
+            f"agent-conformance: internal error (a defect of the suite): {type(error).__name__}:"
+            f" {error}{where}",
+            err=True,
+        )
         sys.exit(3)

@@ -23,11 +23,19 @@ def fail_usage(message: str, code: int = 2) -> NoReturn:
 
 @contextmanager
 def progress_bar(what: str, total: int) -> Iterator[Callable[[str], None]]:
-    """A live bar of `total` items on a terminal (nothing otherwise); call what it yields once per item done."""
+    """A live bar of `total` items on a terminal (nothing otherwise); call what it yields once
+    per item done."""
     if not console.is_terminal:
         yield lambda _: None
         return
-    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("[dim]{task.fields[last]}"), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+    with Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("[dim]{task.fields[last]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
         task = progress.add_task(what, total=total, last="")
         yield lambda last: progress.update(task, advance=1, last=last)

@@ -1,5 +1,6 @@
-"""Help screens without type tags: typer prints `<str>`, `<bool>` or `<float range>` beside every option,
-which says nothing the option's help does not; only a choice's values (`woa|sdsi|aci|all`) are kept."""
+"""Help screens without type tags: typer prints `<str>`, `<bool>` or `<float range>` beside every
+option, which says nothing the option's help does not; only a choice's values
+(`woa|sdsi|aci|all`) are kept."""
 
 from __future__ import annotations
 

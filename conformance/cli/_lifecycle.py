@@ -1,12 +1,12 @@
 """How a command ends, whatever happens: a signal becomes an orderly finish, a defect one line.
 
-    SIGINT, SIGTERM during a run   cancel the run's task; the runner finishes it as `interrupted`
-                                   and the reports are written (gate.py: exit 4, or 1)
-    SIGTERM anywhere else          raised as KeyboardInterrupt, so every `with` block unwinds (the
-                                   mock's temporary CA and key are removed) and the exit is 130
-    an exception that escapes      a defect of the suite: one line, exit 3, the traceback in
-                                   agent-conformance-debug.log in the report folder (or the temporary
-                                   folder when the command has none); --debug prints it too
+SIGINT, SIGTERM during a run   cancel the run's task; the runner finishes it as `interrupted`
+                               and the reports are written (gate.py: exit 4, or 1)
+SIGTERM anywhere else          raised as KeyboardInterrupt, so every `with` block unwinds (the
+                               mock's temporary CA and key are removed) and the exit is 130
+an exception that escapes      a defect of the suite: one line, exit 3, the traceback in
+                               agent-conformance-debug.log in the report folder (or the temporary
+                               folder when the command has none); --debug prints it too
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def sigterm_interrupts() -> None:
 
 
 async def interruptible(work: Coroutine[Any, Any, T]) -> T:
-    """Await `work` in this task with SIGINT and SIGTERM cancelling it instead of killing the process."""
+    """Await `work` in this task with SIGINT and SIGTERM cancelling it instead of killing the
+    process."""
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     installed = []
     if task is not None:
@@ -52,7 +53,11 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
             try:
                 loop.add_signal_handler(signum, task.cancel, signal.Signals(signum).name)
                 installed.append(signum)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals here
+            except (
+                NotImplementedError,
+                RuntimeError,
+                ValueError,
+            ):  # not the main thread, or no signals here
                 pass
     try:
         return await work
@@ -64,8 +69,11 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
 
 
 def write_defect(error: BaseException) -> tuple[Path | None, str]:
-    """Write the traceback of a defect to the debug log; its path (None if it could not be written) and text."""
-    from ..report.writers import DEBUG_LOG  # the writers' name for it, imported only when a defect happens
+    """Write the traceback of a defect to the debug log; its path (None if it could not be
+    written) and text."""
+    from ..report.writers import (
+        DEBUG_LOG,
+    )  # the writers' name for it, imported only when a defect happens
 
     text = "".join(traceback.format_exception(error))
     for folder in (settings.report_dir, Path(tempfile.gettempdir())):

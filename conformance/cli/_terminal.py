@@ -1,5 +1,5 @@
-"""What a run shows in the terminal: live progress per draft while checks run, then a table per draft
-and one line per MUST or SHOULD failure.
+"""What a run shows in the terminal: live progress per draft while checks run, then a table per
+draft and one line per MUST or SHOULD failure.
 
 On a terminal the progress is a live display (requirements judged, failing so far, the last one
 judged); when stdout is not a terminal, or NO_COLOR is set, it is one plain line per draft as the
@@ -12,7 +12,14 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from ..report import Result, ResultRecorded, RunFinished, RunStarted, Status, Summary
@@ -29,16 +36,23 @@ _MESSAGE_CHARS = 160
 
 
 def _escaped(text: str, *, property_value: bool = False) -> str:
-    """`text` as a GitHub workflow command carries it (% and line breaks, and in a property : and ,)."""
+    """`text` as a GitHub workflow command carries it (% and line breaks, and in a property : and
+    ,)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
 
 
 def annotation(result: Result) -> str:
-    """The GitHub Actions annotation of a failing requirement: an error at MUST, a warning otherwise."""
+    """The GitHub Actions annotation of a failing requirement: an error at MUST, a warning
+    otherwise."""
     kind = "error" if result.level == "MUST" else "warning"
-    title = _escaped(f"{result.requirement} ({result.draft.upper()} {result.section}, {result.level})", property_value=True)
-    return f"::{kind} title={title}::{_escaped(result.status.value + ': ' + ' '.join(result.message.split())[:1000])}"
+    title = _escaped(
+        f"{result.requirement} ({result.draft.upper()} {result.section}, {result.level})",
+        property_value=True,
+    )
+    said = result.status.value + ": " + " ".join(result.message.split())[:1000]
+    return f"::{kind} title={title}::{_escaped(said)}"
+
 
 class RunDisplay:
     """A handler of run events that shows the run's progress and keeps its failures for the end."""
@@ -57,10 +71,20 @@ class RunDisplay:
         if isinstance(event, RunStarted):
             self._totals = Counter(r.draft for r in catalogue() if r.draft in event.header.suites)
             if self.live:
-                self._progress = Progress(TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(),
-                                          TextColumn("{task.fields[failing]}"), TextColumn("[dim]{task.fields[last]}"),
-                                          TimeElapsedColumn(), console=console, transient=True)
-                self._tasks = {d: self._progress.add_task(d.upper(), total=n, failing="", last="") for d, n in self._totals.items()}
+                self._progress = Progress(
+                    TextColumn("{task.description:>5}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[failing]}"),
+                    TextColumn("[dim]{task.fields[last]}"),
+                    TimeElapsedColumn(),
+                    console=console,
+                    transient=True,
+                )
+                self._tasks = {
+                    d: self._progress.add_task(d.upper(), total=n, failing="", last="")
+                    for d, n in self._totals.items()
+                }
                 self._progress.start()
         elif isinstance(event, ResultRecorded):
             self._record(event.result)
@@ -76,33 +100,57 @@ class RunDisplay:
                 self.failures.append(result)
         failing = f"[red]{self._failing[draft]} failing" if self._failing[draft] else ""
         if self._progress is not None:
-            self._progress.update(self._tasks[draft], advance=1, failing=failing, last=result.requirement)
+            self._progress.update(
+                self._tasks[draft], advance=1, failing=failing, last=result.requirement
+            )
         elif not self.quiet and self._done[draft] == self._totals[draft]:
-            console.print(f"{draft.upper()}: {self._done[draft]} requirements judged, {self._failing[draft]} failing or erring",
-                          markup=False)
+            console.print(
+                f"{draft.upper()}: {self._done[draft]} requirements judged, {self._failing[draft]}"
+                " failing or erring",
+                markup=False,
+            )
 
     def finish(self, summary: Summary, reports: list[Path], seed: int | None = None) -> None:
-        """The table per draft, each MUST or SHOULD failure on one line, and where the reports are."""
+        """The table per draft, each MUST or SHOULD failure on one line, and where the reports
+        are."""
         unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
         if self.quiet:
-            console.print(f"Compliance: {summary.headline}{unfinished}. Reports: {reports[0].parent if reports else '-'}", markup=False)
+            console.print(
+                f"Compliance: {summary.headline}{unfinished}. Reports:"
+                f" {reports[0].parent if reports else '-'}",
+                markup=False,
+            )
             _unexercised(summary)
             return
         table = Table(title=f"Compliance: {summary.headline}{unfinished}", title_justify="left")
         table.add_column("draft")
-        table.add_column("level", no_wrap=True, min_width=len(max(summary.levels.values(), key=len, default="")))
+        table.add_column(
+            "level", no_wrap=True, min_width=len(max(summary.levels.values(), key=len, default=""))
+        )
         for status in Status:
             table.add_column(_SHORT.get(status.value, status.value), justify="right")
         for draft, level in summary.levels.items():
             counts = summary.drafts.get(draft, {})
-            table.add_row(draft.upper(), level, *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status))
+            table.add_row(
+                draft.upper(),
+                level,
+                *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status),
+            )
         console.print(table)
-        for result in sorted(self.failures, key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement)):
+        for result in sorted(
+            self.failures,
+            key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement),
+        ):
             message = " ".join(result.message.split())
             if len(message) > _MESSAGE_CHARS:
-                message = message[:_MESSAGE_CHARS] + f"… (cut; {len(message):,} characters in the reports)"
-            line = (f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()} {result.section}, "
-                    f"{result.level}): {message}")
+                message = (
+                    message[:_MESSAGE_CHARS]
+                    + f"… (cut; {len(message):,} characters in the reports)"
+                )
+            line = (
+                f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()}"
+                f" {result.section}, {result.level}): {message}"
+            )
             if console.is_terminal:  # one line, cut to the terminal's width
                 console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
             else:  # piped: the whole line, for a log
@@ -111,7 +159,9 @@ class RunDisplay:
                 console.out(annotation(result), highlight=False)
         _unexercised(summary)
         _flaky(self.failures, summary)
-        console.print(f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass).")
+        console.print(
+            f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass)."
+        )
         if seed is not None:
             console.print(f"Seed {seed}: --seed {seed} makes the same values again.")
         console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
@@ -122,18 +172,27 @@ _AGENT_LINES = 20
 
 
 def _unexercised(summary: Summary) -> None:
-    """One line for each advertised agent the run did not exercise, with why: partial coverage is never silent."""
+    """One line for each advertised agent the run did not exercise, with why: partial coverage is
+    never silent."""
     missing = summary.unexercised
     for agent in missing[:_AGENT_LINES]:
         console.out(f"AGENT {agent['id']!r} not exercised: {agent.get('why', '')}", highlight=False)
     if len(missing) > _AGENT_LINES:
-        console.out(f"AGENT ... and {len(missing) - _AGENT_LINES} more not exercised (report.json: coverage.agents)", highlight=False)
+        console.out(
+            f"AGENT ... and {len(missing) - _AGENT_LINES} more not exercised (report.json:"
+            " coverage.agents)",
+            highlight=False,
+        )
 
 
 def _flaky(failures: list[Result], summary: Summary) -> None:
-    """Over repeated runs: how many requirements were flaky, and what the clean MUSTs' worst bound is."""
+    """Over repeated runs: how many requirements were flaky, and what the clean MUSTs' worst
+    bound is."""
     if summary.runs == 1:
         return
     flaky = sum(bool((r.repeat or {}).get("flaky")) for r in failures)
-    console.out(f"Over {summary.runs} runs: {flaky} requirement(s) flaky (passed in some runs, failed in others).", highlight=False)
-
+    console.out(
+        f"Over {summary.runs} runs: {flaky} requirement(s) flaky (passed in some runs, failed in"
+        " others).",
+        highlight=False,
+    )

@@ -13,24 +13,51 @@ from ._console import console, fail_usage
 __all__ = ["attest_command", "keygen_command", "verify_command"]
 
 
-def keygen_command(out: Annotated[Path, typer.Option(dir_okay=False, help="Where to write the private key; the public key goes beside it as OUT.pub.")]) -> None:
-    """Make an Ed25519 key pair for signing attestations (the private key file is readable by its owner only)."""
+def keygen_command(
+    out: Annotated[
+        Path,
+        typer.Option(
+            dir_okay=False,
+            help="Where to write the private key; the public key goes beside it as OUT.pub.",
+        ),
+    ],
+) -> None:
+    """Make an Ed25519 key pair for signing attestations (the private key file is readable by its
+    owner only)."""
     try:
         private, public = keygen(out)
     except FileExistsError:
         fail_usage(f"{out} exists: the suite never overwrites a key")
     except OSError as error:
         fail_usage(f"cannot write {out}: {error}")
-    console.print(f"Private key: {private}\nPublic key:  {public}  (hand this one to whoever verifies)", markup=False)
+    console.print(
+        f"Private key: {private}\nPublic key:  {public}  (hand this one to whoever verifies)",
+        markup=False,
+    )
 
 
 def attest_command(
-    report_dir: Annotated[Path, typer.Argument(exists=True, file_okay=False, help="A report folder of `run`.")],
-    key: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="The Ed25519 private key (PEM) from `keygen`.")],
-    recording: Annotated[Path | None, typer.Option(exists=True, file_okay=False, help="Also attest the recording of the run (run --record).")] = None,
+    report_dir: Annotated[
+        Path, typer.Argument(exists=True, file_okay=False, help="A report folder of `run`.")
+    ],
+    key: Annotated[
+        Path,
+        typer.Option(
+            exists=True, dir_okay=False, help="The Ed25519 private key (PEM) from `keygen`."
+        ),
+    ],
+    recording: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            file_okay=False,
+            help="Also attest the recording of the run (run --record).",
+        ),
+    ] = None,
 ) -> None:
-    """Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue versions, the draft
-    revisions and the digest of the target's WoA document, written to REPORT_DIR/attestation.json."""
+    """Sign REPORT_DIR: the report, the digests of every report file, the suite and catalogue
+    versions, the draft revisions and the digest of the target's WoA document, written to
+    REPORT_DIR/attestation.json."""
     if not (report_dir / "report.json").is_file():
         fail_usage(f"{report_dir} holds no report.json")
     try:
@@ -41,13 +68,33 @@ def attest_command(
 
 
 def verify_command(
-    bundle: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An attestation.json.")],
-    key: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="The signer's Ed25519 public key (PEM).")],
-    report_dir: Annotated[Path | None, typer.Option(file_okay=False, help="Where the attested files are (default: the bundle's folder).")] = None,
-    recording: Annotated[Path | None, typer.Option(exists=True, file_okay=False, help="The attested recording: checked, then re-judged, its verdicts compared with the report's.")] = None,
+    bundle: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="An attestation.json.")
+    ],
+    key: Annotated[
+        Path,
+        typer.Option(exists=True, dir_okay=False, help="The signer's Ed25519 public key (PEM)."),
+    ],
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False, help="Where the attested files are (default: the bundle's folder)."
+        ),
+    ] = None,
+    recording: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            file_okay=False,
+            help=(
+                "The attested recording: checked, then re-judged, its verdicts compared with the"
+                " report's."
+            ),
+        ),
+    ] = None,
 ) -> None:
-    """Check an attestation offline: its signature, then every attested file. Exit 0 when it holds, 1 (with the
-    reason on one line) when anything was changed."""
+    """Check an attestation offline: its signature, then every attested file. Exit 0 when it
+    holds, 1 (with the reason on one line) when anything was changed."""
     try:
         verified = verify(bundle, key, report_dir, recording)
     except ValueError as error:
@@ -56,5 +103,9 @@ def verify_command(
         typer.echo(f"agent-conformance: attestation does not verify: {error}", err=True)
         raise typer.Exit(1) from None
     statement = verified.statement
-    console.print(f"Verified: {statement.get('target')} is {statement.get('level')} by agent-conformance {statement.get('suite_version')} "
-                  f"({verified.files} files, attested {statement.get('attested')})", markup=False)
+    console.print(
+        f"Verified: {statement.get('target')} is {statement.get('level')} by agent-conformance"
+        f" {statement.get('suite_version')} ({verified.files} files, attested"
+        f" {statement.get('attested')})",
+        markup=False,
+    )

@@ -1,4 +1,5 @@
-"""`agent-conformance baseline REPORT.json`: a baseline of a report's failures, to give reasons to."""
+"""`agent-conformance baseline REPORT.json`: a baseline of a report's failures, to give reasons
+to."""
 
 from __future__ import annotations
 
@@ -14,8 +15,13 @@ from ._console import fail_usage
 __all__ = ["baseline"]
 
 
-def baseline(report: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A report.json of `run`.")]) -> None:
-    """Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each reason with the real one."""
+def baseline(
+    report: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A report.json of `run`.")
+    ],
+) -> None:
+    """Print a baseline (for `run --baseline`) listing every failure of REPORT; replace each
+    reason with the real one."""
     try:
         data = json.loads(report.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

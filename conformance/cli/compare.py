@@ -1,4 +1,5 @@
-"""`agent-conformance compare REPORT.json ...`: requirements by implementations, as HTML and Markdown."""
+"""`agent-conformance compare REPORT.json ...`: requirements by implementations, as HTML and
+Markdown."""
 
 from __future__ import annotations
 
@@ -14,11 +15,20 @@ __all__ = ["compare"]
 
 
 def compare(
-    reports: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False, help="report.json files of `run`, one per implementation.")],
-    output: Annotated[Path, typer.Option(file_okay=False, help="Where to write comparison.html and comparison.md.")] = Path("reports/comparison"),
+    reports: Annotated[
+        list[Path],
+        typer.Argument(
+            exists=True, dir_okay=False, help="report.json files of `run`, one per implementation."
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(file_okay=False, help="Where to write comparison.html and comparison.md."),
+    ] = Path("reports/comparison"),
 ) -> None:
-    """Write a requirements-by-implementations matrix of REPORTS: a status per cell, rows that differ marked,
-    each report's suite version and draft revisions in the header (a warning when they differ)."""
+    """Write a requirements-by-implementations matrix of REPORTS: a status per cell, rows that
+    differ marked, each report's suite version and draft revisions in the header (a warning when
+    they differ)."""
     try:
         matrix = load_matrix(reports)
     except ReportUnreadable as error:
@@ -32,5 +42,8 @@ def compare(
     for warning in matrix.warnings:
         console.print(f"Warning: {warning}", markup=False)
     differing = sum(matrix.differs(r) for r, _, _ in matrix.rows)
-    console.print(f"{len(matrix.columns)} reports, {len(matrix.rows)} requirements, {differing} differ. "
-                  f"Wrote {output / 'comparison.html'} and {output / 'comparison.md'}", markup=False)
+    console.print(
+        f"{len(matrix.columns)} reports, {len(matrix.rows)} requirements, {differing} differ. "
+        f"Wrote {output / 'comparison.html'} and {output / 'comparison.md'}",
+        markup=False,
+    )

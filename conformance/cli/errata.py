@@ -1,4 +1,5 @@
-"""`agent-conformance errata`: the register of the drafts' slips, gaps and ambiguities, and the suite's readings."""
+"""`agent-conformance errata`: the register of the drafts' slips, gaps and ambiguities, and the
+suite's readings."""
 
 from __future__ import annotations
 
@@ -20,10 +21,16 @@ class Format(StrEnum):
 
 
 def errata(
-    draft: Annotated[str | None, typer.Option(help="Only this draft's entries (sdsi, woa, aci).")] = None,
-    output: Annotated[Format, typer.Option("--format", help="markdown: a review the authors can apply; json: for tools.")] = Format.markdown,
+    draft: Annotated[
+        str | None, typer.Option(help="Only this draft's entries (sdsi, woa, aci).")
+    ] = None,
+    output: Annotated[
+        Format,
+        typer.Option("--format", help="markdown: a review the authors can apply; json: for tools."),
+    ] = Format.markdown,
 ) -> None:
-    """Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and the suite's reading."""
+    """Review the drafts: each slip, gap and ambiguity, the text proposed to the authors, and the
+    suite's reading."""
     entries = [e for e in register() if draft is None or e.draft == draft]
     if output is Format.json:
         typer.echo(json.dumps([e.as_dict() for e in entries], indent=2, ensure_ascii=False))

@@ -18,18 +18,51 @@ MATRIX_LIMIT = 100
 
 
 def fleet(
-    targets: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="One target URL a line, or a JSON list of {target, suite, cacert, timeout, budget, allow_http_loopback}.")],
-    jobs: Annotated[int, typer.Option(min=1, max=256, help="Targets certified at once (locally).")] = 4,
-    scheduler: Annotated[str | None, typer.Option(help="A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per target, retried once if its worker dies.")] = None,
-    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where each target's reports go (one folder each), with fleet.json, fleet.md and the comparison matrix.")] = Path("reports/fleet"),
+    targets: Annotated[
+        Path,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help=(
+                "One target URL a line, or a JSON list of {target, suite, cacert, timeout, budget,"
+                " allow_http_loopback}."
+            ),
+        ),
+    ],
+    jobs: Annotated[
+        int, typer.Option(min=1, max=256, help="Targets certified at once (locally).")
+    ] = 4,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per target,"
+                " retried once if its worker dies."
+            )
+        ),
+    ] = None,
+    report_dir: Annotated[
+        Path,
+        typer.Option(
+            file_okay=False,
+            help=(
+                "Where each target's reports go (one folder each), with fleet.json, fleet.md and"
+                " the comparison matrix."
+            ),
+        ),
+    ] = Path("reports/fleet"),
 ) -> None:
-    """Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md and comparison.{html,md}.
-    A target whose folder holds a complete report is not certified again. Exit 0 when every target passed, 1 otherwise."""
+    """Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md
+    and comparison.{html,md}. A target whose folder holds a complete report is not certified
+    again. Exit 0 when every target passed, 1 otherwise."""
     if scheduler is not None:
         try:
             import distributed  # noqa: F401  (only to know it is there)
         except ImportError:
-            fail_usage("--scheduler runs the fleet on Dask, which is an extra: pip install 'agent-conformance[fleet]'")
+            fail_usage(
+                "--scheduler runs the fleet on Dask, which is an extra: pip install"
+                " 'agent-conformance[fleet]'"
+            )
     try:
         specs = read_targets(targets)
     except (OSError, ValueError, TypeError) as error:
@@ -39,13 +72,26 @@ def fleet(
 
     def finished(row: dict[str, Any]) -> None:
         reused = " (kept from an earlier run)" if row.get("reused") else ""
-        console.print(f"{row['target']}: {row['level'] or row.get('problem')} (exit {row['exit_code']}){reused}", markup=False)
+        console.print(
+            f"{row['target']}: {row['level'] or row.get('problem')} (exit"
+            f" {row['exit_code']}){reused}",
+            markup=False,
+        )
 
     rows = fleet_results(specs, report_dir, jobs=jobs, scheduler=scheduler, progress=finished)
-    reports = [report_dir / row["folder"] / "report.json" for row in rows if (report_dir / row["folder"] / "report.json").is_file()]
-    if len(reports) > MATRIX_LIMIT:  # a column per target: past this nobody reads it, and it holds every report in memory
-        console.print(f"No comparison matrix for {len(reports)} targets (it is written up to {MATRIX_LIMIT}); "
-                      "fleet.json and fleet.md hold every verdict.", markup=False)
+    reports = [
+        report_dir / row["folder"] / "report.json"
+        for row in rows
+        if (report_dir / row["folder"] / "report.json").is_file()
+    ]
+    if (
+        len(reports) > MATRIX_LIMIT
+    ):  # a column per target: past this nobody reads it, and it holds every report in memory
+        console.print(
+            f"No comparison matrix for {len(reports)} targets (it is written up to {MATRIX_LIMIT});"
+            " fleet.json and fleet.md hold every verdict.",
+            markup=False,
+        )
     elif reports:
         try:
             matrix = load_matrix(reports)
@@ -54,5 +100,9 @@ def fleet(
         except ReportUnreadable as error:
             console.print(f"No comparison: {error}", markup=False)
     failing = [row for row in rows if row["exit_code"] != 0]
-    console.print(f"{len(rows) - len(failing)} of {len(rows)} targets passed. Summary: {report_dir / 'fleet.md'}", markup=False)
+    console.print(
+        f"{len(rows) - len(failing)} of {len(rows)} targets passed. Summary:"
+        f" {report_dir / 'fleet.md'}",
+        markup=False,
+    )
     raise typer.Exit(1 if failing else 0)

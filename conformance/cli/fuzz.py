@@ -19,34 +19,88 @@ __all__ = ["fuzz"]
 
 
 def fuzz(
-    target: Annotated[str, typer.Option(help="The host's origin; the suite reads /.well-known/woa.json there and fuzzes every agent offered over rest.")],
-    max_examples: Annotated[int, typer.Option(min=1, max=100_000, help="Examples per operation and phase.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed for reproducible runs: the same seed sends the same requests.")] = 0,
-    cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM).")] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")] = 10.0,
-    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports/fuzz"),
-    allow_http_loopback: Annotated[bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")] = False,
-    allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at their stronger level, as `run --strict`: a schema-valid input answered 5xx then fails at MUST.")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")] = False,
+    target: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "The host's origin; the suite reads /.well-known/woa.json there and fuzzes every"
+                " agent offered over rest."
+            )
+        ),
+    ],
+    max_examples: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Examples per operation and phase.")
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option(help="Seed for reproducible runs: the same seed sends the same requests.")
+    ] = 0,
+    cacert: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM)."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")
+    ] = 10.0,
+    report_dir: Annotated[
+        Path, typer.Option(file_okay=False, help="Where to write the reports.")
+    ] = Path("reports/fuzz"),
+    allow_http_loopback: Annotated[
+        bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")
+    ] = False,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")
+    ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help=(
+                "Judge requirements read out of prose (basis inferred) at their stronger level, as"
+                " `run --strict`: a schema-valid input answered 5xx then fails at MUST."
+            ),
+        ),
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")
+    ] = False,
 ) -> None:
-    """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and judge every exchange with run's checks.
+    """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and
+    judge every exchange with run's checks.
 
-    Valid inputs served 2xx with outputs that keep to their schema, inputs that break it refused with
-    4xx problem details, answers in JSON. Each failure comes with the curl command that sends its
-    request again. Exit codes as for `run`."""
-    options = usable(run_options, target, suites="woa", timeout=timeout, cacert=cacert, allow_http_loopback=allow_http_loopback,
-                     strict=strict, allowed_origins=allow_origin or ())
+    Valid inputs served 2xx with outputs that keep to their schema, inputs that break it refused
+    with 4xx problem details, answers in JSON. Each failure comes with the curl command that
+    sends its request again. Exit codes as for `run`."""
+    options = usable(
+        run_options,
+        target,
+        suites="woa",
+        timeout=timeout,
+        cacert=cacert,
+        allow_http_loopback=allow_http_loopback,
+        strict=strict,
+        allowed_origins=allow_origin or (),
+    )
     writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
     try:
-        with console.status(f"Fuzzing {target}…") if console.is_terminal else nullcontext() as status:
+        with (
+            console.status(f"Fuzzing {target}…") if console.is_terminal else nullcontext()
+        ) as status:
+
             def progress(what: str) -> None:
                 if status is not None:
                     status.update(what + "…")
                 elif not what.startswith("Fuzzing: "):  # a log gets the stages, not every operation
                     console.print(what, markup=False)
 
-            summary = asyncio.run(fuzz_target(options, max_examples=max_examples, seed=seed, handlers=writers, progress=progress))
+            summary = asyncio.run(
+                fuzz_target(
+                    options,
+                    max_examples=max_examples,
+                    seed=seed,
+                    handlers=writers,
+                    progress=progress,
+                )
+            )
     except FuzzUnavailable as error:
         fail_usage(str(error))
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
@@ -56,7 +110,9 @@ def fuzz(
         console.print(f"Left out: {reason}", markup=False)
     for result in report["results"]:
         if result["status"] in ("fail", "error"):
-            console.print(f"{result['status']} {result['requirement']}: {result['message']}", markup=False)
+            console.print(
+                f"{result['status']} {result['requirement']}: {result['message']}", markup=False
+            )
             curl = next((e["curl"] for e in result.get("evidence", []) if e.get("curl")), None)
             if curl:
                 console.print(f"  reproduce: {curl}", markup=False, soft_wrap=True)

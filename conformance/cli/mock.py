@@ -12,7 +12,9 @@ from ._console import console, fail_usage
 
 __all__ = ["app"]
 
-app = typer.Typer(help="The reference agents the suite certifies, and their named faults.", no_args_is_help=True)
+app = typer.Typer(
+    help="The reference agents the suite certifies, and their named faults.", no_args_is_help=True
+)
 
 
 def reference_agents() -> References:
@@ -24,31 +26,72 @@ def reference_agents() -> References:
 
 
 def check_fault(fault: str | None, *, client: bool = False) -> str | None:
-    """`fault`, when it names a fault of the reference host (or, with `client`, of the reference WoA client)."""
+    """`fault`, when it names a fault of the reference host (or, with `client`, of the reference
+    WoA client)."""
     if fault is not None:
         refs = reference_agents()
         if fault not in (refs.client_faults if client else refs.faults):
-            fail_usage(f"unknown {'client ' if client else ''}fault {fault!r}; `agent-conformance mock faults` lists them")
+            fail_usage(
+                f"unknown {'client ' if client else ''}fault {fault!r}; `agent-conformance mock"
+                " faults` lists them"
+            )
     return fault
 
 
 @app.command("server")
 def server(
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: any free port).")] = 8443,
-    fault: Annotated[str | None, typer.Option(help="Break exactly one rule: a name from `mock faults`.")] = None,
-    http: Annotated[bool, typer.Option("--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1).")] = False,
-    fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="Apply --fault to this fraction of the requests only (a flaky agent).")] = None,
-    fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
-    minimal: Annotated[bool, typer.Option("--minimal", help="Serve the minimal conformer: what the MUSTs demand and nothing more (no SHOULD honoured, every MAY declined).")] = False,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: any free port).")
+    ] = 8443,
+    fault: Annotated[
+        str | None, typer.Option(help="Break exactly one rule: a name from `mock faults`.")
+    ] = None,
+    http: Annotated[
+        bool,
+        typer.Option(
+            "--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1)."
+        ),
+    ] = False,
+    fault_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Apply --fault to this fraction of the requests only (a flaky agent).",
+        ),
+    ] = None,
+    fault_seed: Annotated[
+        int,
+        typer.Option(
+            help="With --fault-rate: the seed of the coin that picks the faulty requests."
+        ),
+    ] = 0,
+    minimal: Annotated[
+        bool,
+        typer.Option(
+            "--minimal",
+            help=(
+                "Serve the minimal conformer: what the MUSTs demand and nothing more (no SHOULD"
+                " honoured, every MAY declined)."
+            ),
+        ),
+    ] = False,
 ) -> None:
-    """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the fly)."""
+    """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the
+    fly)."""
     check_fault(fault)
     if fault_rate is not None and not fault:
         fail_usage("--fault-rate goes with --fault")
     if minimal and fault:
         fail_usage("--minimal takes no --fault: faults break the reference host")
-    with reference_agents().serve_host(fault, port=port, tls=not http, fault_rate=fault_rate, fault_seed=fault_seed,
-                                       minimal=minimal) as host:
+    with reference_agents().serve_host(
+        fault,
+        port=port,
+        tls=not http,
+        fault_rate=fault_rate,
+        fault_seed=fault_seed,
+        minimal=minimal,
+    ) as host:
         name = "Minimal conformer" if minimal else "Reference WoA host"
         console.print(f"{name}{f' with fault {fault}' if fault else ''} at {host.url}")
         if host.cacert:
@@ -63,10 +106,13 @@ def server(
 
 @app.command("faults")
 def faults() -> None:
-    """List the named faults: each makes the reference host, or the reference WoA client, break exactly one requirement."""
+    """List the named faults: each makes the reference host, or the reference WoA client, break
+    exactly one requirement."""
     refs = reference_agents()
     for name, fault in sorted(refs.faults.items()):
         console.print(f"{name}  {fault.description}")
-    console.print("\nFaults of the reference WoA client (run --mock --suite woa --role client --fault NAME):")
+    console.print(
+        "\nFaults of the reference WoA client (run --mock --suite woa --role client --fault NAME):"
+    )
     for name, client_fault in sorted(refs.client_faults.items()):
         console.print(f"{name}  {client_fault.description}")

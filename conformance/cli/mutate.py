@@ -1,5 +1,5 @@
-"""`agent-conformance mutate`: machine-made mutants of the reference agents' answers, and how many of
-them the checks catch."""
+"""`agent-conformance mutate`: machine-made mutants of the reference agents' answers, and how
+many of them the checks catch."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .mock import reference_agents
 
 __all__ = ["mutate"]
 
+
 async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
     baselines, answers = await record()
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
@@ -28,7 +29,9 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
     with progress_bar("mutants", len(mutants)) as advance:
 
         async def judged(mutant: Mutant) -> Outcome:
-            async with gate:  # each mutant has an app of its own: they can wait on their timers side by side
+            async with (
+                gate
+            ):  # each mutant has an app of its own: they can wait on their timers side by side
                 outcome = await judge(mutant, baselines[mutant.config], reviewed)
             advance(outcome.verdict)
             return outcome
@@ -37,14 +40,18 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
 
 
 def proof_record(kills: Counter[str]) -> dict[str, object]:
-    """Per requirement, the named faults that fail it (mocks/faults/: the host's and the WoA client's) and
-    the mutants this run killed with it."""
+    """Per requirement, the named faults that fail it (mocks/faults/: the host's and the WoA
+    client's) and the mutants this run killed with it."""
     refs = reference_agents()
     requirements: dict[str, dict[str, object]] = {}
     for name, fault in (*refs.faults.items(), *refs.client_faults.items()):
-        requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})["faults"].append(name)  # type: ignore[attr-defined]
+        requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})[
+            "faults"
+        ].append(name)  # type: ignore[attr-defined]
     for requirement, killed in kills.items():
-        requirements.setdefault(requirement, {"faults": [], "mutants_killed": 0})["mutants_killed"] = killed
+        requirements.setdefault(requirement, {"faults": [], "mutants_killed": 0})[
+            "mutants_killed"
+        ] = killed
     return {"recorded": utc_now(), "tool_version": __version__, "requirements": requirements}
 
 
@@ -57,43 +64,109 @@ def _score(outcomes: list[Outcome]) -> tuple[int, int, int, int, float]:
 
 
 def mutate(
-    suite: Annotated[list[str] | None, typer.Option(help="Drafts whose answers to mutate (repeatable): woa, sdsi, aci. Default: all.")] = None,
-    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write mutation.json and survivors.json.")] = Path("reports/mutation"),
-    min_score: Annotated[float, typer.Option(min=0, max=1, help="Exit 1 when the score K/(N-E) is below this.")] = 0.95,
-    per_site: Annotated[int, typer.Option(min=1, max=1000, help="Most mutants per answer site (request method and path).")] = 30,
-    jobs: Annotated[int, typer.Option(min=1, max=16, help="Mutants judged at once, each in its own in-process app. Above 1 the runs compete for the CPU, and checks that time agents (ACI) may then also error: the kills stay, their attribution may grow.")] = 1,
-    proof: Annotated[Path | None, typer.Option(dir_okay=False, help="Also write the proof record every report cites: per requirement, the faults and mutants that fail it.")] = None,
+    suite: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Drafts whose answers to mutate (repeatable): woa, sdsi, aci. Default: all."
+        ),
+    ] = None,
+    report_dir: Annotated[
+        Path, typer.Option(file_okay=False, help="Where to write mutation.json and survivors.json.")
+    ] = Path("reports/mutation"),
+    min_score: Annotated[
+        float, typer.Option(min=0, max=1, help="Exit 1 when the score K/(N-E) is below this.")
+    ] = 0.95,
+    per_site: Annotated[
+        int,
+        typer.Option(
+            min=1, max=1000, help="Most mutants per answer site (request method and path)."
+        ),
+    ] = 30,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=16,
+            help=(
+                "Mutants judged at once, each in its own in-process app. Above 1 the runs compete"
+                " for the CPU, and checks that time agents (ACI) may then also error: the kills"
+                " stay, their attribution may grow."
+            ),
+        ),
+    ] = 1,
+    proof: Annotated[
+        Path | None,
+        typer.Option(
+            dir_okay=False,
+            help=(
+                "Also write the proof record every report cites: per requirement, the faults and"
+                " mutants that fail it."
+            ),
+        ),
+    ] = None,
 ) -> None:
-    """Run generic mutation operators over the reference agents' answers (drop, rename, retype, empty or
-    null a member, add one, swap ids, change the status or media type, truncate or corrupt the JSON, shift a
-    number, reorder an array, replay a stale answer, delay past the deadline) and certify each mutant in
-    process. A mutant is killed when a requirement newly fails (or newly errors at MUST level), equivalent
-    when the reviewed list says the draft permits it, survived otherwise."""
+    """Run generic mutation operators over the reference agents' answers (drop, rename, retype,
+    empty or null a member, add one, swap ids, change the status or media type, truncate or
+    corrupt the JSON, shift a number, reorder an array, replay a stale answer, delay past the
+    deadline) and certify each mutant in process. A mutant is killed when a requirement newly
+    fails (or newly errors at MUST level), equivalent when the reviewed list says the draft
+    permits it, survived otherwise."""
     suites = set(suite or ["woa", "sdsi", "aci"])
     if suites - {"woa", "sdsi", "aci"}:
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
-    logging.getLogger("mocks").setLevel(logging.CRITICAL)  # the mutants make the reference agents log what they refuse
+    logging.getLogger("mocks").setLevel(
+        logging.CRITICAL
+    )  # the mutants make the reference agents log what they refuse
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
     outcomes = asyncio.run(_mutate(suites, per_site, jobs))
     total, killed, equivalent, survived, score = _score(outcomes)
-    console.print(f"{total} mutants, {killed} killed, {equivalent} equivalent, {survived} survived, score {score:.3f}")
+    console.print(
+        f"{total} mutants, {killed} killed, {equivalent} equivalent, {survived} survived, score"
+        f" {score:.3f}"
+    )
     for draft in sorted(suites):
         mine = [o for o in outcomes if o.mutant.draft == draft]
         n, k, e, s, sc = _score(mine)
-        console.print(f"  {draft}: {n} mutants, {k} killed, {e} equivalent, {s} survived, score {sc:.3f}")
+        console.print(
+            f"  {draft}: {n} mutants, {k} killed, {e} equivalent, {s} survived, score {sc:.3f}"
+        )
     operators = Counter((o.mutant.operator, o.verdict) for o in outcomes)
     by_requirement = Counter(r for o in outcomes for r in o.requirements)
     report_dir.mkdir(parents=True, exist_ok=True)
-    records = [{"mutant": o.mutant.id, "operator": o.mutant.operator, "site": f"{o.mutant.site.method} {o.mutant.site.path}",
-                "member": list(o.mutant.member), "verdict": o.verdict, "killed_by": o.requirements, "reason": o.reason} for o in outcomes]
-    summary = {"mutants": total, "killed": killed, "equivalent": equivalent, "survived": survived, "score": round(score, 4),
-               "by_operator": {f"{op} {verdict}": n for (op, verdict), n in sorted(operators.items())},
-               "kills_by_requirement": dict(sorted(by_requirement.items())), "outcomes": records}
-    (report_dir / "mutation.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    (report_dir / "survivors.json").write_text(json.dumps([r for r in records if r["verdict"] == "survived"], indent=2) + "\n",
-                                               encoding="utf-8")
+    records = [
+        {
+            "mutant": o.mutant.id,
+            "operator": o.mutant.operator,
+            "site": f"{o.mutant.site.method} {o.mutant.site.path}",
+            "member": list(o.mutant.member),
+            "verdict": o.verdict,
+            "killed_by": o.requirements,
+            "reason": o.reason,
+        }
+        for o in outcomes
+    ]
+    summary = {
+        "mutants": total,
+        "killed": killed,
+        "equivalent": equivalent,
+        "survived": survived,
+        "score": round(score, 4),
+        "by_operator": {f"{op} {verdict}": n for (op, verdict), n in sorted(operators.items())},
+        "kills_by_requirement": dict(sorted(by_requirement.items())),
+        "outcomes": records,
+    }
+    (report_dir / "mutation.json").write_text(
+        json.dumps(summary, indent=2) + "\n", encoding="utf-8"
+    )
+    (report_dir / "survivors.json").write_text(
+        json.dumps([r for r in records if r["verdict"] == "survived"], indent=2) + "\n",
+        encoding="utf-8",
+    )
     if proof is not None:
-        proof.write_text(json.dumps(proof_record(by_requirement), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        proof.write_text(
+            json.dumps(proof_record(by_requirement), indent=1, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
     for record_ in (r for r in records if r["verdict"] == "survived"):
         console.print(f"  survived: {record_['mutant']}", markup=False)
     console.print(f"Reports: {report_dir / 'mutation.json'}, {report_dir / 'survivors.json'}")

@@ -15,7 +15,10 @@ __all__ = ["app"]
 
 app = typer.Typer(help="The reference DSP and lifecycle oracle (SDSI 6.2).", no_args_is_help=True)
 
-Encoder = Annotated[str, typer.Option("--encoder", help="hashing (default, no model) or minilm (the embeddings extra).")]
+Encoder = Annotated[
+    str,
+    typer.Option("--encoder", help="hashing (default, no model) or minilm (the embeddings extra)."),
+]
 
 
 def _load(path: Path) -> object:
@@ -27,9 +30,14 @@ def _load(path: Path) -> object:
 
 @app.command("replay")
 def replay(
-    trace: Annotated[Path, typer.Argument(help="A trace: {\"config\": {...}, \"events\": [...]}.")],
+    trace: Annotated[Path, typer.Argument(help='A trace: {"config": {...}, "events": [...]}.')],
     encoder: Encoder = "hashing",
-    state: Annotated[bool, typer.Option("--state", help="Add the oracle's final state (pools, clusters, keys, queues).")] = False,
+    state: Annotated[
+        bool,
+        typer.Option(
+            "--state", help="Add the oracle's final state (pools, clusters, keys, queues)."
+        ),
+    ] = False,
 ) -> None:
     """Replay TRACE through a fresh oracle and print its decisions as JSON: triggers, patches,
     transitions, queued, warnings, rejected. The same trace always prints the same bytes."""
@@ -40,13 +48,18 @@ def replay(
     document = _load(trace)
     try:
         chosen = encoder_named(encoder)
-        config = OracleConfig.from_json(document.get("config") if isinstance(document, dict) else None)
+        config = OracleConfig.from_json(
+            document.get("config") if isinstance(document, dict) else None
+        )
         oracle = Oracle(config, chosen)
         output = run(document, oracle=oracle)
     except (TraceError, ValueError, TypeError) as error:
         fail_usage(str(error))
     except ImportError as error:
-        fail_usage(f"the {encoder} encoder needs the embeddings extra: pip install 'agent-conformance[embeddings]' ({error})")
+        fail_usage(
+            f"the {encoder} encoder needs the embeddings extra: pip install"
+            f" 'agent-conformance[embeddings]' ({error})"
+        )
     if state:
         output["state"] = oracle.state()
     typer.echo(dumps(output), nl=False)
@@ -54,7 +67,18 @@ def replay(
 
 @app.command("check")
 def check(
-    directory: Annotated[Path | None, typer.Option("--dir", file_okay=False, exists=True, help="A folder of NAME.trace.json and NAME.expected.json (default: the shipped golden traces).")] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir",
+            file_okay=False,
+            exists=True,
+            help=(
+                "A folder of NAME.trace.json and NAME.expected.json (default: the shipped golden"
+                " traces)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Replay every golden trace and compare the output with its expected file, byte for byte."""
     from ..oracle import dumps
@@ -75,21 +99,35 @@ def check(
             console.print(f"[red]✗[/red] {name}: output differs from {expected.name}", markup=True)
         else:
             console.print(f"[green]✓[/green] {name}", markup=True)
-    console.print(f"{len(traces)} traces: " + ("all as expected" if not failed else f"{failed} differ"))
+    console.print(
+        f"{len(traces)} traces: " + ("all as expected" if not failed else f"{failed} differ")
+    )
     raise typer.Exit(1 if failed else 0)
 
 
 @app.command("bench")
 def bench(
-    sizes: Annotated[str, typer.Option(help="Fragment counts to replay, comma-separated.")] = "10000,100000,1000000",
-    baseline: Annotated[int, typer.Option(help="Fragments for the batched-against-loop comparison.")] = 10_000,
-    repeat: Annotated[int, typer.Option(min=1, max=20, help="Repetitions of each figure (min and median are printed).")] = 3,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Also write the figures as JSON here.")] = None,
+    sizes: Annotated[
+        str, typer.Option(help="Fragment counts to replay, comma-separated.")
+    ] = "10000,100000,1000000",
+    baseline: Annotated[
+        int, typer.Option(help="Fragments for the batched-against-loop comparison.")
+    ] = 10_000,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            min=1, max=20, help="Repetitions of each figure (min and median are printed)."
+        ),
+    ] = 3,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Also write the figures as JSON here.")
+    ] = None,
 ) -> None:
-    """Print the oracle's figures: replay throughput and peak memory at each size (384-dimension vectors around
-    1,000 intents, made from a seed outside the timed work; nothing is written to disk), min and median over
-    --repeat runs, the machine's float32 matrix-product roof, the ratio against the per-fragment loop, and the
-    encoders' sentences per second."""
+    """Print the oracle's figures: replay throughput and peak memory at each size (384-dimension
+    vectors around 1,000 intents, made from a seed outside the timed work; nothing is written to
+    disk), min and median over
+    --repeat runs, the machine's float32 matrix-product roof, the ratio against the per-fragment
+        loop, and the encoders' sentences per second."""
     from ..oracle import bench as figures
 
     try:

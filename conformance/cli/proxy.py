@@ -1,4 +1,5 @@
-"""`agent-conformance proxy`: stand between a real client and a real host, and judge both from their traffic."""
+"""`agent-conformance proxy`: stand between a real client and a real host, and judge both from
+their traffic."""
 
 from __future__ import annotations
 
@@ -39,8 +40,18 @@ def _listen_address(listen: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeout: float, plain: bool, rewrite: bool,
-                 duration: float | None, report_dir: Path, traffic: Traffic) -> None:
+async def _serve(
+    upstream: str,
+    host: str,
+    port: int,
+    cacert: Path | None,
+    timeout: float,
+    plain: bool,
+    rewrite: bool,
+    duration: float | None,
+    report_dir: Path,
+    traffic: Traffic,
+) -> None:
     """Forward until cancelled (a signal) or `duration` seconds have passed."""
     verify: ssl.SSLContext | bool = tls_context(str(cacert)) if cacert else True
     with tempfile.TemporaryDirectory(prefix="agent-conformance-proxy-") as folder:
@@ -50,15 +61,27 @@ async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeo
             leaf = authority.issue_cert(host, "localhost", "127.0.0.1", "::1")
             authority.cert_pem.write_to_path(str(report_dir / PROXY_CA))
             certfile, keyfile = write_leaf(leaf, Path(folder), "proxy")
-        async with httpx.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, trust_env=False) as client:
-            def url(bound: int) -> str:
-                return f"{'http' if plain else 'https'}://{f'[{host}]' if ':' in host else host}:{bound}"
+        async with httpx.AsyncClient(
+            verify=verify, timeout=timeout, follow_redirects=False, trust_env=False
+        ) as client:
 
-            server, task, bound = await start_server(lambda bound: forwarding_app(upstream, client, traffic, url(bound), rewrite=rewrite,
-                                                                                   deadline=timeout),
-                                                     host=host, port=port, certfile=certfile, keyfile=keyfile)
-            console.print(f"Proxy for {upstream} listening at {url(bound)}"
-                          + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})"))
+            def url(bound: int) -> str:
+                named = f"[{host}]" if ":" in host else host
+                return f"{'http' if plain else 'https'}://{named}:{bound}"
+
+            server, task, bound = await start_server(
+                lambda bound: forwarding_app(
+                    upstream, client, traffic, url(bound), rewrite=rewrite, deadline=timeout
+                ),
+                host=host,
+                port=port,
+                certfile=certfile,
+                keyfile=keyfile,
+            )
+            console.print(
+                f"Proxy for {upstream} listening at {url(bound)}"
+                + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})")
+            )
             console.print("Ctrl-C (or SIGTERM) stops it and writes the reports.")
             try:
                 if duration is None:
@@ -70,23 +93,71 @@ async def _serve(upstream: str, host: str, port: int, cacert: Path | None, timeo
 
 
 def proxy(
-    upstream: Annotated[str, typer.Option(help="The host to forward to, e.g. https://agents.example.com; the proxy calls nothing else.")],
-    listen: Annotated[str, typer.Option(help="Where the proxy listens, HOST:PORT.")] = "127.0.0.1:8443",
-    suite: Annotated[Suite, typer.Option(help="Which draft's messages to judge in the traffic.")] = Suite.all,
-    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports (and the proxy's CA certificate).")] = Path("reports"),
-    cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA (PEM) for the upstream.")] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each forwarded request.")] = 30.0,
-    http: Annotated[bool, typer.Option("--http", help="Listen over plain HTTP (loopback tests); HTTPS with a CA of its own otherwise.")] = False,
-    rewrite: Annotated[bool, typer.Option(help="Point a WoA document's transport URLs on the upstream's origin at the proxy, so invocations pass through it.")] = True,
-    duration: Annotated[float | None, typer.Option(min=0.1, help="Stop after this many seconds (default: at SIGINT or SIGTERM).")] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Judge inferred requirements at their strict level.")] = False,
-    record: Annotated[Path | None, typer.Option(file_okay=False, help="Also record the traffic into this folder (the format of run --record).")] = None,
+    upstream: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "The host to forward to, e.g. https://agents.example.com; the proxy calls nothing"
+                " else."
+            )
+        ),
+    ],
+    listen: Annotated[
+        str, typer.Option(help="Where the proxy listens, HOST:PORT.")
+    ] = "127.0.0.1:8443",
+    suite: Annotated[
+        Suite, typer.Option(help="Which draft's messages to judge in the traffic.")
+    ] = Suite.all,
+    report_dir: Annotated[
+        Path,
+        typer.Option(
+            file_okay=False, help="Where to write the reports (and the proxy's CA certificate)."
+        ),
+    ] = Path("reports"),
+    cacert: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Trust this CA (PEM) for the upstream."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each forwarded request.")
+    ] = 30.0,
+    http: Annotated[
+        bool,
+        typer.Option(
+            "--http",
+            help="Listen over plain HTTP (loopback tests); HTTPS with a CA of its own otherwise.",
+        ),
+    ] = False,
+    rewrite: Annotated[
+        bool,
+        typer.Option(
+            help=(
+                "Point a WoA document's transport URLs on the upstream's origin at the proxy, so"
+                " invocations pass through it."
+            )
+        ),
+    ] = True,
+    duration: Annotated[
+        float | None,
+        typer.Option(min=0.1, help="Stop after this many seconds (default: at SIGINT or SIGTERM)."),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Judge inferred requirements at their strict level.")
+    ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Also record the traffic into this folder (the format of run --record).",
+        ),
+    ] = None,
 ) -> None:
-    """Forward every exchange between a client and --upstream unchanged, and judge both sides from the traffic.
+    """Forward every exchange between a client and --upstream unchanged, and judge both sides from
+    the traffic.
 
-    At SIGINT or SIGTERM (or after --duration) it writes the reports: a requirement that some exchange
-    exercised is pass or fail (the host's documents and answers, the client's requests); one that no
-    exchange touched is skip, never pass. The exit code is run's."""
+    At SIGINT or SIGTERM (or after --duration) it writes the reports: a requirement that some
+    exchange exercised is pass or fail (the host's documents and answers, the client's requests);
+    one that no exchange touched is skip, never pass. The exit code is run's."""
     upstream = usable(origin, upstream, "upstream")
     host, port = _listen_address(listen)
     usable(usable_cacert, cacert)
@@ -95,10 +166,45 @@ def proxy(
     traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()
     options = {"listen": listen, "rewrite": rewrite, "strict": strict, "passive": True}
     if traffic.recorder is not None:
-        traffic.recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": upstream,
-                                "drafts": {d: DRAFTS[d] for d in suites}, "seed": 0, "options": options})
+        traffic.recorder.start(
+            {
+                "suite_version": __version__,
+                "catalogue_sha256": catalogue_digest(),
+                "target": upstream,
+                "drafts": {d: DRAFTS[d] for d in suites},
+                "seed": 0,
+                "options": options,
+            }
+        )
     with contextlib.suppress(asyncio.CancelledError):
-        asyncio.run(interruptible(_serve(upstream, host, port, cacert, timeout, http, rewrite, duration, report_dir, traffic)))
-    summary = asyncio.run(judged_run(upstream, suites, traffic, writers, options | {"listening_since": started}, strict=strict))
-    console.print(f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in {report_dir}")
+        asyncio.run(
+            interruptible(
+                _serve(
+                    upstream,
+                    host,
+                    port,
+                    cacert,
+                    timeout,
+                    http,
+                    rewrite,
+                    duration,
+                    report_dir,
+                    traffic,
+                )
+            )
+        )
+    summary = asyncio.run(
+        judged_run(
+            upstream,
+            suites,
+            traffic,
+            writers,
+            options | {"listening_since": started},
+            strict=strict,
+        )
+    )
+    console.print(
+        f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in"
+        f" {report_dir}"
+    )
     finish(summary)

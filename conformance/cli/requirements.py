@@ -52,35 +52,73 @@ def schemas_by_requirement() -> dict[str, list[str]]:
 
 def requirements(
     draft: Annotated[Draft | None, typer.Option(help="Only this draft's requirements.")] = None,
-    output: Annotated[Format, typer.Option("--format", help="table for reading, json for tools.")] = Format.table,
+    output: Annotated[
+        Format, typer.Option("--format", help="table for reading, json for tools.")
+    ] = Format.table,
 ) -> None:
-    """List the requirement catalogue: every normative rule of the drafts, with the checks and schemas that cover it."""
+    """List the requirement catalogue: every normative rule of the drafts, with the checks and
+    schemas that cover it."""
     entries = [r for r in catalogue() if draft is None or r.draft == draft.value]
     if output is Format.json:
-        rows = [{**r.as_dict(), "checks": _checks(r.id), "schemas": schemas_by_requirement().get(r.id, [])} for r in entries]
+        rows = [
+            {
+                **r.as_dict(),
+                "checks": _checks(r.id),
+                "schemas": schemas_by_requirement().get(r.id, []),
+            }
+            for r in entries
+        ]
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     if not console.is_terminal:  # piped: one line per requirement, tab-separated, nothing wrapped
         for r in entries:
-            typer.echo("\t".join((r.id, _level(r), r.basis, r.role, r.testability, ",".join(_checks(r.id)) or "-",
-                                  ",".join(schemas_by_requirement().get(r.id, [])) or "-")))
+            typer.echo(
+                "\t".join(
+                    (
+                        r.id,
+                        _level(r),
+                        r.basis,
+                        r.role,
+                        r.testability,
+                        ",".join(_checks(r.id)) or "-",
+                        ",".join(schemas_by_requirement().get(r.id, [])) or "-",
+                    )
+                )
+            )
         return
-    # Narrower terminals lose the last columns rather than wrap an ID (json and piped output keep them all).
+    # Narrower terminals lose the last columns rather than wrap an ID (json and piped output keep
+    # them all).
     wide, medium = console.width >= 150, console.width >= 100
-    table = Table(title=f"{len(entries)} requirements", title_justify="left", caption="* judged at MUST with --strict",
-                  caption_justify="left")
+    table = Table(
+        title=f"{len(entries)} requirements",
+        title_justify="left",
+        caption="* judged at MUST with --strict",
+        caption_justify="left",
+    )
     for column in ("ID", "level", "basis", "role"):
         table.add_column(column, no_wrap=True)
     for column in ("testability", "checks", "schemas")[: 3 if wide else 1 if medium else 0]:
         table.add_column(column, no_wrap=True, overflow="ellipsis")
     for r in entries:
-        cells = (r.testability, ", ".join(_checks(r.id)) or "-", ", ".join(schemas_by_requirement().get(r.id, [])) or "-")
-        table.add_row(r.id, r.level + ("*" if r.strict_level == "MUST" else ""), r.basis, r.role, *cells[: 3 if wide else 1 if medium else 0])
+        cells = (
+            r.testability,
+            ", ".join(_checks(r.id)) or "-",
+            ", ".join(schemas_by_requirement().get(r.id, [])) or "-",
+        )
+        table.add_row(
+            r.id,
+            r.level + ("*" if r.strict_level == "MUST" else ""),
+            r.basis,
+            r.role,
+            *cells[: 3 if wide else 1 if medium else 0],
+        )
     console.print(table)
 
 
 def _level(requirement: Requirement) -> str:
-    return requirement.level + (f" ({requirement.strict_level} strict)" if requirement.strict_level else "")
+    return requirement.level + (
+        f" ({requirement.strict_level} strict)" if requirement.strict_level else ""
+    )
 
 
 def _checks(requirement: str) -> list[str]:

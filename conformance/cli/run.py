@@ -40,7 +40,8 @@ class Suite(StrEnum):
 
 
 def usable(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """`check(...)` (run_options, origin, usable_cacert), or a usage error (exit 2) naming the option at fault."""
+    """`check(...)` (run_options, origin, usable_cacert), or a usage error (exit 2) naming the
+    option at fault."""
     try:
         return check(*args, **kwargs)
     except OptionsUnusable as error:
@@ -48,7 +49,8 @@ def usable(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = False) -> list[Writer]:
-    """The writers of `formats`, the folder made ready first; a folder that cannot be written is a usage error."""
+    """The writers of `formats`, the folder made ready first; a folder that cannot be written is
+    a usage error."""
     settings.report_dir, settings.debug = report_dir, debug
     try:
         return writers_for(report_dir, tuple(formats))
@@ -62,7 +64,8 @@ def written(report_dir: Path, formats: list[str]) -> list[Path]:
 
 
 def finish(summary: Summary) -> None:
-    """Leave with the exit code of the contract (conformance/engine/gate.py), saying why in one line."""
+    """Leave with the exit code of the contract (conformance/engine/gate.py), saying why in one
+    line."""
     outcome = decide(summary)
     if outcome.code:
         typer.echo(f"agent-conformance: {outcome.reason} (exit {int(outcome.code)})", err=True)
@@ -70,52 +73,322 @@ def finish(summary: Summary) -> None:
 
 
 def run(
-    target: Annotated[str | None, typer.Option(help="The target's origin, e.g. https://agents.example.com (the suite GETs /.well-known/woa.json there).")] = None,
-    mock: Annotated[bool, typer.Option("--mock", help="Certify the built-in reference mock instead, started on loopback for this run.")] = False,
-    fault: Annotated[str | None, typer.Option(help="With --mock: give the mock this named fault (see `mock faults`).")] = None,
-    fault_rate: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="With --mock --fault: apply the fault to this fraction of the requests (a flaky agent; the coin's seed is --fault-seed).")] = None,
-    fault_seed: Annotated[int, typer.Option(help="With --fault-rate: the seed of the coin that picks the faulty requests.")] = 0,
-    minimal: Annotated[bool, typer.Option("--minimal", help="With --mock: certify the minimal conformer, what the MUSTs demand and nothing more.")] = False,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "The target's origin, e.g. https://agents.example.com (the suite GETs"
+                " /.well-known/woa.json there)."
+            )
+        ),
+    ] = None,
+    mock: Annotated[
+        bool,
+        typer.Option(
+            "--mock",
+            help="Certify the built-in reference mock instead, started on loopback for this run.",
+        ),
+    ] = False,
+    fault: Annotated[
+        str | None,
+        typer.Option(help="With --mock: give the mock this named fault (see `mock faults`)."),
+    ] = None,
+    fault_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help=(
+                "With --mock --fault: apply the fault to this fraction of the requests (a flaky"
+                " agent; the coin's seed is --fault-seed)."
+            ),
+        ),
+    ] = None,
+    fault_seed: Annotated[
+        int,
+        typer.Option(
+            help="With --fault-rate: the seed of the coin that picks the faulty requests."
+        ),
+    ] = 0,
+    minimal: Annotated[
+        bool,
+        typer.Option(
+            "--minimal",
+            help=(
+                "With --mock: certify the minimal conformer, what the MUSTs demand and nothing"
+                " more."
+            ),
+        ),
+    ] = False,
     suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
-    cacert: Annotated[Path | None, typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM), e.g. a local test CA.")] = None,
-    report_dir: Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")] = Path("reports"),
-    timeout: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")] = 10.0,
-    report_format: Annotated[list[str] | None, typer.Option("--format", help=f"Report formats to write (repeatable): {', '.join(FORMATS)}. Default: all.")] = None,
-    role: Annotated[list[str] | None, typer.Option(help=f"Roles to certify the target in (repeatable). Default: {', '.join(r for r in DEFAULT_ROLES if r != 'any')}.")] = None,
-    allow_http_loopback: Annotated[bool, typer.Option(help="For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never as pass).")] = False,
-    allow_origin: Annotated[list[str] | None, typer.Option(help="Also let the suite invoke URLs on this origin (repeatable); by default it calls only the target's own origin.")] = None,
-    binding: Annotated[str, typer.Option(help="How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite sdsi) or a2a (ACI invoked agents, --suite aci).")] = "woa-rest",
-    scenario: Annotated[list[str] | None, typer.Option(help="An SDSI scenario to certify (repeatable); by default those the server's schema lists (over WoA REST), required with --binding jsonrpc.")] = None,
-    max_experimental_keys: Annotated[int | None, typer.Option(min=1, help="The SDSI convergence cap to hold a server to where it declares none: most active experimental keys per scenario (6.2.3; the draft's 10 is an example).")] = None,
-    check_timeout: Annotated[float | None, typer.Option(min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts.")] = None,
-    budget: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the whole run may take; past it, what is left is skipped and the run is inconclusive.")] = DEFAULT_BUDGET,
-    strict: Annotated[bool, typer.Option("--strict", help="Judge requirements read out of prose (basis inferred) at the stronger level their errata entries argue for, MUST included; recorded in the report.")] = False,
-    agent_callable: Annotated[str | None, typer.Option(help="Certify agent code without a server: module:function, an ACI invoked agent (--suite aci: agent(agent_context) -> dict) or an SDSI server agent (--suite sdsi: server(operation, input) -> dict), resolved from the current directory.")] = None,
-    client_command: Annotated[str | None, typer.Option(help="Certify a WoA client: the command that makes it invoke an agent, with {document} {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role client.")] = None,
-    level: Annotated[list[str] | None, typer.Option(help="Judge only requirements at this level (repeatable): must, should, may. The rest are skips, \"not selected\".")] = None,
-    requirement: Annotated[list[str] | None, typer.Option(help="Judge only this requirement (repeatable), e.g. WOA-4-VERSION-1.")] = None,
-    section: Annotated[list[str] | None, typer.Option(help="Judge only requirements of this section and its subsections (repeatable), e.g. 5.2.")] = None,
-    exclude: Annotated[list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")] = None,
-    baseline: Annotated[Path | None, typer.Option(dir_okay=False, help="Expected failures (see `agent-conformance baseline`): listed failures are waived with their reason, an unlisted one fails, a listed one that passes fails as stale.")] = None,
-    header: Annotated[list[str] | None, typer.Option(help="Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN' for a protected host; the report records its name only.")] = None,
-    record: Annotated[Path | None, typer.Option(file_okay=False, help="Record every exchange into this folder, to judge it again later with `rejudge`.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of every value the suite makes up (session ids, canaries); by default a fresh one each run, printed and recorded, so that a live server certified again meets new sessions.")] = None,
-    max_probes: Annotated[int, typer.Option(min=1, max=1_000_000, help="Invocations the WoA host checks may send, spent breadth first: every agent's cheap probes and one valid invocation before any agent gets a second.")] = DEFAULT_MAX_PROBES,
-    repeat: Annotated[int, typer.Option(min=1, max=10_000, help="Certify the target this many times, each run with a fresh seed, and report each requirement's violation rate with an upper bound at 95% (Clopper-Pearson); flaky requirements first.")] = 1,
-    max_violation_rate: Annotated[float | None, typer.Option(min=0.0001, max=1, help="Keep running (up to --repeat, 100 by default) until every judged MUST's bound is at most this rate, or a violation is seen.")] = None,
-    require_every_agent: Annotated[bool, typer.Option("--require-every-agent", help="Exit 4 (inconclusive) when an advertised agent was not exercised (a valid invocation sent and answered).")] = False,
-    parallel: Annotated[int, typer.Option(min=1, max=64, help="Checks judged at once, from different lanes (a draft and a role); 1: one after another. The report is the same either way.")] = 4,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no tables: only the verdict and where the reports are.")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Print the traceback of a defect of the suite (it always goes to the report folder's debug log).")] = False,
+    cacert: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Trust this CA certificate (PEM), e.g. a local test CA.",
+        ),
+    ] = None,
+    report_dir: Annotated[
+        Path, typer.Option(file_okay=False, help="Where to write the reports.")
+    ] = Path("reports"),
+    timeout: Annotated[
+        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")
+    ] = 10.0,
+    report_format: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format",
+            help=f"Report formats to write (repeatable): {', '.join(FORMATS)}. Default: all.",
+        ),
+    ] = None,
+    role: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "Roles to certify the target in (repeatable). Default:"
+                f" {', '.join(r for r in DEFAULT_ROLES if r != 'any')}."
+            )
+        ),
+    ] = None,
+    allow_http_loopback: Annotated[
+        bool,
+        typer.Option(
+            help=(
+                "For a plain-HTTP target on loopback, report the HTTPS requirements as waived"
+                " (never as pass)."
+            )
+        ),
+    ] = False,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "Also let the suite invoke URLs on this origin (repeatable); by default it calls"
+                " only the target's own origin."
+            )
+        ),
+    ] = None,
+    binding: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite"
+                " sdsi) or a2a (ACI invoked agents, --suite aci)."
+            )
+        ),
+    ] = "woa-rest",
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "An SDSI scenario to certify (repeatable); by default those the server's schema"
+                " lists (over WoA REST), required with --binding jsonrpc."
+            )
+        ),
+    ] = None,
+    max_experimental_keys: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help=(
+                "The SDSI convergence cap to hold a server to where it declares none: most active"
+                " experimental keys per scenario (6.2.3; the draft's 10 is an example)."
+            ),
+        ),
+    ] = None,
+    check_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts."
+        ),
+    ] = None,
+    budget: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            max=86400,
+            help=(
+                "Seconds the whole run may take; past it, what is left is skipped and the run is"
+                " inconclusive."
+            ),
+        ),
+    ] = DEFAULT_BUDGET,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help=(
+                "Judge requirements read out of prose (basis inferred) at the stronger level their"
+                " errata entries argue for, MUST included; recorded in the report."
+            ),
+        ),
+    ] = False,
+    agent_callable: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Certify agent code without a server: module:function, an ACI invoked agent"
+                " (--suite aci: agent(agent_context) -> dict) or an SDSI server agent (--suite"
+                " sdsi: server(operation, input) -> dict), resolved from the current directory."
+            )
+        ),
+    ] = None,
+    client_command: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Certify a WoA client: the command that makes it invoke an agent, with {document}"
+                " {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role"
+                " client."
+            )
+        ),
+    ] = None,
+    level: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "Judge only requirements at this level (repeatable): must, should, may. The rest"
+                ' are skips, "not selected".'
+            )
+        ),
+    ] = None,
+    requirement: Annotated[
+        list[str] | None,
+        typer.Option(help="Judge only this requirement (repeatable), e.g. WOA-4-VERSION-1."),
+    ] = None,
+    section: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "Judge only requirements of this section and its subsections (repeatable), e.g."
+                " 5.2."
+            )
+        ),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")
+    ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            dir_okay=False,
+            help=(
+                "Expected failures (see `agent-conformance baseline`): listed failures are waived"
+                " with their reason, an unlisted one fails, a listed one that passes fails as"
+                " stale."
+            ),
+        ),
+    ] = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "Send this header with every request (repeatable), e.g. 'Authorization: Bearer"
+                " TOKEN' for a protected host; the report records its name only."
+            )
+        ),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Record every exchange into this folder, to judge it again later with `rejudge`.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help=(
+                "Seed of every value the suite makes up (session ids, canaries); by default a fresh"
+                " one each run, printed and recorded, so that a live server certified again meets"
+                " new sessions."
+            )
+        ),
+    ] = None,
+    max_probes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=1_000_000,
+            help=(
+                "Invocations the WoA host checks may send, spent breadth first: every agent's cheap"
+                " probes and one valid invocation before any agent gets a second."
+            ),
+        ),
+    ] = DEFAULT_MAX_PROBES,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=10_000,
+            help=(
+                "Certify the target this many times, each run with a fresh seed, and report each"
+                " requirement's violation rate with an upper bound at 95% (Clopper-Pearson); flaky"
+                " requirements first."
+            ),
+        ),
+    ] = 1,
+    max_violation_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0001,
+            max=1,
+            help=(
+                "Keep running (up to --repeat, 100 by default) until every judged MUST's bound is"
+                " at most this rate, or a violation is seen."
+            ),
+        ),
+    ] = None,
+    require_every_agent: Annotated[
+        bool,
+        typer.Option(
+            "--require-every-agent",
+            help=(
+                "Exit 4 (inconclusive) when an advertised agent was not exercised (a valid"
+                " invocation sent and answered)."
+            ),
+        ),
+    ] = False,
+    parallel: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help=(
+                "Checks judged at once, from different lanes (a draft and a role); 1: one after"
+                " another. The report is the same either way."
+            ),
+        ),
+    ] = 4,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="No progress and no tables: only the verdict and where the reports are.",
+        ),
+    ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug",
+            help=(
+                "Print the traceback of a defect of the suite (it always goes to the report"
+                " folder's debug log)."
+            ),
+        ),
+    ] = False,
 ) -> None:
-    """Certify the target at --target (or the built-in reference mock, --mock) against the drafts, and write
-    report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is certified with
-    --client-command (the suite plays the host); --mock --suite woa --role client certifies the reference client.
+    """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
+    and write report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is
+    certified with
+    --client-command (the suite plays the host); --mock --suite woa --role client certifies the
+        reference client.
 
-    Exit codes: 0 at least one MUST tested and none failed or errored; 1 a MUST failed; 2 a usage error
-    or nothing could be certified; 3 a defect of the suite; 4 inconclusive (a MUST check errored, or the
-    run was interrupted or ran out of budget).
-    """
+    Exit codes: 0 at least one MUST tested and none failed or errored; 1 a MUST failed; 2 a usage
+    error or nothing could be certified; 3 a defect of the suite; 4 inconclusive (a MUST check
+    errored, or the run was interrupted or ran out of budget)."""
     formats = report_format or list(FORMATS)
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -125,24 +398,43 @@ def run(
     bad_roles = [r for r in roles if r not in (*DEFAULT_ROLES, "client")]
     if bad_roles:
         fail_usage(f"unknown --role {', '.join(bad_roles)}")
-    certifies_client = client_command is not None or (mock and roles == ("client",) and suite is Suite.woa)
+    certifies_client = client_command is not None or (
+        mock and roles == ("client",) and suite is Suite.woa
+    )
     if client_command is not None and (target is not None or mock):
         fail_usage("--client-command certifies a client: it takes neither --target nor --mock")
-    if client_command is not None and (suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)):
+    if client_command is not None and (
+        suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)
+    ):
         fail_usage("--client-command certifies a WoA client: --suite woa --role client")
     if agent_callable is not None:
         if target is not None or mock or client_command is not None:
-            fail_usage("--agent-callable certifies a function: it takes neither --target, --mock nor --client-command")
+            fail_usage(
+                "--agent-callable certifies a function: it takes neither --target, --mock nor"
+                " --client-command"
+            )
         if suite.value not in KINDS:
-            fail_usage("--agent-callable certifies an ACI invoked agent (--suite aci) or an SDSI server agent (--suite sdsi)")
+            fail_usage(
+                "--agent-callable certifies an ACI invoked agent (--suite aci) or an SDSI server"
+                " agent (--suite sdsi)"
+            )
         if suite is Suite.sdsi and not scenario:
-            fail_usage("--agent-callable with --suite sdsi: name the scenarios the function serves with --scenario")
+            fail_usage(
+                "--agent-callable with --suite sdsi: name the scenarios the function serves with"
+                " --scenario"
+            )
         try:
             function = load_function(agent_callable)
         except AppUnusable as error:
             fail_usage(str(error))
-        transport = in_process(callable_app(function, suite.value, agent_id=getattr(function, "__name__", "agent"),
-                                            scenarios=tuple(scenario or ())))
+        transport = in_process(
+            callable_app(
+                function,
+                suite.value,
+                agent_id=getattr(function, "__name__", "agent"),
+                scenarios=tuple(scenario or ()),
+            )
+        )
         target, roles = IN_PROCESS_ORIGIN, (KINDS[suite.value],)
     elif client_command is None and (target is None) == (not mock):
         fail_usage("give either --target URL, --mock, --client-command or --agent-callable")
@@ -155,12 +447,27 @@ def run(
     if binding not in BINDINGS:
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
     if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
-        fail_usage("--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one --scenario")
-    given = {"levels": level or (), "requirements": requirement or (), "sections": section or (), "exclude": exclude or (),
-             "baseline": baseline, "headers": header or (), "cacert": cacert, "scenarios": scenario or (), "binding": binding,
-             "suites": "woa" if certifies_client else suite.value, "roles": ("client",) if certifies_client else roles,
-             "allowed_origins": allow_origin or ()}
-    usable(run_options, "https://agents.example", **given)  # every option checked before anything starts
+        fail_usage(
+            "--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one"
+            " --scenario"
+        )
+    given = {
+        "levels": level or (),
+        "requirements": requirement or (),
+        "sections": section or (),
+        "exclude": exclude or (),
+        "baseline": baseline,
+        "headers": header or (),
+        "cacert": cacert,
+        "scenarios": scenario or (),
+        "binding": binding,
+        "suites": "woa" if certifies_client else suite.value,
+        "roles": ("client",) if certifies_client else roles,
+        "allowed_origins": allow_origin or (),
+    }
+    usable(
+        run_options, "https://agents.example", **given
+    )  # every option checked before anything starts
     check_fault(fault, client=certifies_client)
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:
@@ -170,40 +477,72 @@ def run(
             console.print(f"Certifying the WoA client run as: {client_command}", markup=False)
     with ExitStack() as stack:
         if mock and not certifies_client:
-            # The mock's own log (a reference server logs what the drafts tell servers to log) is not the run's output.
+            # The mock's own log (a reference server logs what the drafts tell servers to log) is
+            # not the run's output.
             logging.getLogger("mocks").setLevel(logging.ERROR)
             try:
-                served = stack.enter_context(reference_agents().serve_host(fault, fault_rate=fault_rate, fault_seed=fault_seed,
-                                                                            minimal=minimal))
+                served = stack.enter_context(
+                    reference_agents().serve_host(
+                        fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
+                    )
+                )
             except ValueError as error:
                 fail_usage(str(error))
-            # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other binding starts at its document
-            target, cacert = served.url + ("/sdsi/rpc" if binding == "jsonrpc" else ""), served.cacert
+            # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other
+            # binding starts at its document
+            target, cacert = (
+                served.url + ("/sdsi/rpc" if binding == "jsonrpc" else ""),
+                served.cacert,
+            )
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None
-        options = usable(run_options, target, **{**given, "cacert": cacert}, timeout=timeout, allow_http_loopback=allow_http_loopback,
-                         max_experimental_keys=max_experimental_keys, check_timeout=check_timeout, budget=budget, strict=strict,
-                         client_command=client_command, record=record, parallel=parallel, max_probes=max_probes,
-                         require_every_agent=require_every_agent, transport=transport if agent_callable is not None else None,
-                         seed=seed)
+        options = usable(
+            run_options,
+            target,
+            **{**given, "cacert": cacert},
+            timeout=timeout,
+            allow_http_loopback=allow_http_loopback,
+            max_experimental_keys=max_experimental_keys,
+            check_timeout=check_timeout,
+            budget=budget,
+            strict=strict,
+            client_command=client_command,
+            record=record,
+            parallel=parallel,
+            max_probes=max_probes,
+            require_every_agent=require_every_agent,
+            transport=transport if agent_callable is not None else None,
+            seed=seed,
+        )
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:
             if runs > 1:
-                summary = asyncio.run(interruptible(repeated(options, runs, [*writers, display], max_violation_rate=max_violation_rate,
-                                                             progress=None if quiet else _progress)))
+                summary = asyncio.run(
+                    interruptible(
+                        repeated(
+                            options,
+                            runs,
+                            [*writers, display],
+                            max_violation_rate=max_violation_rate,
+                            progress=None if quiet else _progress,
+                        )
+                    )
+                )
             else:
                 summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
     if not quiet and max_violation_rate is not None and summary.runs < runs:
-        console.print(f"Stopped after {summary.runs} of {runs} runs: every judged MUST's bound reached {max_violation_rate:g}, "
-                      "or a MUST violation was seen.", markup=False)
+        console.print(
+            f"Stopped after {summary.runs} of {runs} runs: every judged MUST's bound reached"
+            f" {max_violation_rate:g}, or a MUST violation was seen.",
+            markup=False,
+        )
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
 
 
 def _progress(done: int, runs: int, summary: Summary) -> None:
     console.print(f"Run {done} of {runs}: {summary.level}", markup=False)
-

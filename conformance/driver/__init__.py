@@ -1,4 +1,5 @@
-"""Drivers: how the suite makes a client under test act (the client is not a server the suite can call).
+"""Drivers: how the suite makes a client under test act (the client is not a server the suite can
+call).
 
 `command.py` runs a command template once per invocation (`--client-command`)."""
 

@@ -9,8 +9,10 @@ holding the inputs object; the path of the PEM CA the spy host's certificates ch
 runs under /bin/sh with the environment of the suite plus
 
     HTTPS_PROXY, HTTP_PROXY (and lower case)  the suite's recording proxy; NO_PROXY is emptied
-    WOA_CLIENT_ALLOWED_HOSTS                   the host names an administrator allows (comma-separated)
-    WOA_CLIENT_CACHE_DIR                       a folder the client may keep its cache in, kept across
+    WOA_CLIENT_ALLOWED_HOSTS                   the host names an administrator allows
+        (comma-separated)
+    WOA_CLIENT_CACHE_DIR                       a folder the client may keep its cache in, kept
+        across
                                                the runs of one scenario
 
 A client prints the agent's outputs as JSON on stdout and exits 0, or exits non-zero to refuse.
@@ -30,12 +32,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_STDERR", "MAX_STDOUT", "PLACEHOLDERS", "CommandDriver", "Outcome", "Request", "client_environment"]
+__all__ = [
+    "MAX_STDERR",
+    "MAX_STDOUT",
+    "PLACEHOLDERS",
+    "CommandDriver",
+    "Outcome",
+    "Request",
+    "client_environment",
+]
 
 MAX_STDOUT = 1024 * 1024
 MAX_STDERR = 64 * 1024
 PLACEHOLDERS = ("{document}", "{agent}", "{operation}", "{input}", "{cacert}")
-_PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "ALL_PROXY", "all_proxy")
+_PROXY_VARIABLES = (
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+)
 
 
 @dataclass(frozen=True)
@@ -69,8 +86,15 @@ class Outcome:
             return None
 
     def describe(self) -> str:
-        ending = ("was killed at its deadline" if self.timed_out else
-                  f"was stopped for writing more than {MAX_STDOUT:,} bytes" if self.flooded else f"exited {self.exit_code}")
+        ending = (
+            "was killed at its deadline"
+            if self.timed_out
+            else (
+                f"was stopped for writing more than {MAX_STDOUT:,} bytes"
+                if self.flooded
+                else f"exited {self.exit_code}"
+            )
+        )
         said = self.stderr.strip().splitlines()[-1:] or [""]
         return f"the client {ending}" + (f" ({said[0][:200]})" if said[0] else "")
 
@@ -91,7 +115,8 @@ async def _read_capped(stream: asyncio.StreamReader | None, cap: int) -> str:
 
 
 async def _reap(process: asyncio.subprocess.Process) -> None:
-    """Read the killed process's pipes to their end (asyncio reaps it only once they close), briefly."""
+    """Read the killed process's pipes to their end (asyncio reaps it only once they close),
+    briefly."""
 
     async def drain(stream: asyncio.StreamReader | None) -> None:
         while stream is not None and await stream.read(64 * 1024):
@@ -108,24 +133,40 @@ class CommandDriver:
     deadline: float = 30.0
 
     def command(self, request: Request, input_path: Path, cacert: Path) -> str:
-        values = {"{document}": request.document, "{agent}": request.agent, "{operation}": request.operation,
-                  "{input}": str(input_path), "{cacert}": str(cacert)}
+        values = {
+            "{document}": request.document,
+            "{agent}": request.agent,
+            "{operation}": request.operation,
+            "{input}": str(input_path),
+            "{cacert}": str(cacert),
+        }
         command = self.template
         for placeholder, value in values.items():
             command = command.replace(placeholder, shlex.quote(value))
         return command
 
-    async def act(self, request: Request, *, workdir: Path, cacert: Path, environment: dict[str, str]) -> Outcome:
-        """Run the client once for `request`; `environment` adds to (and overrides) the suite's own."""
+    async def act(
+        self, request: Request, *, workdir: Path, cacert: Path, environment: dict[str, str]
+    ) -> Outcome:
+        """Run the client once for `request`; `environment` adds to (and overrides) the suite's
+        own."""
         input_path = workdir / "input.json"
         input_path.write_text(json.dumps(request.input), encoding="utf-8")
         command = self.command(request, input_path, cacert)
         started = time.perf_counter()
         process = await asyncio.create_subprocess_shell(
-            command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            cwd=os.getcwd(), env={**os.environ, **environment}, start_new_session=True)
-        readers = [asyncio.ensure_future(_read_capped(process.stdout, MAX_STDOUT)),
-                   asyncio.ensure_future(_read_capped(process.stderr, MAX_STDERR))]
+            command,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=os.getcwd(),
+            env={**os.environ, **environment},
+            start_new_session=True,
+        )
+        readers = [
+            asyncio.ensure_future(_read_capped(process.stdout, MAX_STDOUT)),
+            asyncio.ensure_future(_read_capped(process.stderr, MAX_STDERR)),
+        ]
         timed_out = flooded = False
         try:
             async with asyncio.timeout(self.deadline):
@@ -142,11 +183,25 @@ class CommandDriver:
             if isinstance(stopped, asyncio.CancelledError):
                 raise
             stdout, stderr = "", ""
-        return Outcome(command, None if timed_out or flooded else process.returncode, stdout, stderr,
-                       round(time.perf_counter() - started, 3), timed_out, flooded)
+        return Outcome(
+            command,
+            None if timed_out or flooded else process.returncode,
+            stdout,
+            stderr,
+            round(time.perf_counter() - started, 3),
+            timed_out,
+            flooded,
+        )
 
 
-def client_environment(proxy_url: str, allowed_hosts: tuple[str, ...], cache_dir: Path) -> dict[str, str]:
+def client_environment(
+    proxy_url: str, allowed_hosts: tuple[str, ...], cache_dir: Path
+) -> dict[str, str]:
     """The variables the contract gives every run."""
-    return {**dict.fromkeys(_PROXY_VARIABLES, proxy_url), "NO_PROXY": "", "no_proxy": "",
-            "WOA_CLIENT_ALLOWED_HOSTS": ",".join(allowed_hosts), "WOA_CLIENT_CACHE_DIR": str(cache_dir)}
+    return {
+        **dict.fromkeys(_PROXY_VARIABLES, proxy_url),
+        "NO_PROXY": "",
+        "no_proxy": "",
+        "WOA_CLIENT_ALLOWED_HOSTS": ",".join(allowed_hosts),
+        "WOA_CLIENT_CACHE_DIR": str(cache_dir),
+    }

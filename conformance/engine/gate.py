@@ -1,14 +1,17 @@
-"""The exit-code contract: what a finished (or cut short) run tells a CI job that reads only the code.
+"""The exit-code contract: what a finished (or cut short) run tells a CI job that reads only the
+code.
 
     0  PASSED         at least one MUST-level requirement was tested, none failed or errored, and
                       the run judged every requirement it selected
-    1  MUST_FAILED    at least one MUST-level requirement failed, or the baseline lists a requirement
+    1  MUST_FAILED    at least one MUST-level requirement failed, or the baseline lists a
+        requirement
                       that now passes (the target's level stays what its behaviour earns)
     2  NOT_CERTIFIED  a usage error, or nothing could be certified: the target unreachable, its
                       document never obtained, or no MUST-level requirement tested
     3  SUITE_DEFECT   a defect of the suite itself (never caused by a target or the user's paths)
     4  INCONCLUSIVE   no MUST failed, but a MUST check errored, or the run was interrupted or ran
-                      out of its budget, or (--require-every-agent) an advertised agent was not exercised
+                      out of its budget, or (--require-every-agent) an advertised agent was not
+                      exercised
 
 The order of the tests below is the contract's precedence: nothing certifiable outranks a failure,
 a failure outranks an unfinished run. The README's table is this one.
@@ -49,21 +52,37 @@ def decide(summary: Summary) -> GateOutcome:
     if summary.blocker:
         return GateOutcome(ExitCode.NOT_CERTIFIED, f"nothing could be certified: {summary.blocker}")
     if summary.must_failed:
-        return GateOutcome(ExitCode.MUST_FAILED, f"{summary.must_failed} MUST-level requirement(s) failed")
+        return GateOutcome(
+            ExitCode.MUST_FAILED, f"{summary.must_failed} MUST-level requirement(s) failed"
+        )
     if summary.stale_baseline:
-        return GateOutcome(ExitCode.MUST_FAILED, f"the baseline lists {len(summary.stale_baseline)} requirement(s) that now pass "
-                                                 f"({', '.join(summary.stale_baseline[:5])}): remove them so that the list only shrinks")
+        return GateOutcome(
+            ExitCode.MUST_FAILED,
+            f"the baseline lists {len(summary.stale_baseline)} requirement(s) that now pass "
+            f"({', '.join(summary.stale_baseline[:5])}): remove them so that the list only shrinks",
+        )
     if not summary.complete:
         what = "was interrupted" if summary.completion == "interrupted" else "ran out of its budget"
-        return GateOutcome(ExitCode.INCONCLUSIVE, f"the run {what} before every requirement was judged")
+        return GateOutcome(
+            ExitCode.INCONCLUSIVE, f"the run {what} before every requirement was judged"
+        )
     if summary.must_errored:
-        return GateOutcome(ExitCode.INCONCLUSIVE, f"{summary.must_errored} MUST-level check(s) could not reach a verdict")
+        return GateOutcome(
+            ExitCode.INCONCLUSIVE,
+            f"{summary.must_errored} MUST-level check(s) could not reach a verdict",
+        )
     if summary.every_agent_required and summary.unexercised:
-        return GateOutcome(ExitCode.INCONCLUSIVE, f"{len(summary.unexercised)} of {len(summary.coverage)} advertised agents "
-                                                  "were not exercised (--require-every-agent)")
+        return GateOutcome(
+            ExitCode.INCONCLUSIVE,
+            f"{len(summary.unexercised)} of {len(summary.coverage)} advertised agents "
+            "were not exercised (--require-every-agent)",
+        )
     if not summary.count("MUST", *_TESTED):
         return GateOutcome(ExitCode.NOT_CERTIFIED, "nothing was tested at MUST level")
-    return GateOutcome(ExitCode.PASSED, f"{summary.count('MUST', *_TESTED)} MUST-level requirement(s) tested, none failed")
+    return GateOutcome(
+        ExitCode.PASSED,
+        f"{summary.count('MUST', *_TESTED)} MUST-level requirement(s) tested, none failed",
+    )
 
 
 def gated(summary: Summary) -> Summary:

@@ -1,7 +1,9 @@
 """A run: probe the target, judge every selected requirement, and send each result to the handlers.
 
-    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for a
-                   client driven by --client-command, nothing: the suite serves what the client reads
+    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for
+    a
+                   client driven by --client-command, nothing: the suite serves what the client
+                   reads
                ──> for each requirement of the selected drafts, in catalogue order:
                        its checks' verdicts, or not-applicable (role), or skip / error (untested)
                ──> RunStarted, ResultRecorded..., RunFinished to every handler
@@ -68,16 +70,25 @@ def _untested(requirement: Requirement, target: Target) -> Result:
         return Result.of(requirement, Status.SKIP, message, strict=target.options.strict, skip=why)
 
     if target.options.drivers == (None,) and "client-command" in driven_by(requirement.id):
-        return skip(Skip.OTHER_DRIVER, "tested when the suite drives a WoA client: run with --client-command (see the README)")
+        return skip(
+            Skip.OTHER_DRIVER,
+            "tested when the suite drives a WoA client: run with --client-command (see the README)",
+        )
     if target.options.drivers == ("client-command",) and checks_for(requirement.id):
-        return skip(Skip.OTHER_DRIVER, "its checks judge what a host serves; this run drives a client")
+        return skip(
+            Skip.OTHER_DRIVER, "its checks judge what a host serves; this run drives a client"
+        )
     if requirement.testability == "not-remotely-testable":
         return skip(Skip.NOT_REMOTELY_TESTABLE, f"not remotely testable: {note}")
     if discovery.cause == "not-observed":
         return skip(Skip.NOT_OBSERVED, f"not in the observed traffic: {discovery.problem}")
     if discovery.problem:
-        return Result.of(requirement, Status.ERROR, f"the target's WoA document could not be read: {discovery.problem}",
-                         strict=target.options.strict)
+        return Result.of(
+            requirement,
+            Status.ERROR,
+            f"the target's WoA document could not be read: {discovery.problem}",
+            strict=target.options.strict,
+        )
     if requirement.testability == "needs-test-hook":
         return skip(Skip.NEEDS_TEST_HOOK, f"needs a test hook the target does not offer: {note}")
     return skip(Skip.NO_CHECK, "no check for this requirement yet")
@@ -90,45 +101,94 @@ def _cancelled_from_outside() -> bool:
 
 
 #: Why a check of the connection itself is not made in-process.
-IN_PROCESS = "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire) to judge"
+IN_PROCESS = (
+    "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire)"
+    " to judge"
+)
 
 
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
     if check.wire and target.options.transport is not None:
-        return Result.of(requirement, Status.SKIP, IN_PROCESS, check=check.name, strict=target.options.strict, skip=Skip.IN_PROCESS)
+        return Result.of(
+            requirement,
+            Status.SKIP,
+            IN_PROCESS,
+            check=check.name,
+            strict=target.options.strict,
+            skip=Skip.IN_PROCESS,
+        )
     started = time.perf_counter()
     deadline = target.options.check_deadline
     try:
         async with asyncio.timeout(deadline) as scope:
             verdict = await check.function(target.checked_under(scope))
-        status, message, evidence, skip = verdict.status, verdict.message, verdict.evidence, verdict.skip
+        status, message, evidence, skip = (
+            verdict.status,
+            verdict.message,
+            verdict.evidence,
+            verdict.skip,
+        )
     except TimeoutError:
-        status, message, evidence, skip = Status.ERROR, f"the check did not finish within {deadline:g} s", (), None
+        status, message, evidence, skip = (
+            Status.ERROR,
+            f"the check did not finish within {deadline:g} s",
+            (),
+            None,
+        )
     except NotObserved as unseen:  # a run that watches holds no such exchange: nothing was judged
         status, message, evidence, skip = Status.SKIP, str(unseen), (), Skip.NOT_OBSERVED
-    except NotRecorded as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
+    except (
+        NotRecorded
+    ) as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
         status, message, evidence, skip = Status.SKIP, str(missing), (), Skip.NOT_RECORDED
     except asyncio.CancelledError:
         if _cancelled_from_outside():
             raise
-        status, message, evidence, skip = Status.ERROR, "the check was cancelled: work it waited for was cancelled", (), None
+        status, message, evidence, skip = (
+            Status.ERROR,
+            "the check was cancelled: work it waited for was cancelled",
+            (),
+            None,
+        )
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # a check must never end the run; say what happened instead
-        status, message, evidence, skip = Status.ERROR, f"the check raised {type(error).__name__}: {error}", (), None
+        status, message, evidence, skip = (
+            Status.ERROR,
+            f"the check raised {type(error).__name__}: {error}",
+            (),
+            None,
+        )
     elapsed = round((time.perf_counter() - started) * 1000, 1)
-    return Result.of(requirement, status, message, check=check.name, evidence=evidence, duration_ms=elapsed,
-                     strict=target.options.strict, skip=skip or Skip.NOT_OBSERVED)
+    return Result.of(
+        requirement,
+        status,
+        message,
+        check=check.name,
+        evidence=evidence,
+        duration_ms=elapsed,
+        strict=target.options.strict,
+        skip=skip or Skip.NOT_OBSERVED,
+    )
 
 
 async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     left_out = target.options.selection.left_out(requirement, strict=target.options.strict)
     if left_out:
-        return [Result.of(requirement, Status.SKIP, left_out, strict=target.options.strict, skip=Skip.LEFT_OUT)]
+        return [
+            Result.of(
+                requirement, Status.SKIP, left_out, strict=target.options.strict, skip=Skip.LEFT_OUT
+            )
+        ]
     roles = target.options.roles
     if requirement.role not in roles:
-        message = f"binds {requirement.role}s; this run certifies the target as {', '.join(r for r in roles if r != 'any')}"
-        return [Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)]
+        message = (
+            f"binds {requirement.role}s; this run certifies the target as"
+            f" {', '.join(r for r in roles if r != 'any')}"
+        )
+        return [
+            Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)
+        ]
     checks = [c for driver in target.options.drivers for c in checks_for(requirement.id, driver)]
     if not checks:
         return [_untested(requirement, target)]
@@ -136,15 +196,17 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
 
 
 def lane_of(requirement: Requirement) -> tuple[str, str]:
-    """The checks that run in sequence: those of one draft and one role. A lane's checks share sessions and
-    the state of the target they drive in that role (an SDSI server's pool, an ACI master's runs); lanes
-    share nothing but read-only documents, so they run at once without changing any verdict (tested)."""
+    """The checks that run in sequence: those of one draft and one role. A lane's checks share
+    sessions and the state of the target they drive in that role (an SDSI server's pool, an ACI
+    master's runs); lanes share nothing but read-only documents, so they run at once without
+    changing any verdict (tested)."""
     return requirement.draft, requirement.role
 
 
 @dataclass
 class InOrder:
-    """Results decided out of order (lanes run at once), handed on in catalogue order as soon as they can be."""
+    """Results decided out of order (lanes run at once), handed on in catalogue order as soon as
+    they can be."""
 
     hand_on: Callable[[list[Result]], None]
     decided: dict[int, list[Result]] = field(default_factory=dict)
@@ -162,7 +224,8 @@ class InOrder:
 
 
 async def _judge_lanes(selected: list[Requirement], target: Target, in_order: InOrder) -> None:
-    """Judge every requirement, lanes at once (at most `parallel` checks at a time), each lane in catalogue order."""
+    """Judge every requirement, lanes at once (at most `parallel` checks at a time), each lane in
+    catalogue order."""
     lanes: dict[tuple[str, str], list[int]] = {}
     for index, requirement in enumerate(selected):
         lanes.setdefault(lane_of(requirement), []).append(index)
@@ -182,43 +245,79 @@ async def _judge_lanes(selected: list[Requirement], target: Target, in_order: In
 async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFetch:
     """The jsonrpc binding has no document: a first template request shows the endpoint answers."""
     scenario = options.scenarios[0] if options.scenarios else "flight_booking"
-    response = await client.request("POST", options.target, json={"method": "get_schema_template", "params": {"scenario": scenario}})
+    response = await client.request(
+        "POST",
+        options.target,
+        json={"method": "get_schema_template", "params": {"scenario": scenario}},
+    )
     return DocumentFetch(options.target, response)
 
 
 def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
     """Why nothing can be certified: over WoA REST, a document that never arrived."""
-    if options.binding == WoaRestBinding.name and discovery.problem and discovery.cause in _BLOCKING_CAUSES:
+    if (
+        options.binding == WoaRestBinding.name
+        and discovery.problem
+        and discovery.cause in _BLOCKING_CAUSES
+    ):
         return f"the WoA document could not be obtained: {discovery.problem}"
     return None
 
 
 def _recorder(options: RunOptions) -> Recorder | None:
-    """Where the run keeps its evidence: a new recording (--record), or the one the watched traffic goes to."""
+    """Where the run keeps its evidence: a new recording (--record), or the one the watched
+    traffic goes to."""
     if options.observed is not None:
         return options.observed.recorder
     recorder = Recorder(options.record) if options.record else None
     if recorder is not None:
-        recorder.start({"suite_version": __version__, "catalogue_sha256": catalogue_digest(), "target": options.target,
-                        "drafts": {d: DRAFTS[d] for d in options.suites}, "seed": options.seed, "options": options.recorded()})
+        recorder.start(
+            {
+                "suite_version": __version__,
+                "catalogue_sha256": catalogue_digest(),
+                "target": options.target,
+                "drafts": {d: DRAFTS[d] for d in options.suites},
+                "seed": options.seed,
+                "options": options.recorded(),
+            }
+        )
     return recorder
 
 
-def _header(options: RunOptions, started: str, discovery: DocumentFetch, about: Mapping[str, Any]) -> RunHeader:
-    """The report's header: the run's options, what the document's bytes were, and in a run that watches, what it saw."""
-    fetched = discovery.response.body if discovery.response is not None and not options.client_command else None
-    recorded = options.recorded() | {"document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None}
+def _header(
+    options: RunOptions, started: str, discovery: DocumentFetch, about: Mapping[str, Any]
+) -> RunHeader:
+    """The report's header: the run's options, what the document's bytes were, and in a run that
+    watches, what it saw."""
+    fetched = (
+        discovery.response.body
+        if discovery.response is not None and not options.client_command
+        else None
+    )
+    recorded = options.recorded() | {
+        "document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None
+    }
     binding = options.binding
     if options.observed is not None:
         binding = options.observed.source
-        recorded |= {"exchanges": len(options.observed.exchanges), "documents_rewritten": options.observed.rewrites}
-    return RunHeader(__version__, options.target, options.suites, binding, started, recorded | dict(about))
+        recorded |= {
+            "exchanges": len(options.observed.exchanges),
+            "documents_rewritten": options.observed.rewrites,
+        }
+    return RunHeader(
+        __version__, options.target, options.suites, binding, started, recorded | dict(about)
+    )
 
 
-async def run(options: RunOptions, handlers: Sequence[Handler] = (), *, about: Mapping[str, Any] = MappingProxyType({})) -> Summary:
-    """Certify `options.target` (or, with `options.observed`, judge the traffic seen between it and a
-    client); every result goes to `handlers` as it is made; `about` joins the header's options. Raises
-    `TargetUnreachable`.
+async def run(
+    options: RunOptions,
+    handlers: Sequence[Handler] = (),
+    *,
+    about: Mapping[str, Any] = MappingProxyType({}),
+) -> Summary:
+    """Certify `options.target` (or, with `options.observed`, judge the traffic seen between it and
+    a client); every result goes to `handlers` as it is made; `about` joins the header's options.
+    Raises `TargetUnreachable`.
 
     Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
     summary says `interrupted`, and the handlers get every result decided so far and the footer."""
@@ -226,25 +325,44 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = (), *, about: M
     deadline = asyncio.get_running_loop().time() + options.budget
     recorder = _recorder(options)
     transport = ObservedOnly() if options.observed is not None else options.transport
-    async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert, headers=dict(options.headers),
-                          transport=transport, recorder=recorder if options.observed is None else None,
-                          replay=options.replay) as client:
+    async with HttpClient(
+        timeout=options.timeout,
+        max_body=options.max_body,
+        cacert=options.cacert,
+        headers=dict(options.headers),
+        transport=transport,
+        recorder=recorder if options.observed is None else None,
+        replay=options.replay,
+    ) as client:
         binding = WoaRestBinding(options.target, client)
         try:
             async with asyncio.timeout_at(deadline):
                 if options.observed is not None:
                     discovery = options.observed.discovery(options.target)
                 elif options.client_command:
-                    discovery = DocumentFetch(options.target, None)  # the suite serves the client's documents
+                    discovery = DocumentFetch(
+                        options.target, None
+                    )  # the suite serves the client's documents
                 elif options.binding == "jsonrpc":
                     discovery = await _probe_jsonrpc(options, client)
                 else:
-                    discovery = await binding.fetch_document(may_follow=lambda url: may_call(options, url))
+                    discovery = await binding.fetch_document(
+                        may_follow=lambda url: may_call(options, url)
+                    )
         except Unreachable as error:
             raise TargetUnreachable(str(error)) from None
         except TimeoutError:
-            raise TargetUnreachable(f"no answer within the run's {options.budget:g} s budget") from None
-        target = Target(options, client, binding, discovery, Values(options.seed, recorder, options.replay), recorder)
+            raise TargetUnreachable(
+                f"no answer within the run's {options.budget:g} s budget"
+            ) from None
+        target = Target(
+            options,
+            client,
+            binding,
+            discovery,
+            Values(options.seed, recorder, options.replay),
+            recorder,
+        )
         broadcast(RunStarted(_header(options, started, discovery, about)), handlers)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
@@ -269,24 +387,54 @@ async def run(options: RunOptions, handlers: Sequence[Handler] = (), *, about: M
         finally:
             woa_host = "woa" in options.suites and None in options.drivers
             document, plan = target.fetched.document, target.finished(PLAN_KEY)
-            claims = tuple(c.as_dict() for c in claims_of(document, plan, results)) if woa_host else ()
-            coverage = tuple(c.as_dict() for c in coverage_of(document, plan, results, JUDGED_BY)) if woa_host else ()
+            claims = (
+                tuple(c.as_dict() for c in claims_of(document, plan, results)) if woa_host else ()
+            )
+            coverage = (
+                tuple(c.as_dict() for c in coverage_of(document, plan, results, JUDGED_BY))
+                if woa_host
+                else ()
+            )
             await target.aclose()
         if completion != "complete":
             in_order.flush()  # what lanes that ran ahead of an undecided requirement decided
-            why = "the run was interrupted" if completion == "interrupted" else f"the run's {options.budget:g} s budget ran out"
+            why = (
+                "the run was interrupted"
+                if completion == "interrupted"
+                else f"the run's {options.budget:g} s budget ran out"
+            )
             judged = {r.requirement for r in results}
             for requirement in selected:
                 if requirement.id not in judged:
-                    result = Result.of(requirement, Status.SKIP, f"not judged: {why}", strict=options.strict, skip=Skip.NOT_REACHED)
+                    result = Result.of(
+                        requirement,
+                        Status.SKIP,
+                        f"not judged: {why}",
+                        strict=options.strict,
+                        skip=Skip.NOT_REACHED,
+                    )
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
     if recorder is not None:
-        recorder.results([{"requirement": r.requirement, "status": r.status.value, "message": r.message} for r in results])
-    summary = gated(summarize(results, finished=utc_now(), duration_ms=round((time.perf_counter() - clock) * 1000, 1),
-                              completion=completion, blocker=_blocker(options, discovery), claims=claims,
-                              coverage=coverage, every_agent_required=options.require_every_agent,
-                              stale_baseline=options.baseline.stale(results) if options.baseline else (),
-                              selection=options.selection.label()))
+        recorder.results(
+            [
+                {"requirement": r.requirement, "status": r.status.value, "message": r.message}
+                for r in results
+            ]
+        )
+    summary = gated(
+        summarize(
+            results,
+            finished=utc_now(),
+            duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+            completion=completion,
+            blocker=_blocker(options, discovery),
+            claims=claims,
+            coverage=coverage,
+            every_agent_required=options.require_every_agent,
+            stale_baseline=options.baseline.stale(results) if options.baseline else (),
+            selection=options.selection.label(),
+        )
+    )
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -3,9 +3,9 @@
 Entries are data (`register.json` beside this module). Each quotes the draft (the original text),
 says what is wrong or unclear, proposes the text that would fix it (the corrected text, which
 replaces the quote), states the suite's interpretation until the draft changes and the requirements
-it touches, and, where a user might fairly read the draft another way, names the alternative readings.
-`review.py` renders the register as a review the authors can apply, in the form of RFC errata.
-"""
+it touches, and, where a user might fairly read the draft another way, names the alternative
+readings. `review.py` renders the register as a review the authors can apply, in the form of RFC
+errata."""
 
 from __future__ import annotations
 
@@ -18,7 +18,14 @@ from typing import Literal
 __all__ = ["KINDS", "Erratum", "register"]
 
 Kind = Literal["slip", "gap", "ambiguity", "duplicate", "interpretation", "figure-repair"]
-KINDS: tuple[str, ...] = ("slip", "gap", "ambiguity", "duplicate", "interpretation", "figure-repair")
+KINDS: tuple[str, ...] = (
+    "slip",
+    "gap",
+    "ambiguity",
+    "duplicate",
+    "interpretation",
+    "figure-repair",
+)
 
 
 @dataclass(frozen=True)

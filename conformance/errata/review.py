@@ -27,8 +27,14 @@ _KIND_TITLES = {
 }
 
 
-_PLURALS = {"slip": "editorial slips", "gap": "gaps", "ambiguity": "ambiguities", "duplicate": "duplicate texts",
-            "interpretation": "readings", "figure-repair": "broken figures"}
+_PLURALS = {
+    "slip": "editorial slips",
+    "gap": "gaps",
+    "ambiguity": "ambiguities",
+    "duplicate": "duplicate texts",
+    "interpretation": "readings",
+    "figure-repair": "broken figures",
+}
 
 
 def _section_key(section: str) -> tuple[int, tuple[int, ...]]:
@@ -49,7 +55,8 @@ def _titles(draft: str) -> dict[str, str]:
 
 
 def _comment(errata: list[Erratum], number: int) -> list[str]:
-    """One comment on one passage: the entries that quote it, its corrected text(s), and each entry's notes."""
+    """One comment on one passage: the entries that quote it, its corrected text(s), and each
+    entry's notes."""
     first = errata[0]
     kinds = ", ".join(dict.fromkeys(_KIND_TITLES[e.kind] for e in errata))
     lines = [f"### {number}. {', '.join(e.id for e in errata)} ({kinds})", ""]
@@ -59,26 +66,41 @@ def _comment(errata: list[Erratum], number: int) -> list[str]:
         lines += ["**Corrected text:**", "", _blockquote(proposal), ""]
     for erratum in errata:
         named = f" ({erratum.id})" if len(errata) > 1 else ""
-        lines += [f"**Notes{named}:** {erratum.issue}", "",
-                  f"*Until the draft says so, the suite reads it this way:* {erratum.interpretation}", ""]
+        lines += [
+            f"**Notes{named}:** {erratum.issue}",
+            "",
+            f"*Until the draft says so, the suite reads it this way:* {erratum.interpretation}",
+            "",
+        ]
         for name, reading in erratum.readings.items():
             lines.append(f"- `{name}`: {reading}")
         if erratum.readings:
             lines.append("")
         if erratum.requirements:
-            lines += ["*Requirements that rest on it:* " + ", ".join(f"`{r}`" for r in erratum.requirements), ""]
+            lines += [
+                "*Requirements that rest on it:* "
+                + ", ".join(f"`{r}`" for r in erratum.requirements),
+                "",
+            ]
     return lines
 
 
 def _draft_review(draft: str, entries: list[Erratum]) -> list[str]:
     counts: Counter[str] = Counter(e.kind for e in entries)
-    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k] if counts[k] == 1 else _PLURALS[k]}" for k in KINDS if counts[k])
+    summary = ", ".join(
+        f"{counts[k]} {_KIND_TITLES[k] if counts[k] == 1 else _PLURALS[k]}"
+        for k in KINDS
+        if counts[k]
+    )
     lines = [
         f"# Review of {DRAFTS[draft]}",
         "",
-        f"{len(entries)} entries on {len({(e.section, ' '.join(e.text.split())) for e in entries})} passages: {summary}. "
-        "Each comment gives the original text, the text proposed to replace it, and notes; the suite applies the reading "
-        "in the notes until the draft changes.",
+        (
+            f"{len(entries)} entries on"
+            f" {len({(e.section, ' '.join(e.text.split())) for e in entries})} passages: {summary}."
+            " Each comment gives the original text, the text proposed to replace it, and notes;"
+            " the suite applies the reading in the notes until the draft changes."
+        ),
         "",
     ]
     titles = _titles(draft)

@@ -65,12 +65,20 @@ class ProblemDetailsOnly:
             await self.app(scope, receive, send)
             return
         started = False
-        held: dict[str, Any] | None = None  # an error answer being rewritten: its status and first bytes
+        held: dict[str, Any] | None = (
+            None  # an error answer being rewritten: its status and first bytes
+        )
 
         async def guarded(message: Message) -> None:
             nonlocal started, held
             if message["type"] == "http.response.start":
-                media = Headers(raw=message.get("headers", [])).get("content-type", "").split(";")[0].strip().lower()
+                media = (
+                    Headers(raw=message.get("headers", []))
+                    .get("content-type", "")
+                    .split(";")[0]
+                    .strip()
+                    .lower()
+                )
                 if message["status"] >= 400 and media not in _JSON_TYPES:
                     held = {"status": message["status"], "body": b""}
                     return
@@ -81,7 +89,9 @@ class ProblemDetailsOnly:
                 if not message.get("more_body", False):
                     started = True
                     detail = held["body"].decode("utf-8", errors="replace").strip()
-                    await problem(held["status"], _title(held["status"]), detail)(scope, receive, send)
+                    await problem(held["status"], _title(held["status"]), detail)(
+                        scope, receive, send
+                    )
             else:
                 await send(message)
 
@@ -89,14 +99,20 @@ class ProblemDetailsOnly:
             await self.app(scope, receive, guarded)
         except ClientDisconnect:
             return
-        except anyio.ClosedResourceError:  # the server is shutting down under a request (SIGTERM): no defect
+        except (
+            anyio.ClosedResourceError
+        ):  # the server is shutting down under a request (SIGTERM): no defect
             _log.warning("a request cut short by the server's shutdown")
             if not started:
-                await problem(503, "Service Unavailable", "the server is shutting down")(scope, receive, send)
+                await problem(503, "Service Unavailable", "the server is shutting down")(
+                    scope, receive, send
+                )
         except Exception as error:
             _log.exception("a defect answered as 500 problem details")
             if not started:
-                await problem(500, "Internal Server Error", f"{type(error).__name__}")(scope, receive, send)
+                await problem(500, "Internal Server Error", f"{type(error).__name__}")(
+                    scope, receive, send
+                )
 
 
 def _title(status: int) -> str:

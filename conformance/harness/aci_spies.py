@@ -42,12 +42,22 @@ SPIES = {
     "prescription": ("Prescription Agent", "Prescription: ibuprofen 400 mg, 12 tablets"),
     "buy-medicine": ("Medicine Purchase Agent", "Ordered the prescribed medicine for delivery"),
 }
-_AGENT_CONTEXT = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+_AGENT_CONTEXT = {
+    "type": "object",
+    "required": ["AgentContext"],
+    "properties": {"AgentContext": {"type": "object"}},
+}
 
-#: The user queries of the draft's two scenarios, as a master is given them (the spies play their agents).
+#: The user queries of the draft's two scenarios, as a master is given them (the spies play their
+#: agents).
 QUERIES = {
-    "tour": "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather.",
-    "doctor": "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine.",
+    "tour": (
+        "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the"
+        " weather."
+    ),
+    "doctor": (
+        "I have a sore throat and a fever: see a doctor, get a prescription and buy the medicine."
+    ),
 }
 
 
@@ -58,7 +68,9 @@ class Received:
     arrived: float
     answered: float = 0.0
     reference: str = ""  # the ContextURI the master handed over, if any
-    fetched: tuple[str, int | None, str] | None = None  # (ContextURI, status, text or error), once the suite fetched it
+    fetched: tuple[str, int | None, str] | None = (
+        None  # (ContextURI, status, text or error), once the suite fetched it
+    )
 
     @property
     def context(self) -> dict[str, Any] | None:
@@ -70,7 +82,8 @@ class Received:
 @dataclass
 class SpyRun:
     name: str
-    #: normal, unfinished (weather-checking), unverified or contradicting (hotel-booking), upstream-fails (diagnosis)
+    #: normal, unfinished (weather-checking), unverified or contradicting (hotel-booking),
+    #: upstream-fails (diagnosis)
     behaviour: str = "normal"
     received: list[Received] = field(default_factory=list)
     result_canaries: dict[str, str] = field(default_factory=dict)
@@ -101,36 +114,85 @@ class Spies:
     def document(self, run: str) -> dict[str, Any]:
         return {
             "woa_version": "1",
-            "agents": [{"id": spy, "name": name, "description": f"{name} (a spy of agent-conformance).", "version": "1.0.0",
-                        "capabilities": [CAPABILITY], "transports": ["rest"], "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT,
-                        "operations": [{"name": "execute_subtask", "description": "Execute an ACI subtask.",
-                                        "inputs": _AGENT_CONTEXT, "outputs": _AGENT_CONTEXT}]}
-                       for spy, (name, _) in SPIES.items()],
-            "transports": {"rest": {"base": f"{self.base}/runs/{run}", "invoke_path": "/agents/{agent_id}/invoke"}},
+            "agents": [
+                {
+                    "id": spy,
+                    "name": name,
+                    "description": f"{name} (a spy of agent-conformance).",
+                    "version": "1.0.0",
+                    "capabilities": [CAPABILITY],
+                    "transports": ["rest"],
+                    "inputs": _AGENT_CONTEXT,
+                    "outputs": _AGENT_CONTEXT,
+                    "operations": [
+                        {
+                            "name": "execute_subtask",
+                            "description": "Execute an ACI subtask.",
+                            "inputs": _AGENT_CONTEXT,
+                            "outputs": _AGENT_CONTEXT,
+                        }
+                    ],
+                }
+                for spy, (name, _) in SPIES.items()
+            ],
+            "transports": {
+                "rest": {
+                    "base": f"{self.base}/runs/{run}",
+                    "invoke_path": "/agents/{agent_id}/invoke",
+                }
+            },
         }
 
     def answer(self, run: SpyRun, spy: str, context: dict[str, Any], now: float) -> dict[str, Any]:
         listed = context.get("todoItems")
-        items = [i for i in listed if isinstance(i, dict) and isinstance(i.get("itemId"), str)] if isinstance(listed, list) else []
+        items = (
+            [i for i in listed if isinstance(i, dict) and isinstance(i.get("itemId"), str)]
+            if isinstance(listed, list)
+            else []
+        )
         result = SPIES[spy][1]
         states, abstracts = [], []
         for n, item in enumerate(items):
-            state, abstract = 1, f"{item.get('description', '')}: {result} [{run.result_canaries[spy]}]"
+            state, abstract = (
+                1,
+                f"{item.get('description', '')}: {result} [{run.result_canaries[spy]}]",
+            )
             if run.behaviour == "unfinished" and spy == "weather-checking":
-                state, abstract = 0, f"Forecast for {item.get('description', '')}: sunny [{run.result_canaries[spy]}]"
+                state, abstract = (
+                    0,
+                    (
+                        f"Forecast for {item.get('description', '')}: sunny"
+                        f" [{run.result_canaries[spy]}]"
+                    ),
+                )
             if run.behaviour == "upstream-fails" and spy == "diagnosis":
-                state, abstract = 0, f"Diagnosis failed: no doctor could be reached [{run.result_canaries[spy]}]"
+                state, abstract = (
+                    0,
+                    f"Diagnosis failed: no doctor could be reached [{run.result_canaries[spy]}]",
+                )
             if run.behaviour == "unverified" and spy == "hotel-booking" and n == len(items) - 1:
                 abstract = ""
             if run.behaviour == "contradicting" and spy == "hotel-booking" and n == len(items) - 1:
-                abstract = f"Booking failed: no rooms available for those dates [{run.result_canaries[spy]}]"
+                abstract = (
+                    "Booking failed: no rooms available for those dates"
+                    f" [{run.result_canaries[spy]}]"
+                )
             states.append({"itemId": item["itemId"], "state": state})
             abstracts.append({"itemId": item["itemId"], "outputabstract": abstract})
-        return {"AgentContext": {
-            **{k: context.get(k) for k in ("AgentID", "AgentName", "SubTaskID", "SubTaskName", "Dependencies")},
-            "Context": f"Working notes of {spy} [{run.context_canaries[spy]}]", "todoItems": items,
-            "ItemstateUpdates": states, "KeyInformation": abstracts,
-            "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)), "Optional": ["LastUpdated"]}}
+        return {
+            "AgentContext": {
+                **{
+                    k: context.get(k)
+                    for k in ("AgentID", "AgentName", "SubTaskID", "SubTaskName", "Dependencies")
+                },
+                "Context": f"Working notes of {spy} [{run.context_canaries[spy]}]",
+                "todoItems": items,
+                "ItemstateUpdates": states,
+                "KeyInformation": abstracts,
+                "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
+                "Optional": ["LastUpdated"],
+            }
+        }
 
 
 def spies_app(spies: Spies) -> Starlette:
@@ -152,7 +214,14 @@ def spies_app(spies: Spies) -> Starlette:
             return problem(400, "Bad request", str(error))
         context = record.context
         given = context or {}
-        uri = next((given[k] for k in ("ContextURI", "Context/ContextURI") if isinstance(given.get(k), str)), None)
+        uri = next(
+            (
+                given[k]
+                for k in ("ContextURI", "Context/ContextURI")
+                if isinstance(given.get(k), str)
+            ),
+            None,
+        )
         record.reference = uri or ""
         await asyncio.sleep(spies.delay)
         record.answered = stamp(request.scope, "answered")
@@ -160,6 +229,10 @@ def spies_app(spies: Spies) -> Starlette:
             return problem(422, "No AgentContext", 'the input must be {"AgentContext": {...}}')
         return JSONResponse(spies.answer(run, spy, context, stamp(request.scope, "now", time.time)))
 
-    return Starlette(routes=[Route("/runs/{run}/.well-known/woa.json", document),
-                             Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"])],
-                     middleware=[Middleware(ProblemDetailsOnly)])
+    return Starlette(
+        routes=[
+            Route("/runs/{run}/.well-known/woa.json", document),
+            Route("/runs/{run}/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+        ],
+        middleware=[Middleware(ProblemDetailsOnly)],
+    )

@@ -3,7 +3,8 @@ own binding (WoA REST: a document naming one agent and its invocation route), th
 any in-process app.
 
     run --agent-callable my_agents:agent --suite aci      # an ACI invoked agent
-    run --agent-callable my_agents:server --suite sdsi --scenario flight_booking   # an SDSI server agent
+    run --agent-callable my_agents:server --suite sdsi --scenario flight_booking   # an SDSI server
+    agent
 
 The signatures (each may be a plain function or a coroutine function):
 
@@ -50,14 +51,16 @@ MAX_BODY = 1024 * 1024
 
 def load_function(reference: str) -> Callable[..., Any]:
     """The function `module:function` names, resolved from the current directory."""
-    found: Callable[..., Any] = load_callable(reference, option="--agent-callable", example="my_agents:agent", what="a function")
+    found: Callable[..., Any] = load_callable(
+        reference, option="--agent-callable", example="my_agents:agent", what="a function"
+    )
     return found
 
 
 async def _called(function: Callable[..., Any], *arguments: Any) -> Any:
-    """The function's answer: a coroutine function awaited, a plain one run in a daemon thread of its own,
-    so that the suite's request deadline holds even when it blocks (a model call, a fetch, a loop) and a
-    function that never returns cannot hold the process at exit either."""
+    """The function's answer: a coroutine function awaited, a plain one run in a daemon thread of
+    its own, so that the suite's request deadline holds even when it blocks (a model call, a
+    fetch, a loop) and a function that never returns cannot hold the process at exit either."""
     if inspect.iscoroutinefunction(function):
         return await function(*arguments)
     loop = asyncio.get_running_loop()
@@ -86,32 +89,81 @@ async def _called(function: Callable[..., Any], *arguments: Any) -> Any:
 
 def _agent_entry(agent_id: str, suite: str, scenarios: tuple[str, ...]) -> dict[str, Any]:
     if suite == "aci":
-        message = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
-        return {"id": agent_id, "name": agent_id, "description": "An ACI invoked agent, certified as a Python function.",
-                "capabilities": [ACI], "transports": ["rest"], "inputs": message, "outputs": message,
-                "operations": [{"name": "execute_subtask", "inputs": message, "outputs": message}]}
-    template = {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string", "enum": list(scenarios)},
-                                                                          "preferred_language": {"type": "string"}}}
-    schema_id = {"type": "object", "required": ["schema_id"], "properties": {"schema_id": {"type": "string"}}}
-    execute = {"type": "object", "required": ["schema_id", "payload"],
-               "properties": {"schema_id": {"type": "string"}, "payload": {"type": "object"}}}
-    return {"id": agent_id, "name": agent_id, "description": "An SDSI server agent, certified as a Python function.",
-            "capabilities": [SDSI], "transports": ["rest"], "inputs": template, "outputs": {"type": "object"},
-            "operations": [{"name": "get_schema_template", "inputs": template, "outputs": {"type": "object"}},
-                           {"name": "execute", "inputs": execute, "outputs": {"type": "object"}},
-                           {"name": "get_schema_updates", "inputs": schema_id, "outputs": {"type": "object"}}]}
+        message = {
+            "type": "object",
+            "required": ["AgentContext"],
+            "properties": {"AgentContext": {"type": "object"}},
+        }
+        return {
+            "id": agent_id,
+            "name": agent_id,
+            "description": "An ACI invoked agent, certified as a Python function.",
+            "capabilities": [ACI],
+            "transports": ["rest"],
+            "inputs": message,
+            "outputs": message,
+            "operations": [{"name": "execute_subtask", "inputs": message, "outputs": message}],
+        }
+    template = {
+        "type": "object",
+        "required": ["scenario"],
+        "properties": {
+            "scenario": {"type": "string", "enum": list(scenarios)},
+            "preferred_language": {"type": "string"},
+        },
+    }
+    schema_id = {
+        "type": "object",
+        "required": ["schema_id"],
+        "properties": {"schema_id": {"type": "string"}},
+    }
+    execute = {
+        "type": "object",
+        "required": ["schema_id", "payload"],
+        "properties": {"schema_id": {"type": "string"}, "payload": {"type": "object"}},
+    }
+    return {
+        "id": agent_id,
+        "name": agent_id,
+        "description": "An SDSI server agent, certified as a Python function.",
+        "capabilities": [SDSI],
+        "transports": ["rest"],
+        "inputs": template,
+        "outputs": {"type": "object"},
+        "operations": [
+            {"name": "get_schema_template", "inputs": template, "outputs": {"type": "object"}},
+            {"name": "execute", "inputs": execute, "outputs": {"type": "object"}},
+            {"name": "get_schema_updates", "inputs": schema_id, "outputs": {"type": "object"}},
+        ],
+    }
 
 
-def callable_app(function: Callable[..., Any], suite: str, *, agent_id: str = "agent", scenarios: tuple[str, ...] = ()) -> Starlette:
-    """An ASGI app that serves `function` as one agent of a WoA host at IN_PROCESS_ORIGIN (suite: aci or sdsi)."""
+def callable_app(
+    function: Callable[..., Any],
+    suite: str,
+    *,
+    agent_id: str = "agent",
+    scenarios: tuple[str, ...] = (),
+) -> Starlette:
+    """An ASGI app that serves `function` as one agent of a WoA host at IN_PROCESS_ORIGIN (suite:
+    aci or sdsi)."""
     entry = _agent_entry(agent_id, suite, scenarios)
     operations = {o["name"] for o in entry["operations"]}
-    document = json.dumps({"woa_version": "1", "host": {"name": "agent-conformance callable host"},
-                           "transports": {"rest": {"base": IN_PROCESS_ORIGIN, "invoke_path": "/agents/{agent_id}/invoke"}},
-                           "agents": [entry]}).encode()
+    document = json.dumps(
+        {
+            "woa_version": "1",
+            "host": {"name": "agent-conformance callable host"},
+            "transports": {
+                "rest": {"base": IN_PROCESS_ORIGIN, "invoke_path": "/agents/{agent_id}/invoke"}
+            },
+            "agents": [entry],
+        }
+    ).encode()
 
     async def woa(request: Request) -> Response:
-        return Response(document, media_type="application/woa+json", headers={"cache-control": "no-cache"})
+        return Response(
+            document, media_type="application/woa+json", headers={"cache-control": "no-cache"}
+        )
 
     async def invoke(request: Request) -> Response:
         try:
@@ -123,23 +175,40 @@ def callable_app(function: Callable[..., Any], suite: str, *, agent_id: str = "a
         if request.path_params["agent_id"] != agent_id:
             return problem(404, "Unknown agent", f"this host serves {agent_id!r}")
         if not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id:
-            return problem(400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)")
+            return problem(
+                400, "Agent mismatch", "the envelope names another agent than the URL (WoA 5.2)"
+            )
         operation, given = envelope.get("operation"), envelope.get("input")
         if operation not in operations or not isinstance(given, dict):
-            return problem(400, "Invalid envelope", f"the operations are {sorted(operations)}, the input an object")
+            return problem(
+                400,
+                "Invalid envelope",
+                f"the operations are {sorted(operations)}, the input an object",
+            )
         try:
             if suite == "aci":
                 context = given.get("AgentContext")
                 if not isinstance(context, dict):
-                    return problem(400, "Invalid message", 'the input is {"AgentContext": {...}} (ACI 5.2)')
+                    return problem(
+                        400, "Invalid message", 'the input is {"AgentContext": {...}} (ACI 5.2)'
+                    )
                 result = {"AgentContext": await _called(function, context)}
             else:
                 result = await _called(function, operation, given)
         except Exception as refusal:  # the function's refusal: it chooses no status code
-            return problem(400, "Refused by the function", f"{type(refusal).__name__}: {str(refusal)[:2000]}")
+            return problem(
+                400, "Refused by the function", f"{type(refusal).__name__}: {str(refusal)[:2000]}"
+            )
         try:
             return JSONResponse(result)
         except (TypeError, ValueError) as error:
-            return problem(500, "Not JSON", f"the function returned what JSON cannot carry: {error}")
+            return problem(
+                500, "Not JSON", f"the function returned what JSON cannot carry: {error}"
+            )
 
-    return Starlette(routes=[Route("/.well-known/woa.json", woa), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])
+    return Starlette(
+        routes=[
+            Route("/.well-known/woa.json", woa),
+            Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+        ]
+    )

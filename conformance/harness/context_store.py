@@ -88,7 +88,10 @@ class ContextStore:
         return problem(status, "Context refused", body)
 
     def app(self) -> Starlette:
-        return Starlette(routes=[Route("/contexts/{ident}", self.serve)], middleware=[Middleware(ProblemDetailsOnly)])
+        return Starlette(
+            routes=[Route("/contexts/{ident}", self.serve)],
+            middleware=[Middleware(ProblemDetailsOnly)],
+        )
 
 
 def tampered(uri: str) -> str:

@@ -1,7 +1,8 @@
 """Host one of the suite's servers for a block of a run: on loopback, recorded when the run is,
 and not started at all when the run is a replay (its recorded traffic is fed to its app instead).
 
-    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay) as base:
+    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder,
+    replay=target.replay) as base:
         ...   # base: http://127.0.0.1:PORT, the same in a replay as in the recorded run
 """
 
@@ -20,8 +21,13 @@ __all__ = ["hosted"]
 
 
 @asynccontextmanager
-async def hosted(server: str, build: Callable[[str], ASGIApp], *, recorder: Recorder | None = None,
-                 replay: Replay | None = None) -> AsyncIterator[str]:
+async def hosted(
+    server: str,
+    build: Callable[[str], ASGIApp],
+    *,
+    recorder: Recorder | None = None,
+    replay: Replay | None = None,
+) -> AsyncIterator[str]:
     """Serve `build(base)` over plain HTTP on loopback while the block runs; yields its base URL."""
     if replay is not None:
         base = replay.base_of(server)

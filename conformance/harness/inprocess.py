@@ -1,4 +1,5 @@
-"""Certify an ASGI app in-process, with no socket: load it by name and run its lifespan around the run.
+"""Certify an ASGI app in-process, with no socket: load it by name and run its lifespan around the
+run.
 
     app = load_app("my_service.main:app")
     async with lifespan(app):
@@ -21,7 +22,14 @@ from typing import Any
 
 import httpx
 
-__all__ = ["IN_PROCESS_ORIGIN", "AppUnusable", "in_process", "lifespan", "load_app", "load_callable"]
+__all__ = [
+    "IN_PROCESS_ORIGIN",
+    "AppUnusable",
+    "in_process",
+    "lifespan",
+    "load_app",
+    "load_callable",
+]
 
 #: The origin an in-process app is certified as (its documents' URLs should name it).
 IN_PROCESS_ORIGIN = "https://agent.test"
@@ -37,10 +45,15 @@ class AppUnusable(ValueError):
     """A module:attribute that does not name an ASGI app (a usage error)."""
 
 
-def load_callable(reference: str, *, option: str = "--agent-app", example: str = "my_service.main:app",
-                  what: str = "an ASGI app") -> Any:
-    """The callable `module:attribute` names, the current directory first on the import path (as uvicorn
-    resolves an app); `AppUnusable` says what is wrong, in the words of `option`."""
+def load_callable(
+    reference: str,
+    *,
+    option: str = "--agent-app",
+    example: str = "my_service.main:app",
+    what: str = "an ASGI app",
+) -> Any:
+    """The callable `module:attribute` names, the current directory first on the import path (as
+    uvicorn resolves an app); `AppUnusable` says what is wrong, in the words of `option`."""
     module_name, _, attribute = reference.partition(":")
     if not module_name or not attribute:
         raise AppUnusable(f"{option} is module:attribute, such as {example}, not {reference!r}")
@@ -56,13 +69,15 @@ def load_callable(reference: str, *, option: str = "--agent-app", example: str =
 
 
 def load_app(reference: str) -> Any:
-    """The object `module:attribute` names (a callable ASGI app, or a factory of one called without arguments)."""
+    """The object `module:attribute` names (a callable ASGI app, or a factory of one called
+    without arguments)."""
     return load_callable(reference)
 
 
 @contextlib.asynccontextmanager
 async def lifespan(app: Any, *, timeout: float = 10.0) -> AsyncIterator[None]:
-    """Run the app's ASGI lifespan (startup before the block, shutdown after); an app without one is fine."""
+    """Run the app's ASGI lifespan (startup before the block, shutdown after); an app without one
+    is fine."""
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
@@ -72,7 +87,9 @@ async def lifespan(app: Any, *, timeout: float = 10.0) -> AsyncIterator[None]:
     async def send(message: dict[str, Any]) -> None:
         await outbox.put(message)
 
-    task = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, receive, send))
+    task = asyncio.ensure_future(
+        app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, receive, send)
+    )
     await inbox.put({"type": "lifespan.startup"})
     supported = await _reply(task, outbox, timeout, "lifespan.startup")
     try:
@@ -85,10 +102,14 @@ async def lifespan(app: Any, *, timeout: float = 10.0) -> AsyncIterator[None]:
         await asyncio.gather(task, return_exceptions=True)
 
 
-async def _reply(task: asyncio.Future[Any], outbox: asyncio.Queue[dict[str, Any]], timeout: float, phase: str) -> bool:
+async def _reply(
+    task: asyncio.Future[Any], outbox: asyncio.Queue[dict[str, Any]], timeout: float, phase: str
+) -> bool:
     """Whether the app answered `phase` (False: it has no lifespan); raises if it failed it."""
     getting = asyncio.ensure_future(outbox.get())
-    done, _ = await asyncio.wait({task, getting}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    done, _ = await asyncio.wait(
+        {task, getting}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+    )
     if getting not in done:
         getting.cancel()
         return False  # the app returned or raised without answering: it does not speak lifespan

@@ -1,6 +1,6 @@
-"""uvicorn servers that stop when told: `PromptServer`, and `LoopServer`, one in the caller's event loop;
-and `serve`, one on loopback in a thread of its own, over HTTPS with a CA made on the fly (the suite's
-spies and context store use it over plain HTTP, the reference agents in mocks/ over HTTPS).
+"""uvicorn servers that stop when told: `PromptServer`, and `LoopServer`, one in the caller's event
+loop; and `serve`, one on loopback in a thread of its own, over HTTPS with a CA made on the fly (the
+suite's spies and context store use it over plain HTTP, the reference agents in mocks/ over HTTPS).
 
 uvicorn notices it should stop at its next tick (every 0.1 s) and then naps 0.1 s before closing
 connections: 0.2 s for every server a run starts and stops. `PromptServer` wakes at once and waits
@@ -29,11 +29,21 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["LoopServer", "ProblemH11Protocol", "PromptServer", "ServedMock", "make_certificates", "serve", "start_server", "write_leaf"]
+__all__ = [
+    "LoopServer",
+    "ProblemH11Protocol",
+    "PromptServer",
+    "ServedMock",
+    "make_certificates",
+    "serve",
+    "start_server",
+    "write_leaf",
+]
 
 
 def write_leaf(leaf: trustme.LeafCert, folder: Path, stem: str) -> tuple[Path, Path]:
-    """Write a certificate's chain and private key into `folder` (stem.pem, stem.key) for a server to load."""
+    """Write a certificate's chain and private key into `folder` (stem.pem, stem.key) for a
+    server to load."""
     chain, key = folder / f"{stem}.pem", folder / f"{stem}.key"
     for n, pem in enumerate(leaf.cert_chain_pems):
         pem.write_to_path(str(chain), append=n > 0)
@@ -50,7 +60,9 @@ class PromptServer(uvicorn.Server):
     async def main_loop(self) -> None:
         self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
         counter = 0
-        while not await self.on_tick(counter):  # a tick still refreshes the Date header once a second
+        while not await self.on_tick(
+            counter
+        ):  # a tick still refreshes the Date header once a second
             counter = (counter + 1) % 864000
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(0.1):
@@ -67,14 +79,17 @@ class PromptServer(uvicorn.Server):
         for sock in sockets or []:
             sock.close()
         for connection in list(self.server_state.connections):
-            connection.shutdown()  # an idle keep-alive connection closes now; a busy one after its answer
+            # an idle keep-alive connection closes now; a busy one after its answer
+            connection.shutdown()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.config.timeout_graceful_shutdown):
                 while self.server_state.connections or self.server_state.tasks:
                     await asyncio.sleep(0.005)
         for task in self.server_state.tasks:
             task.cancel()
-        for connection in list(self.server_state.connections):  # still busy past the grace: closed, not left to the collector
+        for connection in list(
+            self.server_state.connections
+        ):  # still busy past the grace: closed, not left to the collector
             transport = getattr(connection, "transport", None)
             if transport is not None and not transport.is_closing():
                 transport.close()
@@ -85,7 +100,8 @@ class PromptServer(uvicorn.Server):
 
 
 class LoopServer(PromptServer):
-    """A prompt uvicorn in the caller's loop, without the signal handlers it installs when it runs the main thread's loop."""
+    """A prompt uvicorn in the caller's loop, without the signal handlers it installs when it
+    runs the main thread's loop."""
 
     def capture_signals(self) -> contextlib.AbstractContextManager[None]:  # type: ignore[override]
         return contextlib.nullcontext()
@@ -95,16 +111,30 @@ class LoopServer(PromptServer):
         await asyncio.gather(task, return_exceptions=True)
 
 
-async def start_server(build: Callable[[int], ASGIApp], *, host: str = "127.0.0.1", port: int = 0,
-                       certfile: Path | None = None, keyfile: Path | None = None) -> tuple[LoopServer, asyncio.Task[None], int]:
-    """Serve the app `build(port)` (over TLS when given a certificate) once the socket is bound; the server,
-    its task and the port it listens on."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+async def start_server(
+    build: Callable[[int], ASGIApp],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    certfile: Path | None = None,
+    keyfile: Path | None = None,
+) -> tuple[LoopServer, asyncio.Task[None], int]:
+    """Serve the app `build(port)` (over TLS when given a certificate) once the socket is bound;
+    the server, its task and the port it listens on."""
+    sock = socket.socket(
+        socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
+    )
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    config = uvicorn.Config(build(sock.getsockname()[1]), log_level="critical", ssl_certfile=str(certfile) if certfile else None,
-                            ssl_keyfile=str(keyfile) if keyfile else None, lifespan="off", timeout_graceful_shutdown=1,
-                            access_log=False)
+    config = uvicorn.Config(
+        build(sock.getsockname()[1]),
+        log_level="critical",
+        ssl_certfile=str(certfile) if certfile else None,
+        ssl_keyfile=str(keyfile) if keyfile else None,
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+        access_log=False,
+    )
     server = LoopServer(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started and not task.done():
@@ -120,11 +150,26 @@ class ProblemH11Protocol(H11Protocol):
     a request that is not HTTP there is no telling where the next one starts."""
 
     def send_400_response(self, msg: str) -> None:
-        body = json.dumps({"type": "about:blank", "title": "Bad Request", "status": 400,
-                           "detail": "the request is not valid HTTP/1.1 (malformed, or its header section too large)"}).encode()
-        headers = [(b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode()),
-                   (b"connection", b"close")]
-        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body), h11.EndOfMessage()):
+        body = json.dumps(
+            {
+                "type": "about:blank",
+                "title": "Bad Request",
+                "status": 400,
+                "detail": (
+                    "the request is not valid HTTP/1.1 (malformed, or its header section too large)"
+                ),
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
             self.transport.write(self.conn.send(event) or b"")
         self.transport.close()
 
@@ -149,17 +194,36 @@ def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
 
 
 @contextmanager
-def serve(build: Callable[[str], ASGIApp], *, port: int = 0, tls: bool = True, host: str = "127.0.0.1",
-          tls_maximum: ssl.TLSVersion | None = None) -> Iterator[ServedMock]:
-    """Serve the app `build(base_url)` until the block ends (`tls_maximum` caps the TLS version offered)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
+def serve(
+    build: Callable[[str], ASGIApp],
+    *,
+    port: int = 0,
+    tls: bool = True,
+    host: str = "127.0.0.1",
+    tls_maximum: ssl.TLSVersion | None = None,
+) -> Iterator[ServedMock]:
+    """Serve the app `build(base_url)` until the block ends (`tls_maximum` caps the TLS version
+    offered)."""
+    sock = socket.socket(
+        socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
+    )  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"
-    with contextlib.closing(sock), tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder:
+    with (
+        contextlib.closing(sock),
+        tempfile.TemporaryDirectory(prefix="agent-conformance-mock-") as folder,
+    ):
         cacert, certfile, keyfile = make_certificates(Path(folder)) if tls else (None, None, None)
-        config = uvicorn.Config(build(url), log_level="error", ssl_certfile=certfile, ssl_keyfile=keyfile,
-                                lifespan="on", timeout_graceful_shutdown=1, http=ProblemH11Protocol)
+        config = uvicorn.Config(
+            build(url),
+            log_level="error",
+            ssl_certfile=certfile,
+            ssl_keyfile=keyfile,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+            http=ProblemH11Protocol,
+        )
         config.load()
         if tls_maximum is not None and config.ssl is not None:
             config.ssl.maximum_version = tls_maximum

@@ -46,18 +46,42 @@ class Spy:
 
 def spy_app(base: str, spy: Spy) -> Starlette:
     templates = spy.templates
-    document = {"woa_version": "1", "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}}, "agents": [{
-        "id": SPY_AGENT, "name": "Spy server agent", "description": "Serves the SDSI drafts' templates and records what it receives.",
-        "capabilities": [CAPABILITY], "transports": ["rest"],
-        "inputs": {"type": "object"}, "outputs": {"type": "object"},
-        "operations": [
-            {"name": "get_schema_template", "description": "A template.",
-             "inputs": {"type": "object", "required": ["scenario"], "properties": {"scenario": {"type": "string", "enum": list(templates)},
-                                                                                   "preferred_language": {"type": "string"}}},
-             "outputs": {"type": "object"}},
-            {"name": "execute", "description": "Execute a payload.", "inputs": {"type": "object"}, "outputs": {"type": "object"}},
+    document = {
+        "woa_version": "1",
+        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
+        "agents": [
+            {
+                "id": SPY_AGENT,
+                "name": "Spy server agent",
+                "description": "Serves the SDSI drafts' templates and records what it receives.",
+                "capabilities": [CAPABILITY],
+                "transports": ["rest"],
+                "inputs": {"type": "object"},
+                "outputs": {"type": "object"},
+                "operations": [
+                    {
+                        "name": "get_schema_template",
+                        "description": "A template.",
+                        "inputs": {
+                            "type": "object",
+                            "required": ["scenario"],
+                            "properties": {
+                                "scenario": {"type": "string", "enum": list(templates)},
+                                "preferred_language": {"type": "string"},
+                            },
+                        },
+                        "outputs": {"type": "object"},
+                    },
+                    {
+                        "name": "execute",
+                        "description": "Execute a payload.",
+                        "inputs": {"type": "object"},
+                        "outputs": {"type": "object"},
+                    },
+                ],
+            }
         ],
-    }]}
+    }
 
     async def well_known(request: Request) -> Response:
         return JSONResponse(document, media_type="application/woa+json")
@@ -72,11 +96,19 @@ def spy_app(base: str, spy: Spy) -> Starlette:
         envelope = envelope if isinstance(envelope, dict) else {}
         spy.records.append(Recorded(envelope.get("operation"), envelope.get("input")))
         given: dict[str, Any] = envelope["input"] if isinstance(envelope.get("input"), dict) else {}
-        if envelope.get("operation") == "get_schema_template" and given.get("scenario") in templates:
+        if (
+            envelope.get("operation") == "get_schema_template"
+            and given.get("scenario") in templates
+        ):
             return JSONResponse(templates[given["scenario"]])
         if envelope.get("operation") == "execute":
             return JSONResponse({"status": "confirmed", "booking_id": "BK-SPY-001"})
         return problem(400, "Unknown request")
 
-    return Starlette(routes=[Route("/.well-known/woa.json", well_known), Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])],
-                     middleware=[Middleware(ProblemDetailsOnly)])
+    return Starlette(
+        routes=[
+            Route("/.well-known/woa.json", well_known),
+            Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+        ],
+        middleware=[Middleware(ProblemDetailsOnly)],
+    )

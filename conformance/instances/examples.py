@@ -59,8 +59,12 @@ class Caps:
 
 
 CAPS = Caps()
-_LENGTHS = {"minLength": ("string_length", "characters"), "minItems": ("items", "items"),
-            "minProperties": ("items", "properties"), "minContains": ("items", "items")}
+_LENGTHS = {
+    "minLength": ("string_length", "characters"),
+    "minItems": ("items", "items"),
+    "minProperties": ("items", "properties"),
+    "minContains": ("items", "items"),
+}
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 #: Branches kept when two anyOf (or oneOf) meet in one merged schema: each pair of theirs is one.
 _BRANCHES = 64
@@ -69,7 +73,8 @@ _SHALLOW = 3
 
 
 def _beyond_caps(schema: Any) -> str | None:
-    """The first demand of `schema` that the caps do not allow, said in words; None if there is none."""
+    """The first demand of `schema` that the caps do not allow, said in words; None if there is
+    none."""
     stack, seen = [schema], 0
     while stack and seen < CAPS.schema_nodes:
         node = stack.pop()
@@ -81,28 +86,88 @@ def _beyond_caps(schema: Any) -> str | None:
             continue
         for keyword, (cap, unit) in _LENGTHS.items():
             value = node.get(keyword)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value > getattr(CAPS, cap):
-                return f"{keyword} {value:g} is beyond the suite's cap of {getattr(CAPS, cap):,} {unit}"
+            if (
+                isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and value > getattr(CAPS, cap)
+            ):
+                return (
+                    f"{keyword} {value:g} is beyond the suite's cap of {getattr(CAPS, cap):,}"
+                    f" {unit}"
+                )
         for keyword in _BOUNDS:
             value = node.get(keyword)
-            if isinstance(value, int | float) and not isinstance(value, bool) and not abs(value) <= CAPS.magnitude:
-                return f"{keyword} {value:g} is beyond the suite's cap of ±{CAPS.magnitude:,.0f} on numbers"
+            if (
+                isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and not abs(value) <= CAPS.magnitude
+            ):
+                return (
+                    f"{keyword} {value:g} is beyond the suite's cap of ±{CAPS.magnitude:,.0f} on"
+                    " numbers"
+                )
         stack.extend(v for v in node.values() if isinstance(v, dict | list))
     return None
 
 
-_FORMATS = {"date-time": "2026-05-04T09:00:00Z", "date": "2026-05-04", "time": "09:00:00Z", "email": "user@example.com",
-            "idn-email": "user@example.com", "uri": "https://example.com/", "iri": "https://example.com/",
-            "uri-reference": "/example", "iri-reference": "/example", "uri-template": "https://example.com/{id}",
-            "uuid": "123e4567-e89b-12d3-a456-426614174000", "hostname": "example.com", "idn-hostname": "example.com",
-            "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "duration": "P1D", "json-pointer": "/a/b",
-            "relative-json-pointer": "0/a", "regex": "^[a-z]+$", "byte": "aGVsbG8=", "binary": "hello",
-            "password": "correct horse battery staple", "int32": "1", "int64": "1", "color": "#336699"}
-_WRONG = {"string": 12345, "integer": "12", "number": "1.5", "boolean": "true", "object": [], "array": {}, "null": 0}
+_FORMATS = {
+    "date-time": "2026-05-04T09:00:00Z",
+    "date": "2026-05-04",
+    "time": "09:00:00Z",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uri": "https://example.com/",
+    "iri": "https://example.com/",
+    "uri-reference": "/example",
+    "iri-reference": "/example",
+    "uri-template": "https://example.com/{id}",
+    "uuid": "123e4567-e89b-12d3-a456-426614174000",
+    "hostname": "example.com",
+    "idn-hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "duration": "P1D",
+    "json-pointer": "/a/b",
+    "relative-json-pointer": "0/a",
+    "regex": "^[a-z]+$",
+    "byte": "aGVsbG8=",
+    "binary": "hello",
+    "password": "correct horse battery staple",
+    "int32": "1",
+    "int64": "1",
+    "color": "#336699",
+}
+_WRONG = {
+    "string": 12345,
+    "integer": "12",
+    "number": "1.5",
+    "boolean": "true",
+    "object": [],
+    "array": {},
+    "null": 0,
+}
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
-#: Keywords that say nothing of which instances are valid: they do not stop a $ref's target from being used whole.
-_ANNOTATIONS = {"$ref", "$dynamicRef", "$defs", "definitions", "$id", "$schema", "$anchor", "$dynamicAnchor", "$comment",
-                "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly", "discriminator"}
+#: Keywords that say nothing of which instances are valid: they do not stop a $ref's target from
+#: being used whole.
+_ANNOTATIONS = {
+    "$ref",
+    "$dynamicRef",
+    "$defs",
+    "definitions",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicAnchor",
+    "$comment",
+    "title",
+    "description",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "discriminator",
+}
 _GREATEST = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _LEAST = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 
@@ -127,7 +192,8 @@ class _Budget:
 
 @dataclass(frozen=True)
 class _Walk:
-    """Where the builder stands: the resolver at the current base URI, how deep, and the shared budget."""
+    """Where the builder stands: the resolver at the current base URI, how deep, and the shared
+    budget."""
 
     resolver: Any
     validator: Any
@@ -161,12 +227,26 @@ def _types(schema: dict[str, Any]) -> list[str]:
     if isinstance(declared, list):
         named = [t for t in declared if t in _TYPES]
         return sorted(named, key=lambda t: t == "null")
-    if any(k in schema for k in ("properties", "required", "patternProperties", "additionalProperties", "minProperties",
-                                 "propertyNames", "dependentRequired", "unevaluatedProperties")):
+    if any(
+        k in schema
+        for k in (
+            "properties",
+            "required",
+            "patternProperties",
+            "additionalProperties",
+            "minProperties",
+            "propertyNames",
+            "dependentRequired",
+            "unevaluatedProperties",
+        )
+    ):
         return ["object"]
     if any(k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")):
         return ["array"]
-    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+    if any(
+        k in schema
+        for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+    ):
         return ["number"]
     if any(k in schema for k in ("minLength", "maxLength", "pattern", "format")):
         return ["string"]
@@ -178,35 +258,66 @@ def _both(a: Any, b: Any) -> Any:
 
 
 def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """One schema that asks what `a` and `b` both ask (allOf), as far as the builder needs to know."""
+    """One schema that asks what `a` and `b` both ask (allOf), as far as the builder needs to
+    know."""
     merged = dict(a)
     for key, value in b.items():
         if key not in merged:
             merged[key] = value
-        elif key in ("properties", "patternProperties", "dependentSchemas") and isinstance(value, dict) \
-                and isinstance(merged[key], dict):
-            merged[key] = {**merged[key], **{n: _both(merged[key][n], s) if n in merged[key] else s for n, s in value.items()}}
+        elif (
+            key in ("properties", "patternProperties", "dependentSchemas")
+            and isinstance(value, dict)
+            and isinstance(merged[key], dict)
+        ):
+            merged[key] = {
+                **merged[key],
+                **{
+                    n: _both(merged[key][n], s) if n in merged[key] else s for n, s in value.items()
+                },
+            }
         elif key == "prefixItems" and isinstance(value, list) and isinstance(merged[key], list):
             mine = merged[key]
-            merged[key] = [_both(mine[i], value[i]) if i < len(mine) and i < len(value) else (mine if i < len(mine) else value)[i]
-                           for i in range(max(len(mine), len(value)))]
+            merged[key] = [
+                (
+                    _both(mine[i], value[i])
+                    if i < len(mine) and i < len(value)
+                    else (mine if i < len(mine) else value)[i]
+                )
+                for i in range(max(len(mine), len(value)))
+            ]
         elif key == "required" and isinstance(value, list) and isinstance(merged[key], list):
             merged[key] = list(dict.fromkeys([*merged[key], *value]))
         elif key == "type":
             mine = set(_types({"type": merged[key]}))
             theirs = set(_types({"type": value}))
-            common = mine & theirs or ({"integer"} if {"integer", "number"} <= mine | theirs and
-                                        ("integer" in mine or "integer" in theirs) else set())
+            common = mine & theirs or (
+                {"integer"}
+                if {"integer", "number"} <= mine | theirs
+                and ("integer" in mine or "integer" in theirs)
+                else set()
+            )
             merged[key] = sorted(common, key=_TYPES.index)
         elif key == "enum" and isinstance(value, list) and isinstance(merged[key], list):
             keys = {_key(v) for v in value}
             merged[key] = [v for v in merged[key] if _key(v) in keys]
-        elif key in _GREATEST and isinstance(value, int | float) and isinstance(merged[key], int | float):
+        elif (
+            key in _GREATEST
+            and isinstance(value, int | float)
+            and isinstance(merged[key], int | float)
+        ):
             merged[key] = max(merged[key], value)
-        elif key in _LEAST and isinstance(value, int | float) and isinstance(merged[key], int | float):
+        elif (
+            key in _LEAST
+            and isinstance(value, int | float)
+            and isinstance(merged[key], int | float)
+        ):
             merged[key] = min(merged[key], value)
-        elif key in ("anyOf", "oneOf") and isinstance(value, list) and isinstance(merged[key], list):
-            merged[key] = [{"allOf": [mine, theirs]} for mine in merged[key] for theirs in value][:_BRANCHES]
+        elif (
+            key in ("anyOf", "oneOf") and isinstance(value, list) and isinstance(merged[key], list)
+        ):
+            merged[key] = [{"allOf": [mine, theirs]} for mine in merged[key] for theirs in value][
+                :_BRANCHES
+            ]
         elif key == "allOf" and isinstance(value, list) and isinstance(merged[key], list):
             merged[key] = [*merged[key], *value]
         elif key in _ANNOTATIONS:
@@ -219,14 +330,19 @@ def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 
 def _resolved(schema: Any, walk: _Walk) -> tuple[Any, _Walk]:
-    """`schema` with its references followed (siblings kept, as 2020-12 reads them) and its allOf merged."""
+    """`schema` with its references followed (siblings kept, as 2020-12 reads them) and its allOf
+    merged."""
     for _ in range(CAPS.references):
         walk.budget.spend()
         if not isinstance(schema, dict):
             return schema, walk
         if isinstance(schema.get("$id"), str) and walk.depth > 0:
-            with suppress(Exception):  # an $id the resolver cannot take: references from here resolve against the parent
-                walk = replace(walk, resolver=walk.resolver.in_subresource(DRAFT202012.create_resource(schema)))
+            with suppress(
+                Exception
+            ):  # an $id the resolver cannot take: references from here resolve against the parent
+                walk = replace(
+                    walk, resolver=walk.resolver.in_subresource(DRAFT202012.create_resource(schema))
+                )
         reference = schema.get("$ref", schema.get("$dynamicRef"))
         if isinstance(reference, str):
             try:
@@ -258,7 +374,8 @@ def _resolved(schema: Any, walk: _Walk) -> tuple[Any, _Walk]:
 
 
 def _first(schema: Any, walk: _Walk) -> Any:
-    """The first candidate that `schema` accepts; its first candidate if none does; "example" for an open schema."""
+    """The first candidate that `schema` accepts; its first candidate if none does; "example" for
+    an open schema."""
     fallback: Any = _NOTHING
     for candidate in islice(_candidates(schema, walk), CAPS.candidates):
         if walk.accepts(schema, candidate):
@@ -296,12 +413,12 @@ def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
     if not isinstance(schema, dict):
         return
     if isinstance(schema.get("examples"), list):
-        yield from schema["examples"][:CAPS.items]
+        yield from schema["examples"][: CAPS.items]
     for key in ("const", "default"):
         if key in schema:
             yield schema[key]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
-        yield from schema["enum"][:CAPS.items]
+        yield from schema["enum"][: CAPS.items]
         return
     if "const" in schema:
         return
@@ -311,7 +428,10 @@ def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
             for option in schema[branch]:
                 option, inner = _resolved(option, walk)
                 if isinstance(option, dict):
-                    yield from _candidates({**_merge(base, option), **_rest(schema, branch)}, replace(walk, resolver=inner.resolver))
+                    yield from _candidates(
+                        {**_merge(base, option), **_rest(schema, branch)},
+                        replace(walk, resolver=inner.resolver),
+                    )
                 elif option is True:
                     yield from _candidates({**base, **_rest(schema, branch)}, walk)
             return
@@ -341,7 +461,8 @@ def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
 
 
 def _rest(schema: dict[str, Any], branch: str) -> dict[str, Any]:
-    """The branching keywords of `schema` other than `branch` (anyOf beside oneOf), still to be applied."""
+    """The branching keywords of `schema` other than `branch` (anyOf beside oneOf), still to be
+    applied."""
     return {k: schema[k] for k in ("anyOf", "oneOf") if k != branch and k in schema}
 
 
@@ -358,17 +479,36 @@ def _bounded_numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
     high = high if isinstance(high, int | float) and not isinstance(high, bool) else None
     above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     if isinstance(above, int | float) and not isinstance(above, bool):
-        low = max(low, above + (1 if integer else 0.5)) if low is not None else above + (1 if integer else 0.5)
+        low = (
+            max(low, above + (1 if integer else 0.5))
+            if low is not None
+            else above + (1 if integer else 0.5)
+        )
     if isinstance(below, int | float) and not isinstance(below, bool):
-        high = min(high, below - (1 if integer else 0.5)) if high is not None else below - (1 if integer else 0.5)
+        high = (
+            min(high, below - (1 if integer else 0.5))
+            if high is not None
+            else below - (1 if integer else 0.5)
+        )
     if integer:
         low = math.ceil(low) if low is not None else None
         high = math.floor(high) if high is not None else None
-    middle: float = (low + high) / 2 if low is not None and high is not None else low if low is not None else \
-        high if high is not None else 1
+    middle: float = (
+        (low + high) / 2
+        if low is not None and high is not None
+        else low
+        if low is not None
+        else high
+        if high is not None
+        else 1
+    )
     step = schema.get("multipleOf")
     if isinstance(step, int | float) and not isinstance(step, bool) and step > 0:
-        start = math.ceil(low / step) if low is not None else (1 if high is None or high >= step else math.floor(high / step))
+        start = (
+            math.ceil(low / step)
+            if low is not None
+            else (1 if high is None or high >= step else math.floor(high / step))
+        )
         for k in (start, start + 1, math.floor(high / step) if high is not None else start + 2):
             value = k * step
             yield round(value) if integer or float(value).is_integer() else round(value, 12)
@@ -384,7 +524,9 @@ def _bounded_numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
 
 def _strings(schema: dict[str, Any]) -> Iterator[str]:
     fmt = schema.get("format")
-    if fmt in _FORMATS:  # a host may assert a format: valid examples keep to it, whatever the lengths allow
+    if (
+        fmt in _FORMATS
+    ):  # a host may assert a format: valid examples keep to it, whatever the lengths allow
         yield _FORMATS[fmt]
         return
     low, high = schema.get("minLength", 0), schema.get("maxLength")
@@ -392,7 +534,9 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
     high = min(high, CAPS.string_length) if isinstance(high, int) and high >= 0 else None
     if isinstance(schema.get("pattern"), str):
         for made in pattern_strings(schema["pattern"]):
-            if len(made) < low:  # a pattern that asks little, with a minLength that asks more: the string again
+            if (
+                len(made) < low
+            ):  # a pattern that asks little, with a minLength that asks more: the string again
                 made = (made * (low // max(len(made), 1) + 1)) if made else "a" * low
             yield made if high is None else made[:high]
         return
@@ -406,11 +550,16 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
         yield "a" * high
     for n in range(1, 6):  # distinct values, for uniqueItems and enough properties
         made = f"item-{n}"
-        yield (made + "x" * (low - len(made)))[:high] if high is not None else made + "x" * (low - len(made))
+        yield (
+            (made + "x" * (low - len(made)))[:high]
+            if high is not None
+            else made + "x" * (low - len(made))
+        )
 
 
 def _name_for(schema: dict[str, Any], walk: _Walk, index: int, taken: set[str]) -> str | None:
-    """A property name not in `taken`, accepted by propertyNames and wanted by a patternProperties if any."""
+    """A property name not in `taken`, accepted by propertyNames and wanted by a
+    patternProperties if any."""
     names = schema.get("propertyNames", True)
     options: list[str] = []
     for pattern in _dict_of(schema, "patternProperties"):
@@ -424,11 +573,16 @@ def _name_for(schema: dict[str, Any], walk: _Walk, index: int, taken: set[str]) 
 
 
 def _value_schema(schema: dict[str, Any], name: str) -> Any:
-    """What a property called `name` must satisfy: its properties entry, the patternProperties it matches, or additionalProperties."""
+    """What a property called `name` must satisfy: its properties entry, the patternProperties it
+    matches, or additionalProperties."""
     properties = _dict_of(schema, "properties")
     if name in properties:
         return properties[name]
-    matched = [sub for pattern, sub in _dict_of(schema, "patternProperties").items() if _matches(pattern, name)]
+    matched = [
+        sub
+        for pattern, sub in _dict_of(schema, "patternProperties").items()
+        if _matches(pattern, name)
+    ]
     if matched:
         return matched[0] if len(matched) == 1 else {"allOf": matched}
     extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
@@ -446,10 +600,20 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
     properties = _dict_of(schema, "properties")
     required = [r for r in _list_of(schema, "required") if isinstance(r, str)]
     depends = _dict_of(schema, "dependentRequired")
-    if isinstance(schema.get("dependencies"), dict):  # draft-07's spelling of both dependent keywords
-        depends = {**{k: v for k, v in schema["dependencies"].items() if isinstance(v, list)}, **depends}
-        schema = {**schema, "dependentSchemas": {**{k: v for k, v in schema["dependencies"].items() if isinstance(v, dict)},
-                                                 **_dict_of(schema, "dependentSchemas")}}
+    if isinstance(
+        schema.get("dependencies"), dict
+    ):  # draft-07's spelling of both dependent keywords
+        depends = {
+            **{k: v for k, v in schema["dependencies"].items() if isinstance(v, list)},
+            **depends,
+        }
+        schema = {
+            **schema,
+            "dependentSchemas": {
+                **{k: v for k, v in schema["dependencies"].items() if isinstance(v, dict)},
+                **_dict_of(schema, "dependentSchemas"),
+            },
+        }
     inner = walk.deeper()
 
     def completed(names: list[str]) -> dict[str, Any]:
@@ -457,12 +621,19 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
         for name in list(names):  # dependentRequired: a present property brings the ones it names
             names.extend(n for n in depends.get(name, []) if isinstance(n, str) and n not in names)
         value = {name: _first(_value_schema(schema, name), inner) for name in names}
-        for name in list(value):  # dependentSchemas: a present property brings what its schema requires
+        for name in list(
+            value
+        ):  # dependentSchemas: a present property brings what its schema requires
             extra, _ = _resolved(_dict_of(schema, "dependentSchemas").get(name, True), walk)
             if isinstance(extra, dict):
                 for needed in _list_of(extra, "required"):
                     if isinstance(needed, str) and needed not in value:
-                        value[needed] = _first(_dict_of(extra, "properties").get(needed, _value_schema(schema, needed)), inner)
+                        value[needed] = _first(
+                            _dict_of(extra, "properties").get(
+                                needed, _value_schema(schema, needed)
+                            ),
+                            inner,
+                        )
         least = schema.get("minProperties")
         if isinstance(least, int) and len(value) < least:
             for name in properties:
@@ -484,7 +655,7 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
     most = schema.get("maxProperties")
     optional = [n for n in properties if n not in minimal]
     if isinstance(most, int):
-        optional = optional[:max(most - len(minimal), 0)]
+        optional = optional[: max(most - len(minimal), 0)]
     full = completed([*required, *optional])
     yield full
     if walk.depth > 0:
@@ -498,7 +669,9 @@ def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
     inner = walk.deeper()
     prefix = _list_of(schema, "prefixItems")
     items = schema.get("items", schema.get("unevaluatedItems", True))
-    if isinstance(items, list):  # draft-07's tuple form (zod-to-json-schema): items as a list, additionalItems after it
+    if isinstance(
+        items, list
+    ):  # draft-07's tuple form (zod-to-json-schema): items as a list, additionalItems after it
         prefix, items = items, schema.get("additionalItems", True)
     items = items if isinstance(items, dict | bool) else True
     least = schema.get("minItems", 0)
@@ -510,14 +683,25 @@ def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
     wanted = schema.get("minContains", 1) if contains is not None else 0
     wanted = wanted if isinstance(wanted, int) and 0 <= wanted <= CAPS.items else 1
     contained = _both(items, contains) if contains is not None and items is not False else contains
-    middle = _distinct(contained, inner, wanted) if unique and contains is not None else \
-        [_first(contained, inner)] * wanted if contains is not None else []
+    middle = (
+        _distinct(contained, inner, wanted)
+        if unique and contains is not None
+        else [_first(contained, inner)] * wanted
+        if contains is not None
+        else []
+    )
     shallow = walk.depth < _SHALLOW
     for count in dict.fromkeys((max(least, 1 if shallow else 0), least)):
         need = max(count - len(head) - len(middle), 0)
         if need and items is False:
             continue
-        tail = _distinct(items, inner, need) if unique else [_first(items, inner)] * need if need else []
+        tail = (
+            _distinct(items, inner, need)
+            if unique
+            else [_first(items, inner)] * need
+            if need
+            else []
+        )
         value = [*head, *middle, *tail]
         if isinstance(most, int) and len(value) > most:
             value = value[:most]
@@ -529,15 +713,21 @@ def _key(value: Any) -> str:
 
 
 def _start(schema: Any) -> _Walk:
-    resource: Resource[Any] = DRAFT202012.create_resource(schema) if isinstance(schema, dict | bool) else \
-        DRAFT202012.create_resource({})
+    resource: Resource[Any] = (
+        DRAFT202012.create_resource(schema)
+        if isinstance(schema, dict | bool)
+        else DRAFT202012.create_resource({})
+    )
     base = resource.id() or "urn:agent-conformance:target-schema"
     registry: Registry[Any] = Registry().with_resource(base, resource)
-    return _Walk(resolver=registry.resolver(base_uri=base), validator=target_validator(schema, formats=True))
+    return _Walk(
+        resolver=registry.resolver(base_uri=base), validator=target_validator(schema, formats=True)
+    )
 
 
 def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
-    """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises `Ungeneratable`."""
+    """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises
+    `Ungeneratable`."""
     beyond = _beyond_caps(schema)
     if beyond:
         raise Ungeneratable(beyond)
@@ -545,7 +735,9 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
         raise Ungeneratable("the schema is neither an object nor a boolean")
     try:
         walk = _start(schema)
-        list(walk.validator.iter_errors({}))  # surfaces a schema that cannot be applied before any guessing
+        list(
+            walk.validator.iter_errors({})
+        )  # surfaces a schema that cannot be applied before any guessing
         found: dict[str, Any] = {}
         try:
             for candidate in _candidates(schema, walk):
@@ -562,7 +754,9 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     return list(found.values())
 
 
-def _near_misses(schema: dict[str, Any], base: dict[str, Any], walk: _Walk) -> Iterator[tuple[str, Any]]:
+def _near_misses(
+    schema: dict[str, Any], base: dict[str, Any], walk: _Walk
+) -> Iterator[tuple[str, Any]]:
     properties = _dict_of(schema, "properties")
     for name in _list_of(schema, "required"):
         if name in base:
@@ -574,17 +768,48 @@ def _near_misses(schema: dict[str, Any], base: dict[str, Any], walk: _Walk) -> I
         kinds = _types(sub)
         if len(kinds) == 1 and kinds[0] in _WRONG:
             yield f"{name!r} of the wrong type", {**base, name: _WRONG[kinds[0]]}
-        for bound, delta, words in (("minimum", -1, "below its minimum"), ("maximum", 1, "above its maximum")):
-            if isinstance(sub.get(bound), int | float) and not isinstance(sub.get(bound), bool) and abs(sub[bound]) < CAPS.magnitude:
+        for bound, delta, words in (
+            ("minimum", -1, "below its minimum"),
+            ("maximum", 1, "above its maximum"),
+        ):
+            if (
+                isinstance(sub.get(bound), int | float)
+                and not isinstance(sub.get(bound), bool)
+                and abs(sub[bound]) < CAPS.magnitude
+            ):
                 yield f"{name!r} {words}", {**base, name: sub[bound] + delta}
         if isinstance(sub.get("minLength"), int) and sub["minLength"] > 0:
-            yield f"{name!r} shorter than its minLength", {**base, name: "a" * (sub["minLength"] - 1)}
+            yield (
+                f"{name!r} shorter than its minLength",
+                {
+                    **base,
+                    name: "a" * (sub["minLength"] - 1),
+                },
+            )
         if isinstance(sub.get("maxLength"), int) and sub["maxLength"] < CAPS.string_length:
-            yield f"{name!r} longer than its maxLength", {**base, name: "a" * (sub["maxLength"] + 1)}
+            yield (
+                f"{name!r} longer than its maxLength",
+                {
+                    **base,
+                    name: "a" * (sub["maxLength"] + 1),
+                },
+            )
         if isinstance(sub.get("enum"), list) or "const" in sub:
-            yield f"{name!r} outside its {'enum' if 'enum' in sub else 'const'}", {**base, name: "not-one-of-the-listed-values"}
+            yield (
+                f"{name!r} outside its {'enum' if 'enum' in sub else 'const'}",
+                {
+                    **base,
+                    name: "not-one-of-the-listed-values",
+                },
+            )
         if isinstance(sub.get("pattern"), str):
-            yield f"{name!r} not matching its pattern", {**base, name: "\u0000 does not match \u0000"}
+            yield (
+                f"{name!r} not matching its pattern",
+                {
+                    **base,
+                    name: "\u0000 does not match \u0000",
+                },
+            )
     if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
         yield "with a property the schema does not allow", {**base, "unexpected_property": "x"}
     if "object" in _types(schema):
@@ -603,7 +828,9 @@ def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
         root, _ = _resolved(schema, walk)
         if not isinstance(root, dict):
             return []
-        misses = [(d, v) for d, v in _near_misses(root, base, walk) if not walk.validator.is_valid(v)]
+        misses = [
+            (d, v) for d, v in _near_misses(root, base, walk) if not walk.validator.is_valid(v)
+        ]
     except (Ungeneratable, Unjudgeable, _Stop, RecursionError):
         return []
     return misses[:limit]
@@ -642,4 +869,3 @@ def listed_values(schema: Any, name: str) -> list[Any] | None:
         return _listing(properties[name], walk.deeper())
     except (_Stop, RecursionError, Unjudgeable):
         return None
-

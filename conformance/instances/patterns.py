@@ -20,9 +20,16 @@ __all__ = ["pattern_strings"]
 
 #: Characters tried, in order, for a class or a negated literal.
 _PRINTABLE = "a0A_-b1B .:/@z9Z"
-_CATEGORIES = {sre.CATEGORY_DIGIT: "0123456789", sre.CATEGORY_WORD: "a0_", sre.CATEGORY_SPACE: " ",
-               sre.CATEGORY_NOT_DIGIT: "a", sre.CATEGORY_NOT_WORD: "-", sre.CATEGORY_NOT_SPACE: "a"}
-#: Repeats past this many are cut: a pattern is a target's, and what it demands is bounded by the caller's caps.
+_CATEGORIES = {
+    sre.CATEGORY_DIGIT: "0123456789",
+    sre.CATEGORY_WORD: "a0_",
+    sre.CATEGORY_SPACE: " ",
+    sre.CATEGORY_NOT_DIGIT: "a",
+    sre.CATEGORY_NOT_WORD: "-",
+    sre.CATEGORY_NOT_SPACE: "a",
+}
+#: Repeats past this many are cut: a pattern is a target's, and what it demands is bounded by the
+#: caller's caps.
 _MOST_REPEATS = 64
 #: The longest string made: nested repeats multiply ((a{64}){64}){64} would be 262,144 characters).
 _LONGEST = 4_096
@@ -47,10 +54,26 @@ def _in_class(items: list[tuple[Any, Any]], index: int) -> str:
             chars = _CATEGORIES.get(value, "")
         (excluded.update if negated else allowed.extend)(chars)
     if negated:
-        allowed = [c for c in _PRINTABLE if c not in excluded and not any(
-            (op is sre.RANGE and value[0] <= ord(c) <= value[1]) or (op is sre.CATEGORY and re.fullmatch(
-                {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_SPACE: r"\s"}.get(value, "(?!)"), c))
-            for op, value in items[1:])]
+        allowed = [
+            c
+            for c in _PRINTABLE
+            if c not in excluded
+            and not any(
+                (op is sre.RANGE and value[0] <= ord(c) <= value[1])
+                or (
+                    op is sre.CATEGORY
+                    and re.fullmatch(
+                        {
+                            sre.CATEGORY_DIGIT: r"\d",
+                            sre.CATEGORY_WORD: r"\w",
+                            sre.CATEGORY_SPACE: r"\s",
+                        }.get(value, "(?!)"),
+                        c,
+                    )
+                )
+                for op, value in items[1:]
+            )
+        ]
     if not allowed:
         raise _Unmakeable("an empty class")
     return allowed[index % len(allowed)]
@@ -91,7 +114,8 @@ def _walk(tree: Any, variant: int) -> str:
 
 
 def pattern_strings(pattern: str, variants: int = 3) -> Iterator[str]:
-    """Up to `variants` distinct strings the walk makes for `pattern`, the shortest first (none when it cannot)."""
+    """Up to `variants` distinct strings the walk makes for `pattern`, the shortest first (none
+    when it cannot)."""
     try:
         tree = sre_parse.parse(pattern)
     except (re.error, RecursionError, OverflowError, ValueError):

@@ -29,7 +29,16 @@ from .config import DAY, OracleConfig
 from .engine import Oracle
 from .pool import BatchPool, LoopPool, Pool
 
-__all__ = ["Figures", "blas_roof", "encoding_rate", "fragments", "measure", "peak_mb", "replay", "spread"]
+__all__ = [
+    "Figures",
+    "blas_roof",
+    "encoding_rate",
+    "fragments",
+    "measure",
+    "peak_mb",
+    "replay",
+    "spread",
+]
 
 DIMENSION, INTENTS, CLIENTS, SPAN = 384, 1000, 10_000, 3 * DAY
 RATE = 1_000_000 / SPAN  # fragments per second of simulated time
@@ -38,15 +47,20 @@ START = 1_777_593_600.0  # 2026-05-01T00:00:00Z
 SEED = 7
 
 
-def fragments(lo: int, hi: int, seed: int = SEED) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Fragments lo..hi as (arrival times, clients, float32 vectors), a batch at a time: batch b is made
-    from (seed, b) alone, so any range is the same fragments whichever ranges are asked for."""
+def fragments(
+    lo: int, hi: int, seed: int = SEED
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Fragments lo..hi as (arrival times, clients, float32 vectors), a batch at a time: batch b
+    is made from (seed, b) alone, so any range is the same fragments whichever ranges are asked
+    for."""
     intents = np.random.default_rng(seed).standard_normal((INTENTS, DIMENSION)).astype(np.float32)
     intents /= np.linalg.norm(intents, axis=1, keepdims=True)
     sigma = 0.0149  # |noise| ~ 0.29: cos(fragment, intent) ~ 0.96
     for b in range(lo // BATCH, (hi + BATCH - 1) // BATCH):
         rng = np.random.default_rng([seed, b])
-        vectors = intents[rng.integers(0, INTENTS, BATCH)] + sigma * rng.standard_normal((BATCH, DIMENSION)).astype(np.float32)
+        vectors = intents[rng.integers(0, INTENTS, BATCH)] + sigma * rng.standard_normal(
+            (BATCH, DIMENSION)
+        ).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         at = START + (b * BATCH + np.arange(BATCH) + rng.uniform(0, 1, BATCH)) / RATE
         client = rng.integers(0, CLIENTS, BATCH)
@@ -69,7 +83,8 @@ def replay(n: int, pool: Callable[..., Pool], warm: int = 0) -> tuple[float, Ora
 
 
 def blas_roof(repeat: int = 5) -> float:
-    """GFLOP/s of the product the batched pool spends its time in (a batch against 1,000 leaders), best of `repeat`."""
+    """GFLOP/s of the product the batched pool spends its time in (a batch against 1,000
+    leaders), best of `repeat`."""
     rng = np.random.default_rng(1)
     block = rng.standard_normal((BATCH, DIMENSION)).astype(np.float32)
     leaders = rng.standard_normal((DIMENSION, INTENTS)).astype(np.float32)
@@ -108,16 +123,50 @@ def measure(n: int) -> Figures:
     """Replay in this process (run it in a fresh one for an honest peak memory)."""
     seconds, oracle = replay(n, BatchPool)
     peak = peak_mb()
-    return Figures(n, round(seconds, 3), round(n / seconds), round(peak, 1),
-                   sum(p.clusters for p in oracle._pools.values()), len(oracle.outcome.triggers))
+    return Figures(
+        n,
+        round(seconds, 3),
+        round(n / seconds),
+        round(peak, 1),
+        sum(p.clusters for p in oracle._pools.values()),
+        len(oracle.outcome.triggers),
+    )
 
 
 def encoding_rate(encoder_name: str, sentences: int = 1000) -> float:
     from .encoders import encoder_named
 
-    words = ["window", "seat", "aisle", "quiet", "cabin", "extra", "legroom", "vegetarian", "meal", "late", "checkout", "early", "boarding", "pet", "friendly", "wheelchair", "access", "sea", "view", "high", "floor", "baby", "cot", "airport", "pickup"]
+    words = [
+        "window",
+        "seat",
+        "aisle",
+        "quiet",
+        "cabin",
+        "extra",
+        "legroom",
+        "vegetarian",
+        "meal",
+        "late",
+        "checkout",
+        "early",
+        "boarding",
+        "pet",
+        "friendly",
+        "wheelchair",
+        "access",
+        "sea",
+        "view",
+        "high",
+        "floor",
+        "baby",
+        "cot",
+        "airport",
+        "pickup",
+    ]
     rng = np.random.default_rng(3)
-    texts = [" ".join(rng.choice(words, int(rng.integers(5, 13)))) + f" {i}" for i in range(sentences)]
+    texts = [
+        " ".join(rng.choice(words, int(rng.integers(5, 13)))) + f" {i}" for i in range(sentences)
+    ]
     encoder = encoder_named(encoder_name)
     encoder.encode(texts[:8])  # load the model, if any
     started = time.perf_counter()
@@ -130,44 +179,94 @@ def spread(samples: list[float]) -> str:
     return f"min {min(samples):.3f} s, median {statistics.median(samples):.3f} s"
 
 
-def run(sizes: list[int], baseline: int, echo: Callable[[str], None], repeat: int = 3) -> dict[str, object]:
-    """The whole benchmark, printing as it goes; the figures as data. Each size is replayed `repeat` times,
-    each in a fresh process: the minimum is the figure of a quiet machine, the median what a loaded one gives."""
+def run(
+    sizes: list[int], baseline: int, echo: Callable[[str], None], repeat: int = 3
+) -> dict[str, object]:
+    """The whole benchmark, printing as it goes; the figures as data. Each size is replayed
+    `repeat` times, each in a fresh process: the minimum is the figure of a quiet machine, the
+    median what a loaded one gives."""
     roof = blas_roof()
-    report: dict[str, object] = {"machine": {"cpus": _cpus(), "python": sys.version.split()[0], "float32_gflops": round(roof, 1)}}
-    echo(f"float32 matrix product ({BATCH:,} x {DIMENSION} by {DIMENSION} x {INTENTS:,}), best of 5: {roof:,.0f} GFLOP/s")
+    report: dict[str, object] = {
+        "machine": {
+            "cpus": _cpus(),
+            "python": sys.version.split()[0],
+            "float32_gflops": round(roof, 1),
+        }
+    }
+    echo(
+        f"float32 matrix product ({BATCH:,} x {DIMENSION} by {DIMENSION} x {INTENTS:,}), best of 5:"
+        f" {roof:,.0f} GFLOP/s"
+    )
     rows = []
     for n in sizes:
-        runs = [Figures(**json.loads(subprocess.run([sys.executable, "-m", "conformance.oracle.bench", str(n)], check=True,
-                                                    capture_output=True, text=True).stdout)) for _ in range(repeat)]
+        runs = [
+            Figures(
+                **json.loads(
+                    subprocess.run(
+                        [sys.executable, "-m", "conformance.oracle.bench", str(n)],
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    ).stdout
+                )
+            )
+            for _ in range(repeat)
+        ]
         seconds = [r.seconds for r in runs]
         same = len({(r.clusters, r.triggers) for r in runs}) == 1
         best = min(runs, key=lambda r: r.seconds)
-        rows.append(best.__dict__ | {"median_seconds": statistics.median(seconds), "repeat": repeat, "same_output": same})
-        echo(f"  {n:>9,} fragments  {spread(seconds)}  {best.per_second:>9,.0f} fragments/s (best)  peak RSS "
-             f"{max(r.peak_rss_mb for r in runs):6.0f} MiB  clusters {best.clusters}  triggers {best.triggers}"
-             + ("" if same else "  OUTPUT DIFFERS BETWEEN REPETITIONS"))
+        rows.append(
+            best.__dict__
+            | {
+                "median_seconds": statistics.median(seconds),
+                "repeat": repeat,
+                "same_output": same,
+            }
+        )
+        echo(
+            f"  {n:>9,} fragments  {spread(seconds)}  {best.per_second:>9,.0f} fragments/s (best) "
+            f" peak RSS {max(r.peak_rss_mb for r in runs):6.0f} MiB  clusters {best.clusters} "
+            f" triggers {best.triggers}" + ("" if same else "  OUTPUT DIFFERS BETWEEN REPETITIONS")
+        )
     fast = [replay(baseline, BatchPool) for _ in range(repeat)]
     slow = [replay(baseline, LoopPool) for _ in range(repeat)]
     same = len({json.dumps(o.outcome.to_json(), sort_keys=True) for _, o in fast + slow}) == 1
     ratio = min(t for t, _ in slow) / min(t for t, _ in fast)
-    echo(f"  baseline on {baseline:,} from a cold start: batched {spread([t for t, _ in fast])}, per-fragment loop "
-         f"{spread([t for t, _ in slow])}, ratio {ratio:.1f}x (of the minima), same output: {'yes' if same else 'NO'}")
+    echo(
+        f"  baseline on {baseline:,} from a cold start: batched {spread([t for t, _ in fast])},"
+        f" per-fragment loop {spread([t for t, _ in slow])}, ratio {ratio:.1f}x (of the minima),"
+        f" same output: {'yes' if same else 'NO'}"
+    )
     warm_fast = min(replay(baseline, BatchPool, warm=baseline)[0] for _ in range(repeat))
     warm_slow = min(replay(baseline, LoopPool, warm=baseline)[0] for _ in range(repeat))
-    echo(f"  baseline on {baseline:,} after {baseline:,} (clusters founded): batched {baseline / warm_fast:,.0f}/s, "
-         f"per-fragment loop {baseline / warm_slow:,.0f}/s, ratio {warm_slow / warm_fast:.1f}x (of the minima)")
+    echo(
+        f"  baseline on {baseline:,} after {baseline:,} (clusters founded): batched"
+        f" {baseline / warm_fast:,.0f}/s, per-fragment loop {baseline / warm_slow:,.0f}/s, ratio"
+        f" {warm_slow / warm_fast:.1f}x (of the minima)"
+    )
     report["replay"] = rows
-    report["baseline"] = {"fragments": baseline, "batched_per_second": round(baseline / min(t for t, _ in fast)),
-                          "loop_per_second": round(baseline / min(t for t, _ in slow)), "ratio": round(ratio, 1), "same_output": same,
-                          "warm_ratio": round(warm_slow / warm_fast, 1)}
-    encoders: dict[str, float | str] = {"hashing": round(max(encoding_rate("hashing") for _ in range(repeat)))}
+    report["baseline"] = {
+        "fragments": baseline,
+        "batched_per_second": round(baseline / min(t for t, _ in fast)),
+        "loop_per_second": round(baseline / min(t for t, _ in slow)),
+        "ratio": round(ratio, 1),
+        "same_output": same,
+        "warm_ratio": round(warm_slow / warm_fast, 1),
+    }
+    encoders: dict[str, float | str] = {
+        "hashing": round(max(encoding_rate("hashing") for _ in range(repeat)))
+    }
     try:
         encoders["minilm"] = round(encoding_rate("minilm"))
     except ImportError as error:
-        encoders["minilm"] = f"not installed ({error.name}): pip install 'agent-conformance[embeddings]'"
+        encoders["minilm"] = (
+            f"not installed ({error.name}): pip install 'agent-conformance[embeddings]'"
+        )
     for name, rate in encoders.items():
-        echo(f"  encoder {name}: " + (f"{rate:,.0f} sentences/s" if isinstance(rate, float | int) else str(rate)))
+        echo(
+            f"  encoder {name}: "
+            + (f"{rate:,.0f} sentences/s" if isinstance(rate, float | int) else str(rate))
+        )
     report["encoders"] = encoders
     return report
 

@@ -58,7 +58,10 @@ class OracleConfig:
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise ValueError(f"unknown config member(s): {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+            raise ValueError(
+                f"unknown config member(s): {', '.join(unknown)} (known:"
+                f" {', '.join(sorted(names))})"
+            )
         config = cls(**data)
         config.validate()
         return config
@@ -73,12 +76,25 @@ class OracleConfig:
             "min_distinct_clients must be >= 1": self.min_distinct_clients >= 1,
             "min_occurrences must be >= 1": self.min_occurrences >= 1,
             "occurrence_window_days must be > 0": self.occurrence_window_days > 0,
-            "occurrences_count must be requests or fragments": self.occurrences_count in ("requests", "fragments"),
+            "occurrences_count must be requests or fragments": (
+                self.occurrences_count in ("requests", "fragments")
+            ),
             "cohort must be scenario or client": self.cohort in ("scenario", "client"),
             "max_experimental_keys must be >= 1": self.max_experimental_keys >= 1,
-            "alignment_judge must be explicit or type": self.alignment_judge in ("explicit", "type"),
-            "day counts must be > 0": min(self.patch_ttl_days, self.trial_days, self.observation_window_days,
-                                          self.reevaluation_days, self.grace_days, self.compatibility_window_days) > 0,
+            "alignment_judge must be explicit or type": (
+                self.alignment_judge in ("explicit", "type")
+            ),
+            "day counts must be > 0": (
+                min(
+                    self.patch_ttl_days,
+                    self.trial_days,
+                    self.observation_window_days,
+                    self.reevaluation_days,
+                    self.grace_days,
+                    self.compatibility_window_days,
+                )
+                > 0
+            ),
         }
         failed = [message for message, ok in checks.items() if not ok]
         if failed:
@@ -107,8 +123,13 @@ class OracleConfig:
 TOLERANCE = 1e-9
 #: Other names a trace may give a parameter.
 ALIASES = {
-    "trial_period_days": "trial_days", "grace_period_days": "grace_days", "observation_days": "observation_window_days",
-    "backward_compatibility_window_days": "compatibility_window_days", "backward_compatibility_days": "compatibility_window_days",
-    "compatibility_days": "compatibility_window_days", "max_active_experimental_keys": "max_experimental_keys",
-    "window_days": "occurrence_window_days", "half_life": "half_life_hours",
+    "trial_period_days": "trial_days",
+    "grace_period_days": "grace_days",
+    "observation_days": "observation_window_days",
+    "backward_compatibility_window_days": "compatibility_window_days",
+    "backward_compatibility_days": "compatibility_window_days",
+    "compatibility_days": "compatibility_window_days",
+    "max_active_experimental_keys": "max_experimental_keys",
+    "window_days": "occurrence_window_days",
+    "half_life": "half_life_hours",
 }

@@ -16,7 +16,14 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DIMENSION", "Encoder", "HashingEncoder", "MiniLMEncoder", "default_encoder", "encoder_named"]
+__all__ = [
+    "DIMENSION",
+    "Encoder",
+    "HashingEncoder",
+    "MiniLMEncoder",
+    "default_encoder",
+    "encoder_named",
+]
 
 DIMENSION = 384
 Vectors = npt.NDArray[np.float32]
@@ -31,7 +38,8 @@ class Encoder(Protocol):
 
 class HashingEncoder:
     """Words (weight 2) and character trigrams of each word (weight 1), hashed with CRC-32 into
-    `dimension` buckets with a sign bit; the result is L2-normalised. Empty text is the zero vector."""
+    `dimension` buckets with a sign bit; the result is L2-normalised. Empty text is the zero vector.
+    """
 
     name = "hashing-ngrams-v1"
 
@@ -46,7 +54,7 @@ class HashingEncoder:
         indices: list[int] = []
         weights: list[float] = []
         for word in _WORD.findall(text.lower()):
-            grams = [word] + [f"#{word}#"[i:i + 3] for i in range(len(word))]
+            grams = [word] + [f"#{word}#"[i : i + 3] for i in range(len(word))]
             for n, gram in enumerate(grams):
                 code = zlib.crc32(gram.encode())
                 indices.append(code % self.dimension)
@@ -86,8 +94,13 @@ class MiniLMEncoder:
     def encode(self, texts: list[str]) -> Vectors:
         if not texts:  # the model answers shape (0,) to an empty list
             return np.zeros((0, DIMENSION), np.float32)
-        vectors = self._load().encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
-                                      show_progress_bar=False)
+        vectors = self._load().encode(
+            texts,
+            batch_size=64,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 

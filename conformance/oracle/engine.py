@@ -48,8 +48,14 @@ class Outcome:
     rejected: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"triggers": self.triggers, "patches": self.patches, "transitions": self.transitions,
-                "queued": self.queued, "warnings": self.warnings, "rejected": self.rejected}
+        return {
+            "triggers": self.triggers,
+            "patches": self.patches,
+            "transitions": self.transitions,
+            "queued": self.queued,
+            "warnings": self.warnings,
+            "rejected": self.rejected,
+        }
 
 
 @dataclass
@@ -67,10 +73,15 @@ class _Trigger:
 
 
 class Oracle:
-    """The reference DSP and lifecycle. `pool` picks the implementation (`BatchPool` or `LoopPool`)."""
+    """The reference DSP and lifecycle. `pool` picks the implementation (`BatchPool` or
+    `LoopPool`)."""
 
-    def __init__(self, config: OracleConfig | None = None, encoder: Encoder | None = None,
-                 pool: Callable[..., Pool] = BatchPool) -> None:
+    def __init__(
+        self,
+        config: OracleConfig | None = None,
+        encoder: Encoder | None = None,
+        pool: Callable[..., Pool] = BatchPool,
+    ) -> None:
         self.config = config or OracleConfig()
         self.encoder = encoder or default_encoder()
         self.outcome = Outcome()
@@ -89,7 +100,9 @@ class Oracle:
         self._int_codes = np.full(0, -1, np.int64)
         self._texts: dict[int, str] = {}
         self._text_times: deque[tuple[float, int]] = deque()
-        self._payloads: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # (times, client codes) chunks
+        self._payloads: dict[
+            str, list[tuple[np.ndarray, np.ndarray]]
+        ] = {}  # (times, client codes) chunks
         self._seq = 0
         self._events = 0
         self._now = -math.inf
@@ -98,12 +111,17 @@ class Oracle:
 
     # -- input -----------------------------------------------------------------------------------
     def observe(self, payloads: Iterable[Payload]) -> None:
-        """Payloads, in time order (a time earlier than the latest one seen is taken as the latest)."""
+        """Payloads, in time order (a time earlier than the latest one seen is taken as the
+        latest)."""
         rows: list[tuple[float, int, Payload]] = []
         texts: list[str] = []
         for payload in payloads:
             at = self._latest = max(payload.at, self._latest)
-            self._log_payloads(payload.scenario, np.asarray([at]), np.asarray([self._client_code(payload.client_id)]))
+            self._log_payloads(
+                payload.scenario,
+                np.asarray([at]),
+                np.asarray([self._client_code(payload.client_id)]),
+            )
             for text in payload.other:
                 rows.append((at, self._events, payload))
                 texts.append(text)
@@ -125,11 +143,15 @@ class Oracle:
         at = np.fromiter((r[0] for r in rows), np.float64, n)
         event = np.fromiter((r[1] for r in rows), np.int64, n)
         client = np.fromiter((self._client_code(r[2].client_id) for r in rows), np.int64, n)
-        self._ingest(at, event, client, [self._pool_key(r[2]) for r in rows], self.encoder.encode(texts))
+        self._ingest(
+            at, event, client, [self._pool_key(r[2]) for r in rows], self.encoder.encode(texts)
+        )
 
-    def observe_vectors(self, at: np.ndarray, client: np.ndarray, scenario: str, vectors: np.ndarray) -> None:
-        """One fragment per request, already encoded and in time order (benchmarks, outside encoders).
-        `client` holds client ids (any values; they are compared by their text)."""
+    def observe_vectors(
+        self, at: np.ndarray, client: np.ndarray, scenario: str, vectors: np.ndarray
+    ) -> None:
+        """One fragment per request, already encoded and in time order (benchmarks, outside
+        encoders). `client` holds client ids (any values; they are compared by their text)."""
         n = at.size
         times = np.maximum.accumulate(np.maximum(np.asarray(at, np.float64), self._latest))
         self._latest = float(times[-1]) if n else self._latest
@@ -139,7 +161,9 @@ class Oracle:
         self._events += n
         pool_key = (scenario, None)
         if self.config.cohort == "client":
-            keys: list[tuple[str, str | None]] | tuple[str, str | None] = [(scenario, self._client_names[c]) for c in codes.tolist()]
+            keys: list[tuple[str, str | None]] | tuple[str, str | None] = [
+                (scenario, self._client_names[c]) for c in codes.tolist()
+            ]
         else:
             keys = pool_key
         self._ingest(times, event, codes, keys, np.ascontiguousarray(vectors, np.float32))
@@ -148,10 +172,17 @@ class Oracle:
         """Codes for many client ids at once; integer ids go through a lookup table."""
         if clients.dtype.kind not in "iu" or clients.size == 0 or clients.min() < 0:
             names, inverse = np.unique(clients, return_inverse=True)
-            return np.asarray([self._client_code(str(name)) for name in names.tolist()], np.int64)[inverse]
+            return np.asarray([self._client_code(str(name)) for name in names.tolist()], np.int64)[
+                inverse
+            ]
         top = int(clients.max()) + 1
         if top > self._int_codes.size:
-            self._int_codes = np.concatenate([self._int_codes, np.full(max(top, 2 * self._int_codes.size) - self._int_codes.size, -1)])
+            self._int_codes = np.concatenate(
+                [
+                    self._int_codes,
+                    np.full(max(top, 2 * self._int_codes.size) - self._int_codes.size, -1),
+                ]
+            )
         unseen = np.unique(clients[self._int_codes[clients] < 0])
         for name in unseen.tolist():
             self._int_codes[name] = self._client_code(str(name))
@@ -160,7 +191,9 @@ class Oracle:
 
     def _log_payloads(self, scenario: str, at: np.ndarray, codes: np.ndarray) -> None:
         chunks = self._payloads.setdefault(scenario, [])
-        if chunks and chunks[-1][0].size < 4096 and at.size < 4096:  # coalesce the online path's singletons
+        if (
+            chunks and chunks[-1][0].size < 4096 and at.size < 4096
+        ):  # coalesce the online path's singletons
             last_at, last_codes = chunks[-1]
             chunks[-1] = (np.concatenate([last_at, at]), np.concatenate([last_codes, codes]))
         else:
@@ -180,6 +213,7 @@ class Oracle:
             if len(self._clusters) > self._blocked.size:
                 self._blocked = np.concatenate([self._blocked, np.zeros_like(self._blocked)])
             return len(self._clusters) - 1
+
         return allocate
 
     def _client_code(self, name: str) -> int:
@@ -189,8 +223,14 @@ class Oracle:
             self._client_names.append(name)
         return code
 
-    def _ingest(self, at: np.ndarray, event: np.ndarray, client: np.ndarray,
-                pool_keys: list[tuple[str, str | None]] | tuple[str, str | None], vectors: np.ndarray) -> None:
+    def _ingest(
+        self,
+        at: np.ndarray,
+        event: np.ndarray,
+        client: np.ndarray,
+        pool_keys: list[tuple[str, str | None]] | tuple[str, str | None],
+        vectors: np.ndarray,
+    ) -> None:
         n = at.size
         if n == 0:
             return
@@ -206,13 +246,22 @@ class Oracle:
         for key, members in groups.items():
             pool = self._pools.get(key)
             if pool is None:
-                pool = self._pools[key] = self._pool_factory(self.config, self._allocate(key), vectors.shape[1])
+                pool = self._pools[key] = self._pool_factory(
+                    self.config, self._allocate(key), vectors.shape[1]
+                )
             if len(groups) == 1:
                 index = np.arange(n)
                 found.append((index, pool.ingest(at, seq, event, client, vectors)))
             else:
                 index = np.asarray(members, np.int64)
-                found.append((index, pool.ingest(at[index], seq[index], event[index], client[index], vectors[index])))
+                found.append(
+                    (
+                        index,
+                        pool.ingest(
+                            at[index], seq[index], event[index], client[index], vectors[index]
+                        ),
+                    )
+                )
         position = np.concatenate([index[c.index] for index, c in found])
         cluster = np.concatenate([c.cluster for _, c in found])
         heat = np.concatenate([c.heat for _, c in found])
@@ -221,14 +270,19 @@ class Oracle:
         # Clusters blocked now stay blocked until a deadline: drop their candidates before it.
         horizon = self._deadlines[0][0] if self._deadlines else math.inf
         keep = ~(self._blocked[cluster] & (at[position] < horizon))
-        for p, c, h in zip(position[keep].tolist(), cluster[keep].tolist(), heat[keep].tolist(), strict=True):
+        for p, c, h in zip(
+            position[keep].tolist(), cluster[keep].tolist(), heat[keep].tolist(), strict=True
+        ):
             t = float(at[p])
             self._advance(t)
             if self._blocked[c]:
                 continue
             pool = self._pools[self._clusters[c].pool]
             distinct, occurrences = pool.gate(c, t, int(seq[p]))
-            if distinct >= self.config.min_distinct_clients or occurrences >= self.config.min_occurrences:
+            if (
+                distinct >= self.config.min_distinct_clients
+                or occurrences >= self.config.min_occurrences
+            ):
                 self._fire(c, t, h, distinct, occurrences, pool.members(c, t, int(seq[p])))
         self._advance(float(at[-1]))
         self._forget(self._now - self.config.window)
@@ -241,10 +295,24 @@ class Oracle:
             pool.forget_before(before)
 
     # -- triggers --------------------------------------------------------------------------------
-    def _fire(self, cluster: int, at: float, heat: float, distinct: int, occurrences: int, members: np.ndarray) -> None:
+    def _fire(
+        self,
+        cluster: int,
+        at: float,
+        heat: float,
+        distinct: int,
+        occurrences: int,
+        members: np.ndarray,
+    ) -> None:
         scenario, client = self._clusters[cluster].pool
-        record: dict[str, Any] = {"at": format_time(at), "scenario": scenario, "cluster": cluster,
-                                  "heat": round(heat, 6), "distinct_clients": distinct, "occurrences": occurrences}
+        record: dict[str, Any] = {
+            "at": format_time(at),
+            "scenario": scenario,
+            "cluster": cluster,
+            "heat": round(heat, 6),
+            "distinct_clients": distinct,
+            "occurrences": occurrences,
+        }
         if client is not None:
             record["client_id"] = client
         self.outcome.triggers.append(record)
@@ -259,14 +327,23 @@ class Oracle:
         """The convergence guard: the trigger waits, its cluster pending."""
         self._block(trigger.cluster, "pending")
         self._queues.setdefault(scenario, deque()).append(trigger)
-        self.outcome.queued.append({"at": trigger.record["at"], "scenario": scenario, "cluster": trigger.cluster, "served_at": None})
+        self.outcome.queued.append(
+            {
+                "at": trigger.record["at"],
+                "scenario": scenario,
+                "cluster": trigger.cluster,
+                "served_at": None,
+            }
+        )
 
     def _block(self, cluster: int, by: str | None) -> None:
         self._clusters[cluster].blocked_by = by
         self._blocked[cluster] = by is not None
 
     def _experimental(self, scenario: str) -> int:
-        return sum(1 for k in self._keys.values() if k.scenario == scenario and k.state == "experimental")
+        return sum(
+            1 for k in self._keys.values() if k.scenario == scenario and k.state == "experimental"
+        )
 
     def _evolve(self, trigger: _Trigger, at: float, from_state: str | None) -> None:
         """Intent induction, conflict detection and patch packaging for one triggered cluster."""
@@ -276,7 +353,9 @@ class Oracle:
         parent = str(base.get("schema_id", scenario))
         self._patch_count += 1
         patch_id = f"{parent}-dsp{self._patch_count}"
-        existing_base = next((k for k in base.get("keys", []) if k.get("key_name") == candidate.key_name), None)
+        existing_base = next(
+            (k for k in base.get("keys", []) if k.get("key_name") == candidate.key_name), None
+        )
         existing = self._live_key(scenario, client, candidate.key_name)
         new_keys: list[dict[str, Any]] = []
         modified: list[dict[str, Any]] = []
@@ -290,14 +369,30 @@ class Oracle:
         else:
             definition = candidate.as_key()
             new_keys.append(definition)
-            key = Key(candidate.key_name, scenario, client, patch_id, trigger.cluster, definition, at, changed=at)
+            key = Key(
+                candidate.key_name,
+                scenario,
+                client,
+                patch_id,
+                trigger.cluster,
+                definition,
+                at,
+                changed=at,
+            )
             key_id = self._key_id(key)
             self._keys[key_id] = key
             self._block(trigger.cluster, key_id)
             self._schedule(at + self.config.trial_days * DAY, key_id, "evaluate")
             self._transition(at, key, from_state, "experimental")
-        patch = evolution.package(patch_id, parent, format_time(at), format_time(at + self.config.patch_ttl_days * DAY),
-                                  new_keys, modified, client)
+        patch = evolution.package(
+            patch_id,
+            parent,
+            format_time(at),
+            format_time(at + self.config.patch_ttl_days * DAY),
+            new_keys,
+            modified,
+            client,
+        )
         patch["cluster"] = trigger.cluster
         self.outcome.patches.append(patch)
 
@@ -306,7 +401,7 @@ class Oracle:
         return f"{key.scenario}/{key.client or '*'}/{key.name}"
 
     def _live_key(self, scenario: str, client: str | None, name: str) -> Key | None:
-        for owner in ((client, None) if client is not None else (None,)):
+        for owner in (client, None) if client is not None else (None,):
             key = self._keys.get(f"{scenario}/{owner or '*'}/{name}")
             if key is not None and key.state in LIVE:
                 return key
@@ -343,15 +438,26 @@ class Oracle:
         queue = self._queues.get(scenario)
         while queue and self._experimental(scenario) < self.config.max_experimental_keys:
             trigger = queue.popleft()
-            entry = next(q for q in self.outcome.queued if q["cluster"] == trigger.cluster and q["served_at"] is None)
+            entry = next(
+                q
+                for q in self.outcome.queued
+                if q["cluster"] == trigger.cluster and q["served_at"] is None
+            )
             entry["served_at"] = format_time(at)
             self._block(trigger.cluster, None)
             self._evolve(trigger, at, from_state="queued")
 
-    def _transition(self, at: float, key: Key, old: str | None, new: str, metrics: Metrics | None = None) -> None:
+    def _transition(
+        self, at: float, key: Key, old: str | None, new: str, metrics: Metrics | None = None
+    ) -> None:
         key.state, key.changed = new, at
-        record: dict[str, Any] = {"at": format_time(at), "key": key.name, "scenario": key.scenario,
-                                  "from": old, "to": new}
+        record: dict[str, Any] = {
+            "at": format_time(at),
+            "key": key.name,
+            "scenario": key.scenario,
+            "from": old,
+            "to": new,
+        }
         if key.client is not None:
             record["client_id"] = key.client
         if metrics is not None:
@@ -370,11 +476,17 @@ class Oracle:
 
     def _use_keys(self, payload: Payload, at: float) -> None:
         for name, value in payload.keys.items():
-            key = self._keys.get(f"{payload.scenario}/{payload.client_id}/{name}") or \
-                self._keys.get(f"{payload.scenario}/*/{name}")
+            key = self._keys.get(
+                f"{payload.scenario}/{payload.client_id}/{name}"
+            ) or self._keys.get(f"{payload.scenario}/*/{name}")
             if key is None:
                 continue
-            note = {"at": format_time(at), "key": name, "scenario": payload.scenario, "client_id": payload.client_id}
+            note = {
+                "at": format_time(at),
+                "key": name,
+                "scenario": payload.scenario,
+                "client_id": payload.client_id,
+            }
             if key.state in LIVE:
                 typed = type_matches(value, key.key_type)
                 aligned = payload.judgements.get(name)
@@ -382,13 +494,23 @@ class Oracle:
                     aligned = typed
                 key.usage.append((at, payload.client_id, typed, aligned))
             elif key.state == "withdrawn":
-                self.outcome.warnings.append({**note, "warning": "withdrawn key accepted in its backward-compatibility window"})
+                self.outcome.warnings.append(
+                    {
+                        **note,
+                        "warning": "withdrawn key accepted in its backward-compatibility window",
+                    }
+                )
             elif key.state == "retired":
-                self.outcome.rejected.append({**note, "reason": "withdrawn key past its backward-compatibility window"})
+                self.outcome.rejected.append(
+                    {**note, "reason": "withdrawn key past its backward-compatibility window"}
+                )
 
     def key_state(self, scenario: str, client_id: str | None, name: str) -> str | None:
-        """The lifecycle state of a patch key as `client_id` sees it (its own key first), or None."""
-        key = (self._keys.get(f"{scenario}/{client_id}/{name}") if client_id else None) or self._keys.get(f"{scenario}/*/{name}")
+        """The lifecycle state of a patch key as `client_id` sees it (its own key first), or
+        None."""
+        key = (
+            self._keys.get(f"{scenario}/{client_id}/{name}") if client_id else None
+        ) or self._keys.get(f"{scenario}/*/{name}")
         return key.state if key is not None else None
 
     # -- views -----------------------------------------------------------------------------------
@@ -398,7 +520,9 @@ class Oracle:
         served = []
         for patch in self.outcome.patches:
             owner = patch.get("client_id")
-            if self._clusters[patch["cluster"]].pool[0] != scenario or (owner is not None and owner != client_id):
+            if self._clusters[patch["cluster"]].pool[0] != scenario or (
+                owner is not None and owner != client_id
+            ):
                 continue
             out = {k: v for k, v in patch.items() if k not in ("new_keys", "cluster")}
             keys = []
@@ -406,7 +530,11 @@ class Oracle:
                 key = self._keys[f"{scenario}/{owner or '*'}/{definition['key_name']}"]
                 if key.patch_id != patch["patch_id"] or key.state not in LIVE:
                     continue
-                current = {k: v for k, v in key.definition.items() if k not in ("experimental", "deprecated")}
+                current = {
+                    k: v
+                    for k, v in key.definition.items()
+                    if k not in ("experimental", "deprecated")
+                }
                 if key.state == "experimental":
                     current["experimental"] = True
                 elif key.state == "deprecated":
@@ -422,12 +550,33 @@ class Oracle:
         """What the oracle holds now, for inspection: pools, clusters' heat, keys and queues."""
         return {
             "now": format_time(self._now) if math.isfinite(self._now) else None,
-            "pools": [{"scenario": s, "client_id": c, "clusters": p.clusters} for (s, c), p in self._pools.items()],
-            "clusters": [{"cluster": i, "scenario": c.pool[0], "blocked_by": c.blocked_by,
-                          "heat": round(self._pools[c.pool].heat(i, self._now), 6) if math.isfinite(self._now) else 0.0}
-                         for i, c in enumerate(self._clusters)],
-            "keys": [{"key": k.name, "scenario": k.scenario, "client_id": k.client, "state": k.state,
-                      "patch_id": k.patch_id, "since": format_time(k.changed)} for k in self._keys.values()],
+            "pools": [
+                {"scenario": s, "client_id": c, "clusters": p.clusters}
+                for (s, c), p in self._pools.items()
+            ],
+            "clusters": [
+                {
+                    "cluster": i,
+                    "scenario": c.pool[0],
+                    "blocked_by": c.blocked_by,
+                    "heat": (
+                        round(self._pools[c.pool].heat(i, self._now), 6)
+                        if math.isfinite(self._now)
+                        else 0.0
+                    ),
+                }
+                for i, c in enumerate(self._clusters)
+            ],
+            "keys": [
+                {
+                    "key": k.name,
+                    "scenario": k.scenario,
+                    "client_id": k.client,
+                    "state": k.state,
+                    "patch_id": k.patch_id,
+                    "since": format_time(k.changed),
+                }
+                for k in self._keys.values()
+            ],
             "queued": {s: [t.cluster for t in q] for s, q in self._queues.items() if q},
         }
-

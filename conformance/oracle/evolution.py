@@ -19,7 +19,88 @@ __all__ = ["Candidate", "induce", "merge_description", "package"]
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 _NUMBER = re.compile(r"\d+")
 STOP_WORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "i", "me", "my", "we", "our", "you", "your", "he", "she", "they", "them", "please", "need", "want", "would", "like", "could", "can", "should", "will", "just", "also", "some", "any", "more", "most", "very", "really", "get", "give", "have", "has", "had", "do", "does", "did", "not", "no", "yes", "so", "too", "than", "into", "about", "over", "only", "make", "sure", "let", "lets"]
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "i",
+        "me",
+        "my",
+        "we",
+        "our",
+        "you",
+        "your",
+        "he",
+        "she",
+        "they",
+        "them",
+        "please",
+        "need",
+        "want",
+        "would",
+        "like",
+        "could",
+        "can",
+        "should",
+        "will",
+        "just",
+        "also",
+        "some",
+        "any",
+        "more",
+        "most",
+        "very",
+        "really",
+        "get",
+        "give",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "not",
+        "no",
+        "yes",
+        "so",
+        "too",
+        "than",
+        "into",
+        "about",
+        "over",
+        "only",
+        "make",
+        "sure",
+        "let",
+        "lets",
+    ]
 )
 NEUTRAL = {"integer": 0, "string": ""}
 
@@ -33,9 +114,14 @@ class Candidate:
     examples: tuple[str, ...]
 
     def as_key(self, experimental: bool = True) -> dict[str, Any]:
-        return {"key_name": self.key_name, "key_type": self.key_type, "required": False,
-                "default_value": NEUTRAL[self.key_type], "semantic_description": describe(self),
-                **({"experimental": True} if experimental else {})}
+        return {
+            "key_name": self.key_name,
+            "key_type": self.key_type,
+            "required": False,
+            "default_value": NEUTRAL[self.key_type],
+            "semantic_description": describe(self),
+            **({"experimental": True} if experimental else {}),
+        }
 
 
 def _value(text: str, key_type: str) -> Any:
@@ -46,9 +132,13 @@ def _value(text: str, key_type: str) -> Any:
 
 
 def describe(candidate: Candidate) -> str:
-    examples = "; ".join(f"{text!r} -> {_value(text, candidate.key_type)!r}" for text in candidate.examples)
-    return (f"Induced from recurring requests in the 'other' key. "
-            f"Example mappings (from 'other'): {examples or 'none recorded'}.")
+    examples = "; ".join(
+        f"{text!r} -> {_value(text, candidate.key_type)!r}" for text in candidate.examples
+    )
+    return (
+        "Induced from recurring requests in the 'other' key. "
+        f"Example mappings (from 'other'): {examples or 'none recorded'}."
+    )
 
 
 def induce(texts: list[str], cluster: int) -> Candidate:
@@ -70,19 +160,32 @@ def induce(texts: list[str], cluster: int) -> Candidate:
 
 
 def merge_description(existing: dict[str, Any], candidate: Candidate) -> dict[str, Any]:
-    """Conflict detection's merge (SHOULD): the existing key, type unchanged, its description refined."""
+    """Conflict detection's merge (SHOULD): the existing key, type unchanged, its description
+    refined."""
     refined = dict(existing)
     quoted = "; ".join(repr(t) for t in candidate.examples)
-    refined["semantic_description"] = f"{existing.get('semantic_description', '')} Also covers (from 'other'): {quoted}.".strip()
+    refined["semantic_description"] = (
+        f"{existing.get('semantic_description', '')} Also covers (from 'other'): {quoted}.".strip()
+    )
     return refined
 
 
-def package(patch_id: str, parent_schema_id: str, timestamp: str, expiration: str,
-            new_keys: list[dict[str, Any]], modified_keys: list[dict[str, Any]],
-            client_id: str | None) -> dict[str, Any]:
+def package(
+    patch_id: str,
+    parent_schema_id: str,
+    timestamp: str,
+    expiration: str,
+    new_keys: list[dict[str, Any]],
+    modified_keys: list[dict[str, Any]],
+    client_id: str | None,
+) -> dict[str, Any]:
     """Patch packaging: patch_id, parent_schema_id, timestamp, expiration and the keys."""
-    patch: dict[str, Any] = {"patch_id": patch_id, "parent_schema_id": parent_schema_id,
-                             "timestamp": timestamp, "expiration": expiration}
+    patch: dict[str, Any] = {
+        "patch_id": patch_id,
+        "parent_schema_id": parent_schema_id,
+        "timestamp": timestamp,
+        "expiration": expiration,
+    }
     if new_keys:
         patch["new_keys"] = new_keys
     if modified_keys:

@@ -41,7 +41,8 @@ _SPAN_HALF_LIVES = 4.0
 
 @dataclass
 class Candidates:
-    """Fragments (by position in the ingested run) after which their cluster's heat exceeds the threshold."""
+    """Fragments (by position in the ingested run) after which their cluster's heat exceeds the
+    threshold."""
 
     index: I64
     cluster: I64
@@ -90,10 +91,12 @@ class _Leaders:
 
 
 class BatchPool:
-    """One DSP instance, batched. Cluster ids are global (handed out by `allocate`); inside the pool a
-    cluster is its leader's row."""
+    """One DSP instance, batched. Cluster ids are global (handed out by `allocate`); inside the
+    pool a cluster is its leader's row."""
 
-    def __init__(self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384) -> None:
+    def __init__(
+        self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384
+    ) -> None:
         self.config = config
         self.leaders = _Leaders(dimension, allocate)
         self.row_of: dict[int, int] = {}
@@ -122,7 +125,7 @@ class BatchPool:
         founded: list[int] = []  # positions whose fragment founded a cluster in this batch
         for i in unmatched.tolist():
             if founded:
-                new_sims = self.leaders.matrix[existing: existing + len(founded)] @ vectors[i]
+                new_sims = self.leaders.matrix[existing : existing + len(founded)] @ vectors[i]
                 j = int(new_sims.argmax())
                 if new_sims[j] >= threshold:
                     rows[i] = existing + j
@@ -130,10 +133,13 @@ class BatchPool:
             rows[i] = self.leaders.add(vectors[i])
             founded.append(i)
         if founded:
-            # A fragment matched to an old cluster may be closer to a cluster founded earlier in the batch.
+            # A fragment matched to an old cluster may be closer to a cluster founded earlier in the
+            # batch.
             matched = np.flatnonzero((rows < existing) & (rows >= 0))
             if matched.size:
-                new_sims = vectors[matched] @ self.leaders.matrix[existing: existing + len(founded)].T
+                new_sims = (
+                    vectors[matched] @ self.leaders.matrix[existing : existing + len(founded)].T
+                )
                 positions = np.asarray(founded)
                 new_sims[matched[:, None] <= positions[None, :]] = -np.inf
                 j = new_sims.argmax(axis=1)
@@ -143,18 +149,19 @@ class BatchPool:
 
     def _nearest(self, vectors: F32, rows: I64, best: F32) -> None:
         """The most similar leader of each fragment and its similarity, a block at a time into one
-        reused buffer (fresh 60 MB products cost page faults, and a block's argmax stays in cache)."""
+        reused buffer (fresh 60 MB products cost page faults, and a block's argmax stays in cache).
+        """
         leaders = self.leaders.active.T
         k = leaders.shape[1]
         if self._buffer.shape[1] != k:
             self._buffer = np.empty((_BLOCK, k), np.float32)
         for lo in range(0, vectors.shape[0], _BLOCK):
-            block = vectors[lo: lo + _BLOCK]
+            block = vectors[lo : lo + _BLOCK]
             sims = self._buffer[: block.shape[0]]
             np.matmul(block, leaders, out=sims)
             top = sims.argmax(axis=1)
-            rows[lo: lo + block.shape[0]] = top
-            best[lo: lo + block.shape[0]] = sims[np.arange(block.shape[0]), top]
+            rows[lo : lo + block.shape[0]] = top
+            best[lo : lo + block.shape[0]] = sims[np.arange(block.shape[0]), top]
 
     # -- heat ------------------------------------------------------------------------------------
     def _grow(self) -> None:
@@ -166,7 +173,8 @@ class BatchPool:
             self._heat_at = np.concatenate([self._heat_at, np.zeros(size - self._heat_at.shape[0])])
 
     def _heats(self, rows: I64, at: F64, seq: I64, event: I64, client: I64) -> F64:
-        """Heat after each fragment, by segmented scaled cumulative sums (one pass, no Python loop)."""
+        """Heat after each fragment, by segmented scaled cumulative sums (one pass, no Python
+        loop)."""
         self._grow()
         half_life, increment = self.config.half_life, self.config.heat_increment
         order = np.argsort(rows, kind="stable")
@@ -178,14 +186,18 @@ class BatchPool:
         cumulative = np.cumsum(scale)
         before = np.repeat(cumulative[starts] - scale[starts], lengths)
         group_rows = r[starts]
-        carry = self._heat[group_rows] * np.exp2(-(t[starts] - self._heat_at[group_rows]) / half_life)
+        carry = self._heat[group_rows] * np.exp2(
+            -(t[starts] - self._heat_at[group_rows]) / half_life
+        )
         heat_sorted = (np.repeat(carry, lengths) + increment * (cumulative - before)) / scale
         ends = np.r_[starts[1:], r.size] - 1
         self._heat[group_rows] = heat_sorted[ends]
         self._heat_at[group_rows] = t[ends]
         heat: F64 = np.empty_like(heat_sorted)
         heat[order] = heat_sorted
-        self._chunks.append((r, t, seq[order], event[order], client[order], float(at[0]), float(at[-1])))
+        self._chunks.append(
+            (r, t, seq[order], event[order], client[order], float(at[0]), float(at[-1]))
+        )
         return heat
 
     def ingest(self, at: F64, seq: I64, event: I64, client: I64, vectors: F32) -> Candidates:
@@ -199,20 +211,22 @@ class BatchPool:
                 hi = min(hi, lo + 256)
             before = self.clusters
             rows = self._assign(vectors[lo:hi])
-            # While many fragments found clusters, small spans let the matrix product see the new leaders.
+            # While many fragments found clusters, small spans let the matrix product see the new
+            # leaders.
             self._founding = (self.clusters - before) * 20 > hi - lo
             rows_all[lo:hi] = rows
             heat_all[lo:hi] = self._heats(rows, at[lo:hi], seq[lo:hi], event[lo:hi], client[lo:hi])
             lo = hi
         over = _exceeding(self.config, heat_all)
         ids = np.asarray(self.leaders.ids, np.int64)
-        for row, cluster in enumerate(self.leaders.ids[len(self.row_of):], start=len(self.row_of)):
+        for row, cluster in enumerate(self.leaders.ids[len(self.row_of) :], start=len(self.row_of)):
             self.row_of[cluster] = row
         return Candidates(over, ids[rows_all[over]], heat_all[over])
 
     # -- queries ---------------------------------------------------------------------------------
     def _entries(self, cluster: int, at: float, seq: int) -> tuple[I64, I64, I64]:
-        """(seq, event, client) of the cluster's fragments in the window (at - W, at], up to `seq`."""
+        """(seq, event, client) of the cluster's fragments in the window (at - W, at], up to
+        `seq`."""
         row, start = self.row_of[cluster], at - self.config.window
         parts: list[tuple[I64, I64, I64]] = []
         for rows, times, seqs, events, clients, first, last in reversed(self._chunks):
@@ -229,12 +243,17 @@ class BatchPool:
         if not parts:
             empty = np.zeros(0, np.int64)
             return empty, empty, empty
-        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                np.concatenate([p[2] for p in parts]))
+        return (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]),
+        )
 
     def gate(self, cluster: int, at: float, seq: int) -> tuple[int, int]:
         seqs, events, clients = self._entries(cluster, at, seq)
-        occurrences = seqs.size if self.config.occurrences_count == "fragments" else np.unique(events).size
+        occurrences = (
+            seqs.size if self.config.occurrences_count == "fragments" else np.unique(events).size
+        )
         return int(np.unique(clients).size), int(occurrences)
 
     def members(self, cluster: int, at: float, seq: int) -> I64:
@@ -258,7 +277,9 @@ def _exceeding(config: OracleConfig, heat: F64) -> I64:
 class LoopPool:
     """The same pool, one fragment at a time, as the draft's prose reads."""
 
-    def __init__(self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384) -> None:
+    def __init__(
+        self, config: OracleConfig, allocate: Callable[[], int], dimension: int = 384
+    ) -> None:
         self.config = config
         self.leaders = _Leaders(dimension, allocate)
         self._heat: list[float] = []
@@ -287,14 +308,21 @@ class LoopPool:
                 self._heat.append(0.0)
                 self._heat_at.append(t)
                 self._log.append(deque())
-            heat = self._heat[row] * 0.5 ** ((t - self._heat_at[row]) / half_life) + self.config.heat_increment
+            heat = (
+                self._heat[row] * 0.5 ** ((t - self._heat_at[row]) / half_life)
+                + self.config.heat_increment
+            )
             self._heat[row], self._heat_at[row] = heat, t
             self._log[row].append((t, int(seq[i]), int(event[i]), int(client[i])))
             if self.config.exceeds(heat):
                 index.append(i)
                 clusters.append(self.leaders.ids[row])
                 heats.append(heat)
-        return Candidates(np.asarray(index, np.int64), np.asarray(clusters, np.int64), np.asarray(heats, np.float64))
+        return Candidates(
+            np.asarray(index, np.int64),
+            np.asarray(clusters, np.int64),
+            np.asarray(heats, np.float64),
+        )
 
     def _entries(self, cluster: int, at: float, seq: int) -> list[tuple[float, int, int, int]]:
         start = at - self.config.window
@@ -302,7 +330,11 @@ class LoopPool:
 
     def gate(self, cluster: int, at: float, seq: int) -> tuple[int, int]:
         entries = self._entries(cluster, at, seq)
-        occurrences = len(entries) if self.config.occurrences_count == "fragments" else len({e[2] for e in entries})
+        occurrences = (
+            len(entries)
+            if self.config.occurrences_count == "fragments"
+            else len({e[2] for e in entries})
+        )
         return len({e[3] for e in entries}), occurrences
 
     def members(self, cluster: int, at: float, seq: int) -> I64:

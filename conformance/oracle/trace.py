@@ -27,7 +27,9 @@ class TraceError(ValueError):
 
 @cache
 def _validator() -> Draft202012Validator:
-    schema = json.loads(resources.files(__package__).joinpath("trace.schema.json").read_text("utf-8"))
+    schema = json.loads(
+        resources.files(__package__).joinpath("trace.schema.json").read_text("utf-8")
+    )
     return Draft202012Validator(schema, format_checker=FormatChecker())
 
 
@@ -42,11 +44,19 @@ def payloads_of(event: dict[str, Any]) -> Payload:
     """A payload event; blank strings in `other` are no fragments and are left out."""
     other = event.get("other", [])
     fragments = tuple(f for f in ([other] if isinstance(other, str) else other) if f.strip())
-    return Payload(parse_time(event["at"]), event["client_id"], event["scenario"], fragments,
-                   dict(event.get("keys", {})), dict(event.get("judgements", {})))
+    return Payload(
+        parse_time(event["at"]),
+        event["client_id"],
+        event["scenario"],
+        fragments,
+        dict(event.get("keys", {})),
+        dict(event.get("judgements", {})),
+    )
 
 
-def replay(trace: Any, encoder: Encoder | None = None, oracle: Oracle | None = None) -> dict[str, Any]:
+def replay(
+    trace: Any, encoder: Encoder | None = None, oracle: Oracle | None = None
+) -> dict[str, Any]:
     """Run a trace through a fresh oracle; its decisions as JSON-ready data."""
     validate_trace(trace)
     try:
@@ -59,7 +69,9 @@ def replay(trace: Any, encoder: Encoder | None = None, oracle: Oracle | None = N
     for number, event in enumerate(trace["events"]):
         at = parse_time(event["at"])
         if at < previous:
-            raise TraceError(f"invalid trace at events/{number}: time goes backwards ({event['at']})")
+            raise TraceError(
+                f"invalid trace at events/{number}: time goes backwards ({event['at']})"
+            )
         previous = at
         if event.get("type") == "tick":
             oracle.observe(run)

@@ -5,13 +5,15 @@
 
 A recording is a folder, append-only while the run writes it (format agent-conformance-recording/2):
 
-    meta.json        the format, suite version, catalogue digest, draft revisions, the run's options,
-                     the seed every made-up value (session ids, message ids) came from, the start time
+    meta.json        the format, suite version, catalogue digest, draft revisions, the run's
+        options,
+                     the seed every made-up value (session ids, message ids) came from, the start
+                     time
     exchanges.jsonl  one line per exchange, in the order they ended: method, URL, request headers,
-                     the SHA-256 of the request body, then the status, response headers, HTTP and TLS
-                     versions and the SHA-256 of the response body as it crossed the wire (compressed,
-                     when it was), or the failure (kind, error and message), the time it took and the
-                     wall-clock time it ended
+                     the SHA-256 of the request body, then the status, response headers, HTTP and
+                     TLS versions and the SHA-256 of the response body as it crossed the wire
+                     (compressed, when it was), or the failure (kind, error and message), the time
+                     it took and the wall-clock time it ended
     observed.jsonl   what the suite observed of a counterpart it drives rather than asks (the WoA
                      client under test: each run of its command, what reached the spy hosts and the
                      proxy), one line per session, bodies by hash
@@ -20,7 +22,8 @@ A recording is a folder, append-only while the run writes it (format agent-confo
                      when it arrived, and the stamps the server's own code took (arrival, answer)
     values.jsonl     the times the suite read from the clock where they enter a message or a verdict
     bodies/<sha256>  each body once, by content hash
-    results.jsonl    the verdicts the recorded run reached (requirement, status, message), written at
+    results.jsonl    the verdicts the recorded run reached (requirement, status, message), written
+        at
                      its end, so that a re-judging can say which verdicts changed
 
 Recording and replay are transports (transport.py) and ASGI middleware (inbound.py) that the run
@@ -69,23 +72,29 @@ def _key(method: str, url: str, body: str) -> tuple[str, str, str]:
 
 
 def _headers_key(headers: Mapping[str, str]) -> str:
-    """The request headers that can change an answer (a conditional GET's, a session id), as a digest."""
+    """The request headers that can change an answer (a conditional GET's, a session id), as a
+    digest."""
     kept = sorted((k.lower(), v) for k, v in headers.items() if k.lower() not in _UNKEYED)
     return sha256(json.dumps(kept).encode())
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+    return (
+        [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        if path.exists()
+        else []
+    )
 
 
 @dataclass
 class Replay:
-    """Recorded answers, by the request they answered; what the suite's servers received, to feed them."""
+    """Recorded answers, by the request they answered; what the suite's servers received, to feed
+    them."""
 
     folder: Path
     meta: dict[str, Any]
-    #: Recorded exchanges by request (method, URL, body digest), then by the same and the headers' digest:
-    #: positions into `records`, in recorded order
+    #: Recorded exchanges by request (method, URL, body digest), then by the same and the headers'
+    #: digest: positions into `records`, in recorded order
     loose: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     exact: dict[tuple[str, str, str, str], list[int]] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
@@ -94,19 +103,24 @@ class Replay:
     bases: dict[str, str] = field(default_factory=dict)
     values: dict[str, deque[float]] = field(default_factory=dict)
     fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
-    feeding: asyncio.Lock = field(default_factory=asyncio.Lock)  # one feed at a time: the servers see the recorded order
-    #: The hosted servers whose block the current task is in: a replayed request feeds only them (another
-    #: lane's servers get what they received when that lane's own requests are answered). Task-local, and
-    #: this replay's own: each task sees the blocks it entered.
+    feeding: asyncio.Lock = field(
+        default_factory=asyncio.Lock
+    )  # one feed at a time: the servers see the recorded order
+    #: The hosted servers whose block the current task is in: a replayed request feeds only them
+    #: (another lane's servers get what they received when that lane's own requests are answered).
+    #: Task-local, and this replay's own: each task sees the blocks it entered.
     hosting: contextvars.ContextVar[Mapping[str, ASGIApp]] = field(
-        default_factory=lambda: contextvars.ContextVar("hosting", default=MappingProxyType({})))
+        default_factory=lambda: contextvars.ContextVar("hosting", default=MappingProxyType({}))
+    )
 
     @classmethod
     def load(cls, folder: Path) -> Replay:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
-            raise ValueError(f"{folder} is not a recording of this version ({FORMAT}, not {meta.get('format')}); "
-                             "record it again with this version of the suite")
+            raise ValueError(
+                f"{folder} is not a recording of this version ({FORMAT}, not {meta.get('format')});"
+                " record it again with this version of the suite"
+            )
         records = _lines(folder / "exchanges.jsonl")
         loose: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         exact: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
@@ -120,12 +134,16 @@ class Replay:
         inbound = _lines(folder / "inbound.jsonl")
         bases = {r["hosted"]: r["base"] for r in inbound if "hosted" in r}
         received = sorted((r for r in inbound if "server" in r), key=lambda r: float(r["at"]))
-        return cls(folder, meta, dict(loose), dict(exact), records, set(), received, bases, dict(values))
+        return cls(
+            folder, meta, dict(loose), dict(exact), records, set(), received, bases, dict(values)
+        )
 
-    def answer(self, method: str, url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, Any]:
-        """The recorded outcome of this request; raises `NotRecorded`. The first unused answer to the same
-        request with the same headers, else to the same request; when every one was used, the last again
-        (a replay may ask more often than the recorded run did)."""
+    def answer(
+        self, method: str, url: str, body: bytes, headers: Mapping[str, str]
+    ) -> dict[str, Any]:
+        """The recorded outcome of this request; raises `NotRecorded`. The first unused answer to
+        the same request with the same headers, else to the same request; when every one was
+        used, the last again (a replay may ask more often than the recorded run did)."""
         key = _key(method, url, sha256(body))
         candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
         if not candidates:
@@ -172,8 +190,8 @@ class Replay:
 
     @contextlib.asynccontextmanager
     async def hosted(self, server: str, app: ASGIApp) -> AsyncIterator[None]:
-        """While the block runs, requests the current task replays feed `app` what `server` received; at
-        its end, what it received after the last of them."""
+        """While the block runs, requests the current task replays feed `app` what `server`
+        received; at its end, what it received after the last of them."""
         token = self.hosting.set({**self.hosting.get(), server: app})
         try:
             yield
@@ -182,16 +200,23 @@ class Replay:
             self.hosting.reset(token)
 
     async def feed(self, until: float | None, only: str | None = None) -> None:
-        """Feed the current task's hosted servers what they received up to the recorded time `until` (None: all)."""
+        """Feed the current task's hosted servers what they received up to the recorded time
+        `until` (None: all)."""
         hosts = self.hosting.get()
         async with self.feeding:
             for n, record in enumerate(self.inbound):
                 if until is not None and float(record["at"]) > until:
                     break
-                if n in self.fed or record["server"] not in hosts or (only is not None and record["server"] != only):
+                if (
+                    n in self.fed
+                    or record["server"] not in hosts
+                    or (only is not None and record["server"] != only)
+                ):
                     continue
                 self.fed.add(n)
-                await replay_request(hosts[record["server"]], record, self.body(record["request_body"]))
+                await replay_request(
+                    hosts[record["server"]], record, self.body(record["request_body"])
+                )
 
     def previous_results(self) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -39,7 +39,10 @@ class RecordedInbound:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
-                answer["response_headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", [])]
+                answer["response_headers"] = [
+                    [k.decode("latin-1"), v.decode("latin-1")]
+                    for k, v in message.get("headers", [])
+                ]
             elif message["type"] == "http.response.body" and len(response) < _CAP:
                 response.extend(message.get("body", b"")[: _CAP - len(response)])
             await send(message)
@@ -47,20 +50,45 @@ class RecordedInbound:
         try:
             await self.app(scope, receiving, sending)
         finally:
-            request = {"method": scope["method"], "path": scope["path"], "query": scope.get("query_string", b"").decode("latin-1"),
-                       "request_headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-                       "at": at}
-            self.recorder.inbound(self.server, request, bytes(body), answer | {"stamps": scope.get(STAMPS, {})}, bytes(response))
+            request = {
+                "method": scope["method"],
+                "path": scope["path"],
+                "query": scope.get("query_string", b"").decode("latin-1"),
+                "request_headers": [
+                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])
+                ],
+                "at": at,
+            }
+            self.recorder.inbound(
+                self.server,
+                request,
+                bytes(body),
+                answer | {"stamps": scope.get(STAMPS, {})},
+                bytes(response),
+            )
 
 
 async def replay_request(app: ASGIApp, record: dict[str, Any], body: bytes) -> None:
     """Feed a recorded request through `app`, handing back the clock readings it took then; what
     the app answers now is discarded (the target's side of it is in the recording already)."""
     scope: dict[str, Any] = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "http", "method": record["method"],
-        "path": record["path"], "raw_path": record["path"].encode(), "query_string": record.get("query", "").encode("latin-1"),
-        "root_path": "", "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in record.get("request_headers", [])],
-        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0), "state": {}, STAMPS: dict(record.get("stamps", {}))}
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": "http",
+        "method": record["method"],
+        "path": record["path"],
+        "raw_path": record["path"].encode(),
+        "query_string": record.get("query", "").encode("latin-1"),
+        "root_path": "",
+        "headers": [
+            (k.encode("latin-1"), v.encode("latin-1")) for k, v in record.get("request_headers", [])
+        ],
+        "client": ("127.0.0.1", 0),
+        "server": ("127.0.0.1", 0),
+        "state": {},
+        STAMPS: dict(record.get("stamps", {})),
+    }
     sent = False
 
     async def receive() -> Message:

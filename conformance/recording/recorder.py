@@ -17,7 +17,14 @@ __all__ = ["FILES", "FORMAT", "STAMPS", "Recorder", "sha256", "stamp"]
 
 FORMAT = "agent-conformance-recording/2"
 #: The files of a recording besides its bodies (what an attestation of it covers).
-FILES = ("meta.json", "exchanges.jsonl", "inbound.jsonl", "values.jsonl", "observed.jsonl", "results.jsonl")
+FILES = (
+    "meta.json",
+    "exchanges.jsonl",
+    "inbound.jsonl",
+    "values.jsonl",
+    "observed.jsonl",
+    "results.jsonl",
+)
 #: The ASGI scope key under which a hosted server's code keeps its clock readings (see `stamp`).
 STAMPS = "agent_conformance.stamps"
 
@@ -37,7 +44,10 @@ class Recorder:
         (self.folder / "bodies").mkdir(parents=True, exist_ok=True)
         for stale in FILES[1:]:
             (self.folder / stale).unlink(missing_ok=True)
-        (self.folder / "meta.json").write_text(json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2), encoding="utf-8")
+        (self.folder / "meta.json").write_text(
+            json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2),
+            encoding="utf-8",
+        )
 
     def body(self, data: bytes) -> str:
         """Keep `data` among the recording's bodies (once); its SHA-256."""
@@ -53,8 +63,12 @@ class Recorder:
 
     def exchange(self, request: Any, body: bytes, outcome: dict[str, Any]) -> None:
         """One exchange, ended (`request` is httpx's or httpx2's)."""
-        line = {"method": request.method, "url": str(request.url), "request_headers": dict(request.headers),
-                "request_body": self.body(body)}
+        line = {
+            "method": request.method,
+            "url": str(request.url),
+            "request_headers": dict(request.headers),
+            "request_body": self.body(body),
+        }
         if "response_body" in outcome:
             outcome = {**outcome, "response_body": self.body(outcome["response_body"])}
         self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
@@ -63,17 +77,33 @@ class Recorder:
         """A server the suite hosts for this run started at `base`."""
         self._append("inbound.jsonl", {"hosted": server, "base": base})
 
-    def inbound(self, server: str, request: dict[str, Any], body: bytes, answer: dict[str, Any], response: bytes) -> None:
+    def inbound(
+        self,
+        server: str,
+        request: dict[str, Any],
+        body: bytes,
+        answer: dict[str, Any],
+        response: bytes,
+    ) -> None:
         """A request a hosted server received and what it answered (`request` and `answer` hold the
         rest: method, path, query, headers, arrival; status, headers, stamps)."""
-        self._append("inbound.jsonl", {"server": server, **request, "request_body": self.body(body), **answer,
-                                       "response_body": self.body(response)})
+        self._append(
+            "inbound.jsonl",
+            {
+                "server": server,
+                **request,
+                "request_body": self.body(body),
+                **answer,
+                "response_body": self.body(response),
+            },
+        )
 
     def value(self, purpose: str, value: float) -> None:
         self._append("values.jsonl", {"purpose": purpose, "value": value})
 
     def observed(self, what: str, value: Any) -> None:
-        """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by `body`)."""
+        """What the suite observed of a counterpart it drives (`value`: JSON; bytes kept by
+        `body`)."""
         self._append("observed.jsonl", {"what": what, "value": value})
 
     def results(self, results: list[dict[str, Any]]) -> None:
@@ -82,10 +112,12 @@ class Recorder:
                 log.write(json.dumps(result) + "\n")
 
 
-def stamp(scope: MutableMapping[str, Any], name: str, clock: Callable[[], float] = time.monotonic) -> float:
+def stamp(
+    scope: MutableMapping[str, Any], name: str, clock: Callable[[], float] = time.monotonic
+) -> float:
     """A clock reading a hosted server takes while it answers (its arrival, its answer), kept in the
-    request's scope: the recorder keeps it with the inbound exchange, and a replay hands the recorded
-    reading back instead of the clock's."""
+    request's scope: the recorder keeps it with the inbound exchange, and a replay hands the
+    recorded reading back instead of the clock's."""
     stamps: dict[str, float] = scope.setdefault(STAMPS, {})
     if name not in stamps:
         stamps[name] = clock()

@@ -2,7 +2,8 @@
 (`HttpClient`, on httpx) and the MCP SDK's (on httpx2, whose API is httpx's).
 
     RecordingTransport(inner, recorder)   each exchange goes to exchanges.jsonl as it ends
-    ReplayTransport(replay)               each request is answered from there, as the network answered it
+    ReplayTransport(replay)               each request is answered from there, as the network
+        answered it
 
 What is kept is what crossed the wire: the response body as it came (compressed, when it was), so
 that a replay is decoded and capped by the client as the live answer was. A failure is kept as the
@@ -23,22 +24,29 @@ import httpx2
 from . import Replay
 from .recorder import Recorder
 
-__all__ = ["McpRecordingTransport", "McpReplayTransport", "RecordingTransport", "ReplayTransport", "tls_version_of"]
+__all__ = [
+    "McpRecordingTransport",
+    "McpReplayTransport",
+    "RecordingTransport",
+    "ReplayTransport",
+    "tls_version_of",
+]
 
 _UNREACHABLE = ("ConnectError", "ConnectTimeout")
 _CHUNK = 64 * 1024
 
 
 def tls_version_of(response: Any) -> str | None:
-    """The TLS version the connection of an httpx (or httpx2) response negotiated; None without TLS."""
+    """The TLS version the connection of an httpx (or httpx2) response negotiated; None without
+    TLS."""
     stream = response.extensions.get("network_stream")
     ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
     return str(ssl_object.version()) if ssl_object is not None else None
 
 
 class _Kept:
-    """A response stream that hands the recorder what went through it: all of it, as far as the client
-    read it (a cap it stopped at), or the deadline it was cancelled at."""
+    """A response stream that hands the recorder what went through it: all of it, as far as the
+    client read it (a cap it stopped at), or the deadline it was cancelled at."""
 
     def __init__(self, inner: Any, done: Callable[[dict[str, Any]], None]) -> None:
         self.inner, self.done, self.seen = inner, done, bytearray()
@@ -75,7 +83,11 @@ class _Recording:
         sent, started = await request.aread(), time.perf_counter()
 
         def keep(outcome: dict[str, Any]) -> None:
-            self.recorder.exchange(request, sent, outcome | {"elapsed_ms": round((time.perf_counter() - started) * 1000, 1)})
+            self.recorder.exchange(
+                request,
+                sent,
+                outcome | {"elapsed_ms": round((time.perf_counter() - started) * 1000, 1)},
+            )
 
         try:
             response = await self.inner.handle_async_request(request)
@@ -86,9 +98,14 @@ class _Recording:
             kind = "unreachable" if type(error).__name__ in _UNREACHABLE else "exchange"
             keep({"failure": kind, "error": type(error).__name__, "message": str(error)})
             raise
-        answered = {"status": response.status_code, "response_headers": dict(response.headers),
-                    "http_version": response.extensions.get("http_version", b"").decode("ascii", "replace") or None,
-                    "tls_version": tls_version_of(response)}
+        answered = {
+            "status": response.status_code,
+            "response_headers": dict(response.headers),
+            "http_version": (
+                response.extensions.get("http_version", b"").decode("ascii", "replace") or None
+            ),
+            "tls_version": tls_version_of(response),
+        }
         response.stream = self.kept(response.stream, lambda ended: keep(answered | ended))
         return response
 
@@ -134,20 +151,33 @@ class _Replaying:
         self.replay = replay
 
     async def handle_async_request(self, request: Any) -> Any:
-        record = self.replay.answer(request.method, str(request.url), await request.aread(), request.headers)
-        await self.replay.feed(record.get("ended_at"))  # what the target sent the suite's servers meanwhile
+        record = self.replay.answer(
+            request.method, str(request.url), await request.aread(), request.headers
+        )
+        await self.replay.feed(
+            record.get("ended_at")
+        )  # what the target sent the suite's servers meanwhile
         failure = record.get("failure")
         if failure == "timeout":
             raise TimeoutError(record["message"])
         if failure:
             error = getattr(self.module, record.get("error") or "", None)
             if not (isinstance(error, type) and issubclass(error, self.module.TransportError)):
-                error = self.module.ConnectError if failure == "unreachable" else self.module.ReadError
+                error = (
+                    self.module.ConnectError if failure == "unreachable" else self.module.ReadError
+                )
             raise error(record["message"], request=request)
-        extensions = {"http_version": (record.get("http_version") or "HTTP/1.1").encode("ascii"),
-                      "network_stream": _Replayed(record.get("tls_version"))}
-        return self.module.Response(record["status"], headers=record["response_headers"],
-                                    stream=self.stored(self.replay, record["response_body"]), request=request, extensions=extensions)
+        extensions = {
+            "http_version": (record.get("http_version") or "HTTP/1.1").encode("ascii"),
+            "network_stream": _Replayed(record.get("tls_version")),
+        }
+        return self.module.Response(
+            record["status"],
+            headers=record["response_headers"],
+            stream=self.stored(self.replay, record["response_body"]),
+            request=request,
+            extensions=extensions,
+        )
 
     async def aclose(self) -> None:
         return None

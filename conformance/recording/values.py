@@ -52,8 +52,8 @@ class Values:
         return self.bytes(size, purpose).hex()
 
     def time(self, purpose: str) -> float:
-        """The wall-clock time where it enters a message or a verdict: recorded in a recorded run, the
-        recorded reading in a replay, the clock otherwise."""
+        """The wall-clock time where it enters a message or a verdict: recorded in a recorded
+        run, the recorded reading in a replay, the clock otherwise."""
         if self.replay is not None:
             return self.replay.value(purpose)
         now = time.time()

@@ -1,4 +1,5 @@
-"""Results, their evidence, the compliance level they earn, and the writers that turn them into files."""
+"""Results, their evidence, the compliance level they earn, and the writers that turn them into
+files."""
 
 from .compliance import LEVEL_ORDER, Summary, summarize
 from .events import Collect, Event, Handler, ResultRecorded, RunFinished, RunStarted, broadcast

@@ -11,9 +11,8 @@ Levels, from worst to best (the README explains them to users):
 Skipped requirements are never counted as passed: `untested_must` says how many MUSTs no check
 judged, and a level is always "of what was tested". Waived results are counted apart. A summary
 also says whether the run finished (`completion`) and, when nothing could be certified at all,
-why (`blocker`, e.g. the WoA document could not be obtained); conformance/engine/gate.py turns all of
-that into the exit code.
-"""
+why (`blocker`, e.g. the WoA document could not be obtained); conformance/engine/gate.py turns
+all of that into the exit code."""
 
 from __future__ import annotations
 
@@ -27,7 +26,8 @@ from .model import Result, Status
 __all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "summarize"]
 
 LEVEL_ORDER = ("non-compliant", "inconclusive", "untested", "MUST-compliant", "SHOULD-compliant")
-#: How a run ended: every selected requirement judged, stopped by a signal, or stopped by its --budget.
+#: How a run ended: every selected requirement judged, stopped by a signal, or stopped by its
+#: --budget.
 COMPLETIONS = ("complete", "interrupted", "out-of-budget")
 Counts = dict[str, dict[str, int]]  # requirement level -> status -> count
 
@@ -43,8 +43,12 @@ def level_of(counts: Counts) -> str:
         return "untested"
     if should.get(Status.FAIL, 0) or should.get(Status.ERROR, 0):
         return "MUST-compliant"
-    if should.get(Status.SKIP, 0) and not (should.get(Status.PASS, 0) or should.get(Status.WAIVED, 0)):
-        return "MUST-compliant"  # SHOULDs bind the target but none was judged (a MUST-only selection, say)
+    if should.get(Status.SKIP, 0) and not (
+        should.get(Status.PASS, 0) or should.get(Status.WAIVED, 0)
+    ):
+        return (  # SHOULDs bind the target but none was judged (a MUST-only selection, say)
+            "MUST-compliant"
+        )
     return "SHOULD-compliant"
 
 
@@ -53,8 +57,10 @@ def _count(counts: Counts, level: str, statuses: Iterable[Status]) -> int:
 
 
 #: What a report of one run says of its own reach.
-ONE_RUN = ("one run: it bounds nothing for a nondeterministic target (an agent driven by a language model); "
-           "run --repeat N to bound each requirement's violation rate")
+ONE_RUN = (
+    "one run: it bounds nothing for a nondeterministic target (an agent driven by a language"
+    " model); run --repeat N to bound each requirement's violation rate"
+)
 
 
 @dataclass(frozen=True)
@@ -66,21 +72,28 @@ class Summary:
     duration_ms: float = 0.0
     drafts: dict[str, Counts] = field(default_factory=dict)  # draft -> its own counts
     completion: str = "complete"
-    #: why nothing could be certified (the document was never obtained); None when something could be
+    #: why nothing could be certified (the document was never obtained); None when something could
+    #: be
     blocker: str | None = None
-    #: what the target's WoA document claims, and what the run verified of it (conformance/engine/claims.py)
+    #: what the target's WoA document claims, and what the run verified of it
+    #: (conformance/engine/claims.py)
     claims: tuple[dict[str, str], ...] = ()
-    #: every agent the WoA document advertises: exercised or not, the requirements judged on it, why not (claims.py)
+    #: every agent the WoA document advertises: exercised or not, the requirements judged on it, why
+    #: not (claims.py)
     coverage: tuple[dict[str, Any], ...] = ()
     #: --require-every-agent: an agent not exercised makes the run inconclusive
     every_agent_required: bool = False
-    #: baseline entries whose requirement now passes: the team's bookkeeping, which fails the gate, not the level
+    #: baseline entries whose requirement now passes: the team's bookkeeping, which fails the gate,
+    #: not the level
     stale_baseline: tuple[str, ...] = ()
-    #: how many runs the results stand for (run --repeat); one run bounds nothing for a nondeterministic target
+    #: how many runs the results stand for (run --repeat); one run bounds nothing for a
+    #: nondeterministic target
     runs: int = 1
-    #: the exit code the summary earns and why, as the gate (conformance/engine/gate.py, above) decided it
+    #: the exit code the summary earns and why, as the gate (conformance/engine/gate.py, above)
+    #: decided it
     gate: dict[str, Any] | None = None
-    #: what the run's selection judged, when not everything ("MUST selected"): the level holds for that alone
+    #: what the run's selection judged, when not everything ("MUST selected"): the level holds for
+    #: that alone
     selection: str = ""
 
     @property
@@ -89,17 +102,23 @@ class Summary:
 
     @property
     def headline(self) -> str:
-        """The level, and how many of the advertised agents it rests on when not all: "MUST-compliant, 1 of 2 agents"."""
+        """The level, and how many of the advertised agents it rests on when not all:
+        "MUST-compliant, 1 of 2 agents"."""
         missing = len(self.unexercised)
         level = f"{self.level} ({self.selection})" if self.selection else self.level
-        return f"{level}, {len(self.coverage) - missing} of {len(self.coverage)} agents" if missing else level
+        return (
+            f"{level}, {len(self.coverage) - missing} of {len(self.coverage)} agents"
+            if missing
+            else level
+        )
 
     def count(self, level: str, *statuses: Status) -> int:
         return _count(self.counts, level, statuses)
 
     @property
     def levels(self) -> dict[str, str]:
-        """Each draft's own compliance level: an SDSI failure does not make the WoA suite non-compliant."""
+        """Each draft's own compliance level: an SDSI failure does not make the WoA suite
+        non-compliant."""
         return {draft: level_of(counts) for draft, counts in self.drafts.items()}
 
     @property
@@ -129,37 +148,90 @@ class Summary:
         return {s.value: totals.get(s.value, 0) for s in Status}
 
     def as_dict(self) -> dict[str, Any]:
-        return {"level": self.level, "levels": self.levels, "completion": self.completion, "blocker": self.blocker,
-                **({"gate": self.gate} if self.gate is not None else {}),
-                "counts": self.counts, "drafts": self.drafts, "by_status": self.by_status(), "total": self.total,
-                "untested_must": self.untested_must, "waived": self.waived, "finished": self.finished,
-                "duration_ms": self.duration_ms, "claims": list(self.claims), "headline": self.headline,
-                "agents": {"advertised": len(self.coverage), "exercised": len(self.coverage) - len(self.unexercised),
-                           "every_agent_required": self.every_agent_required},
-                "stale_baseline": list(self.stale_baseline), "runs": self.runs,
-                **({"selection": self.selection} if self.selection else {}),
-                **({"note": ONE_RUN} if self.runs == 1 else {})}
+        return {
+            "level": self.level,
+            "levels": self.levels,
+            "completion": self.completion,
+            "blocker": self.blocker,
+            **({"gate": self.gate} if self.gate is not None else {}),
+            "counts": self.counts,
+            "drafts": self.drafts,
+            "by_status": self.by_status(),
+            "total": self.total,
+            "untested_must": self.untested_must,
+            "waived": self.waived,
+            "finished": self.finished,
+            "duration_ms": self.duration_ms,
+            "claims": list(self.claims),
+            "headline": self.headline,
+            "agents": {
+                "advertised": len(self.coverage),
+                "exercised": len(self.coverage) - len(self.unexercised),
+                "every_agent_required": self.every_agent_required,
+            },
+            "stale_baseline": list(self.stale_baseline),
+            "runs": self.runs,
+            **({"selection": self.selection} if self.selection else {}),
+            **({"note": ONE_RUN} if self.runs == 1 else {}),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
-        return cls(data["level"], data["counts"], data["total"], data.get("finished", ""), data.get("duration_ms", 0.0),
-                   data.get("drafts", {}), data.get("completion", "complete"), data.get("blocker"), tuple(data.get("claims", ())),
-                   gate=data.get("gate"), selection=data.get("selection", ""))
+        return cls(
+            data["level"],
+            data["counts"],
+            data["total"],
+            data.get("finished", ""),
+            data.get("duration_ms", 0.0),
+            data.get("drafts", {}),
+            data.get("completion", "complete"),
+            data.get("blocker"),
+            tuple(data.get("claims", ())),
+            gate=data.get("gate"),
+            selection=data.get("selection", ""),
+        )
 
 
-def summarize(results: Iterable[Result], *, finished: str = "", duration_ms: float = 0.0,
-              completion: str = "complete", blocker: str | None = None, claims: tuple[dict[str, str], ...] = (),
-              coverage: tuple[dict[str, Any], ...] = (), every_agent_required: bool = False,
-              stale_baseline: tuple[str, ...] = (), runs: int = 1, selection: str = "") -> Summary:
-    """Count `results` by requirement level and status, overall and per draft, with the levels they earn."""
+def summarize(
+    results: Iterable[Result],
+    *,
+    finished: str = "",
+    duration_ms: float = 0.0,
+    completion: str = "complete",
+    blocker: str | None = None,
+    claims: tuple[dict[str, str], ...] = (),
+    coverage: tuple[dict[str, Any], ...] = (),
+    every_agent_required: bool = False,
+    stale_baseline: tuple[str, ...] = (),
+    runs: int = 1,
+    selection: str = "",
+) -> Summary:
+    """Count `results` by requirement level and status, overall and per draft, with the levels
+    they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
     total = 0
     for result in results:
         counts.setdefault(result.level, Counter())[result.status.value] += 1
-        drafts.setdefault(result.draft, {}).setdefault(result.level, Counter())[result.status.value] += 1
+        drafts.setdefault(result.draft, {}).setdefault(result.level, Counter())[
+            result.status.value
+        ] += 1
         total += 1
     plain = {k: dict(v) for k, v in counts.items()}
     per_draft = {d: {k: dict(v) for k, v in c.items()} for d, c in drafts.items()}
-    return Summary(level_of(plain), plain, total, finished, duration_ms, per_draft, completion, blocker, claims, coverage,
-                   every_agent_required, stale_baseline, runs, selection=selection)
+    return Summary(
+        level_of(plain),
+        plain,
+        total,
+        finished,
+        duration_ms,
+        per_draft,
+        completion,
+        blocker,
+        claims,
+        coverage,
+        every_agent_required,
+        stale_baseline,
+        runs,
+        selection=selection,
+    )

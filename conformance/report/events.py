@@ -16,7 +16,15 @@ from typing import Protocol
 from .compliance import Summary
 from .model import Result, RunHeader
 
-__all__ = ["Collect", "Event", "Handler", "ResultRecorded", "RunFinished", "RunStarted", "broadcast"]
+__all__ = [
+    "Collect",
+    "Event",
+    "Handler",
+    "ResultRecorded",
+    "RunFinished",
+    "RunStarted",
+    "broadcast",
+]
 
 
 @dataclass(frozen=True)

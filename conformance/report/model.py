@@ -1,4 +1,5 @@
-"""What a run produces: results that each name a requirement, the evidence behind them, and a summary.
+"""What a run produces: results that each name a requirement, the evidence behind them, and a
+summary.
 
     RunHeader ─┬─ Result (requirement, status, message, evidence: [Exchange], duration)
                ├─ Result ...
@@ -21,12 +22,23 @@ from typing import Any
 
 from ..requirements import Requirement
 
-__all__ = ["BODY_LIMIT", "REPORT_FORMAT", "Exchange", "Result", "RunHeader", "Status", "truncate", "utc_now"]
+__all__ = [
+    "BODY_LIMIT",
+    "REPORT_FORMAT",
+    "Exchange",
+    "Result",
+    "RunHeader",
+    "Status",
+    "truncate",
+    "utc_now",
+]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
 REPORT_FORMAT = "1.2"
 #: Headers a client sets itself: curl sends its own.
-_UNSENT_HEADERS = frozenset({"host", "content-length", "connection", "accept-encoding", "transfer-encoding"})
+_UNSENT_HEADERS = frozenset(
+    {"host", "content-length", "connection", "accept-encoding", "transfer-encoding"}
+)
 #: Bodies kept as evidence are cut to this many characters.
 BODY_LIMIT = 4096
 
@@ -34,10 +46,14 @@ BODY_LIMIT = 4096
 class Status(StrEnum):
     PASS = "pass"
     FAIL = "fail"
-    SKIP = "skip"  # not tested: the reason says why (no check yet, needs a hook, not remotely testable)
+    SKIP = (  # not tested: the reason says why (no check yet, needs a hook, not remotely testable)
+        "skip"
+    )
     ERROR = "error"  # the check could not reach a verdict (the target misbehaved, or the suite did)
     NOT_APPLICABLE = "not-applicable"  # the requirement's condition does not hold for this target
-    WAIVED = "waived"  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
+    WAIVED = (  # would fail, but the user waived it (e.g. --allow-http-loopback); never a pass
+        "waived"
+    )
 
     @property
     def judged(self) -> bool:
@@ -46,19 +62,32 @@ class Status(StrEnum):
 
 
 class Skip(StrEnum):
-    """Why a requirement was not judged, as a kind tools can act on; the message gives the particulars."""
+    """Why a requirement was not judged, as a kind tools can act on; the message gives the
+    particulars."""
 
     NOT_OBSERVED = "not-observed"  # the target did not do, in this run, what the rule judges
-    DEPENDS_ON = "depends-on"  # a behaviour the rule builds on was not seen; the requirement the message names judges it
+    # a behaviour the rule builds on was not seen; the requirement the message names judges it
+    DEPENDS_ON = "depends-on"
     INCONCLUSIVE = "inconclusive"  # what was seen cannot tell conformance from its breach
-    UNDECLARED = "undeclared"  # the check rests on a declaration or convention the target does not make
-    NEEDS_INPUT = "needs-input"  # the run needs something from the user: an option, credentials, an allowed origin
-    UNREACHABLE = "unreachable"  # the agent the rule binds cannot be called (no endpoint, no input could be made)
-    BEYOND_CAPS = "beyond-caps"  # seeing it would take more than the suite's caps allow (requests, time)
-    NEEDS_TEST_HOOK = "needs-test-hook"  # the target offers no test hook the check needs (a test clock, say)
-    NOT_REMOTELY_TESTABLE = "not-remotely-testable"  # nothing on the wire shows it (the catalogue says why)
+    UNDECLARED = (  # the check rests on a declaration or convention the target does not make
+        "undeclared"
+    )
+    # the run needs something from the user: an option, credentials, an allowed origin
+    NEEDS_INPUT = "needs-input"
+    # the agent the rule binds cannot be called (no endpoint, no input could be made)
+    UNREACHABLE = "unreachable"
+    BEYOND_CAPS = (  # seeing it would take more than the suite's caps allow (requests, time)
+        "beyond-caps"
+    )
+    NEEDS_TEST_HOOK = (  # the target offers no test hook the check needs (a test clock, say)
+        "needs-test-hook"
+    )
+    NOT_REMOTELY_TESTABLE = (  # nothing on the wire shows it (the catalogue says why)
+        "not-remotely-testable"
+    )
     NO_CHECK = "no-check"  # the suite has no check for it yet
-    OTHER_DRIVER = "other-driver"  # judged when the suite drives a client, or when it calls the target: not in this run
+    # judged when the suite drives a client, or when it calls the target: not in this run
+    OTHER_DRIVER = "other-driver"
     IN_PROCESS = "in-process"  # it judges the connection, and an in-process run has none
     NOT_RECORDED = "not-recorded"  # a replay lacks what the check needs
     LEFT_OUT = "left-out"  # the run's selection left it out
@@ -68,7 +97,9 @@ class Skip(StrEnum):
 @cache
 def _proofs() -> dict[str, Any]:
     try:
-        text = (resources.files("conformance.requirements") / "proof.json").read_text(encoding="utf-8")
+        text = (resources.files("conformance.requirements") / "proof.json").read_text(
+            encoding="utf-8"
+        )
     except FileNotFoundError:
         return {}
     record: dict[str, Any] = json.loads(text)
@@ -76,8 +107,9 @@ def _proofs() -> dict[str, Any]:
 
 
 def proof_of(requirement: str) -> dict[str, Any]:
-    """What proves the check of `requirement` can fail, from the suite's own records (`mutate --proof`):
-    the named faults that fail it and how many machine-made mutants it killed; empty when none is recorded."""
+    """What proves the check of `requirement` can fail, from the suite's own records (`mutate
+    --proof`): the named faults that fail it and how many machine-made mutants it killed; empty
+    when none is recorded."""
     entry = _proofs().get("requirements", {}).get(requirement)
     return {**entry, "recorded": _proofs()["recorded"]} if entry else {}
 
@@ -114,16 +146,19 @@ class Exchange:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Exchange:
-        return cls(**{k: v for k, v in data.items() if k != "curl"})  # report.json adds the curl command to each
+        return cls(
+            **{k: v for k, v in data.items() if k != "curl"}
+        )  # report.json adds the curl command to each
 
     @property
     def replayable(self) -> bool:
-        """Whether the request is an HTTP request a command line can send again (not an MCP call, not a run)."""
+        """Whether the request is an HTTP request a command line can send again (not an MCP call,
+        not a run)."""
         return self.method.isalpha() and self.url.startswith(("http://", "https://"))
 
     def curl(self, cacert: str | None = None) -> str:
-        """The curl command that sends this request again, as printed (trusting `cacert`); "" when it is no
-        HTTP request. The one curl generator of the reports and the command line."""
+        """The curl command that sends this request again, as printed (trusting `cacert`); ""
+        when it is no HTTP request. The one curl generator of the reports and the command line."""
         if not self.replayable:
             return ""
         parts = ["curl", "-sS", "-i", "-X", self.method, *(["--cacert", cacert] if cacert else [])]
@@ -151,23 +186,48 @@ class Result:
     duration_ms: float = 0.0
     quote: str = ""  # the sentence the requirement quotes from its section
     basis: str = ""  # keyword, figure or inferred: where the requirement comes from
-    proof: dict[str, Any] = field(default_factory=dict)  # the faults and mutants that prove its check can fail
-    #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation rate, its bound
+    proof: dict[str, Any] = field(
+        default_factory=dict
+    )  # the faults and mutants that prove its check can fail
+    #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation
+    #: rate, its bound
     repeat: dict[str, Any] | None = None
     skip: Skip | None = None  # why it was not judged, when the status is skip
 
-
     @classmethod
-    def of(cls, requirement: Requirement, status: Status, message: str, *, check: str | None = None,
-           evidence: tuple[Exchange, ...] = (), duration_ms: float = 0.0, strict: bool = False, skip: Skip | None = None) -> Result:
-        """The result on `requirement`, at the level the run judges it (`strict`: an inferred rule's stronger
-        reading). A MAY never fails: what its check found wrong is a warning in the message of a pass."""
+    def of(
+        cls,
+        requirement: Requirement,
+        status: Status,
+        message: str,
+        *,
+        check: str | None = None,
+        evidence: tuple[Exchange, ...] = (),
+        duration_ms: float = 0.0,
+        strict: bool = False,
+        skip: Skip | None = None,
+    ) -> Result:
+        """The result on `requirement`, at the level the run judges it (`strict`: an inferred
+        rule's stronger reading). A MAY never fails: what its check found wrong is a warning in
+        the message of a pass."""
         level = requirement.level_in(strict)
         if level == "MAY" and status is Status.FAIL:
             status, message = Status.PASS, f"warning (a MAY never fails): {message}"
-        return cls(requirement.id, requirement.draft, requirement.section, level, status, message,
-                   check, evidence, duration_ms, requirement.quote, requirement.basis, proof_of(requirement.id),
-                   skip=skip if status is Status.SKIP else None)
+        return cls(
+            requirement.id,
+            requirement.draft,
+            requirement.section,
+            level,
+            status,
+            message,
+            check,
+            evidence,
+            duration_ms,
+            requirement.quote,
+            requirement.basis,
+            proof_of(requirement.id),
+            skip=skip if status is Status.SKIP else None,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -67,7 +67,8 @@ class Requirement:
     strict_level: Level | None = None
 
     def level_in(self, strict: bool) -> Level:
-        """The level this run judges the requirement at: its own, or its strict reading with --strict."""
+        """The level this run judges the requirement at: its own, or its strict reading with
+        --strict."""
         return self.strict_level if strict and self.strict_level else self.level
 
     @property
@@ -152,7 +153,13 @@ def catalogue() -> Catalogue:
 
 @cache
 def catalogue_digest() -> str:
-    """SHA-256 of the requirement catalogue as the suite reads it (which rules, at which level, quoting
-    what), over its canonical JSON: recordings and attestations name the catalogue they were judged by."""
-    canonical = json.dumps([r.as_dict() for r in catalogue()], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """SHA-256 of the requirement catalogue as the suite reads it (which rules, at which level,
+    quoting what), over its canonical JSON: recordings and attestations name the catalogue they
+    were judged by."""
+    canonical = json.dumps(
+        [r.as_dict() for r in catalogue()],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()

@@ -42,18 +42,40 @@ def audit(directory: Path | None = None, entries: Catalogue | None = None) -> li
             for quote in requirement.quotes:
                 section = sections.get(quote.section)
                 if section is None or not section.normative:
-                    findings.append(Finding(draft, quote.section, f"{requirement.id}: no normative section {quote.section}"))
+                    findings.append(
+                        Finding(
+                            draft,
+                            quote.section,
+                            f"{requirement.id}: no normative section {quote.section}",
+                        )
+                    )
                     continue
                 spans = _spans(section, normalize(quote.text))
                 if not spans:
-                    findings.append(Finding(draft, quote.section, f"{requirement.id} quotes text that is not in the section: {quote.text!r}"))
+                    findings.append(
+                        Finding(
+                            draft,
+                            quote.section,
+                            f"{requirement.id} quotes text that is not in the section:"
+                            f" {quote.text!r}",
+                        )
+                    )
                 covered[quote.section].extend(spans)
         for number, section in sections.items():
             if not section.normative:
                 continue
             for match in keyword_occurrences(section.text):
-                if not any(start <= match.start() and match.end() <= end for start, end in covered[number]):
-                    findings.append(Finding(draft, number, f"{match.group()} has no catalogue entry: {_context(section.text, match.start(), match.end())}"))
+                if not any(
+                    start <= match.start() and match.end() <= end for start, end in covered[number]
+                ):
+                    findings.append(
+                        Finding(
+                            draft,
+                            number,
+                            f"{match.group()} has no catalogue entry:"
+                            f" {_context(section.text, match.start(), match.end())}",
+                        )
+                    )
     return findings
 
 

@@ -31,7 +31,8 @@ DRAFT_FILES = {
 
 #: BCP 14 keywords, longest first so that "MUST NOT" wins over "MUST".
 KEYWORD_RE = re.compile(
-    r"\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b"
+    r"\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT"
+    r" RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b"
 )
 _BCP14_PARAGRAPH = re.compile(r'The key words "MUST".*?as shown here\.', re.S)
 _SPACE = re.compile(r"\s+")
@@ -60,12 +61,15 @@ def keyword_occurrences(text: str) -> list[re.Match[str]]:
 def _draft_source(draft: str, directory: Path | None) -> str:
     if directory is not None:
         return (directory / DRAFT_FILES[draft]).read_text(encoding="utf-8")
-    return (resources.files(__package__) / "drafts" / DRAFT_FILES[draft]).read_text(encoding="utf-8")
+    return (resources.files(__package__) / "drafts" / DRAFT_FILES[draft]).read_text(
+        encoding="utf-8"
+    )
 
 
 @cache
 def draft_sections(draft: str, directory: Path | None = None) -> tuple[Section, ...]:
-    """The sections of `draft` ("sdsi", "woa" or "aci") from `directory`, or the copy shipped here."""
+    """The sections of `draft` ("sdsi", "woa" or "aci") from `directory`, or the copy shipped
+    here."""
     source = _draft_source(draft, directory)
     sections = _xml_sections(source) if draft == "aci" else _text_sections(source, draft)
     return tuple(
@@ -78,7 +82,9 @@ def draft_sections(draft: str, directory: Path | None = None) -> tuple[Section, 
 
 _HEADING = re.compile(r"^ ?((?:\d+|[A-Z])(?:\.\d+)*)\.\s+([A-Z][^.]{0,70})$")
 _APPENDIX = re.compile(r"^ ?Appendix ([A-Z])[.:]\s+(.+)$")
-_PAGE_FURNITURE = re.compile(r"^(Gaikwad Expires|Internet-Draft WoA|Internet-Draft Structured Data|Zhou & Peng Expires)")
+_PAGE_FURNITURE = re.compile(
+    r"^(Gaikwad Expires|Internet-Draft WoA|Internet-Draft Structured Data|Zhou & Peng Expires)"
+)
 _BACK_MATTER = re.compile(r"^ ?(Authors?'s? Address(es)?)$")
 
 

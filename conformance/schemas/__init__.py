@@ -54,7 +54,9 @@ def schema(name: str) -> dict[str, Any]:
 @cache
 def registry() -> Registry[Any]:
     """Our schemas and the JSON Schema meta-schemas; any other URI is refused, never fetched."""
-    ours = [(f"{BASE_URI}{name}.json", Resource.from_contents(schema(name))) for name in schema_names()]
+    ours = [
+        (f"{BASE_URI}{name}.json", Resource.from_contents(schema(name))) for name in schema_names()
+    ]
     return Registry(retrieve=_refuse).with_resources(ours).combine(SPECIFICATIONS).crawl()  # type: ignore[call-arg]
 
 
@@ -68,9 +70,14 @@ def validator(name: str) -> Draft202012Validator:
 
 @cache
 def fast_validator(name: str) -> jsonschema_rs.Validator:
-    """jsonschema-rs over the same schema, registry and format assertions: hundreds of times faster, used
-    only to say that a message is valid (what it finds wrong is reported by `validator`, which keeps
-    every error's path and the requirements its subschema names). tests/schemas/test_fast_validator.py
-    shows the two agree on every golden vector and on fuzzed variants of them."""
-    ours = jsonschema_rs.Registry([(f"{BASE_URI}{other}.json", schema(other)) for other in schema_names()])
-    return jsonschema_rs.validator_for(schema(name), registry=ours, validate_formats=True, base_uri=f"{BASE_URI}{name}.json")
+    """jsonschema-rs over the same schema, registry and format assertions: hundreds of times
+    faster, used only to say that a message is valid (what it finds wrong is reported by
+    `validator`, which keeps every error's path and the requirements its subschema names).
+    tests/schemas/test_fast_validator.py shows the two agree on every golden vector and on fuzzed
+    variants of them."""
+    ours = jsonschema_rs.Registry(
+        [(f"{BASE_URI}{other}.json", schema(other)) for other in schema_names()]
+    )
+    return jsonschema_rs.validator_for(
+        schema(name), registry=ours, validate_formats=True, base_uri=f"{BASE_URI}{name}.json"
+    )

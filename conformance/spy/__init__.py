@@ -30,7 +30,15 @@ from .host import Recorder, SpyRequest, spy_app
 from .proxy import ProxyAttempt, RecordingProxy
 from .scenarios import DOMAIN, SCENARIOS, Scenario
 
-__all__ = ["SCENARIOS", "ProxyAttempt", "Recorder", "Scenario", "SpyRequest", "SpyWorld", "spy_world"]
+__all__ = [
+    "SCENARIOS",
+    "ProxyAttempt",
+    "Recorder",
+    "Scenario",
+    "SpyRequest",
+    "SpyWorld",
+    "spy_world",
+]
 
 LISTENERS = ("trusted", "untrusted-ca", "wrong-name")
 
@@ -55,15 +63,20 @@ class SpyWorld:
 def _certificates(folder: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     """The trusted CA's certificate, and (chain, key) per listener."""
     trusted, stranger = trustme.CA(), trustme.CA()
-    leaves = {"trusted": trusted.issue_cert(f"*.{DOMAIN}"), "untrusted-ca": stranger.issue_cert(f"*.{DOMAIN}"),
-              "wrong-name": trusted.issue_cert("someone-else.example")}
+    leaves = {
+        "trusted": trusted.issue_cert(f"*.{DOMAIN}"),
+        "untrusted-ca": stranger.issue_cert(f"*.{DOMAIN}"),
+        "wrong-name": trusted.issue_cert("someone-else.example"),
+    }
     cacert = folder / "ca.pem"
     trusted.cert_pem.write_to_path(str(cacert))
     return cacert, {name: write_leaf(leaf, folder, name) for name, leaf in leaves.items()}
 
 
 @contextlib.asynccontextmanager
-async def spy_world(scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadline: float = 60.0) -> AsyncIterator[SpyWorld]:
+async def spy_world(
+    scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadline: float = 60.0
+) -> AsyncIterator[SpyWorld]:
     """Serve `scenarios` on loopback until the block ends."""
     scenarios = tuple(scenarios)
     by_host = {host: s for s in scenarios for host in s.documents}
@@ -77,11 +90,19 @@ async def spy_world(scenarios: Iterable[Scenario] = SCENARIOS, *, tunnel_deadlin
             for listener in LISTENERS:
                 served = {h: s for h, s in by_host.items() if s.listener == listener}
                 chain, key = files[listener]
-                server, task, ports[listener] = await start_server(lambda _, served=served, listener=listener: spy_app(served, recorder, listener),  # type: ignore[misc]
-                                                                 certfile=chain, keyfile=key)
+                server, task, ports[listener] = await start_server(
+                    lambda _, served=served, listener=listener: spy_app(served, recorder, listener),  # type: ignore[misc]
+                    certfile=chain,
+                    keyfile=key,
+                )
                 servers.append((server, task))
-            world = SpyWorld(cacert, tuple(sorted(by_host)), recorder, {h: ports[s.listener] for h, s in by_host.items()},
-                             tunnel_deadline)
+            world = SpyWorld(
+                cacert,
+                tuple(sorted(by_host)),
+                recorder,
+                {h: ports[s.listener] for h, s in by_host.items()},
+                tunnel_deadline,
+            )
             yield world
         finally:
             for proxy in world.proxies if world is not None else ():

@@ -1,4 +1,5 @@
-"""The spy host: serves each scenario's WoA documents and answers invocations, recording every request.
+"""The spy host: serves each scenario's WoA documents and answers invocations, recording every
+request.
 
 One ASGI app serves every scenario; the Host header says which (each scenario has its own origin).
 It answers GET /.well-known/woa.json with the scenario's document (and its caching headers, with a
@@ -39,7 +40,9 @@ class SpyRequest:
     truncated: bool = False
     status: int | None = None  # how it was answered (None: it got no answer)
     answered: dict[str, str] = field(default_factory=dict)  # the answer's headers
-    url: str = ""  # where it went, when not to the spy host (a request a run that watches saw pass by)
+    url: str = (
+        ""  # where it went, when not to the spy host (a request a run that watches saw pass by)
+    )
 
     @property
     def is_document(self) -> bool:
@@ -55,15 +58,20 @@ class SpyRequest:
         return True
 
     def json(self) -> Any:
-        """The body as JSON, or None when it is not JSON (deep nesting and huge numbers included)."""
+        """The body as JSON, or None when it is not JSON (deep nesting and huge numbers
+        included)."""
         try:
             return parse_json(self.body)
         except NotJson:
             return None
 
     def as_evidence(self) -> dict[str, Any]:
-        return {"method": self.method, "url": self.url or f"https://{self.host}{self.path}", "request_headers": self.headers,
-                "request_body": self.body[:4096].decode("utf-8", "backslashreplace")}
+        return {
+            "method": self.method,
+            "url": self.url or f"https://{self.host}{self.path}",
+            "request_headers": self.headers,
+            "request_body": self.body[:4096].decode("utf-8", "backslashreplace"),
+        }
 
 
 @dataclass
@@ -97,7 +105,8 @@ async def _body(receive: Receive) -> tuple[bytes, bool]:
 
 
 def spy_app(scenarios: dict[str, Scenario], recorder: Recorder, listener: str) -> ASGIApp:
-    """The ASGI app of one listener (its certificate is the listener's): `scenarios` maps each host to its scenario."""
+    """The ASGI app of one listener (its certificate is the listener's): `scenarios` maps each
+    host to its scenario."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -106,20 +115,34 @@ def spy_app(scenarios: dict[str, Scenario], recorder: Recorder, listener: str) -
         body, truncated = await _body(receive)
         path = scope.get("raw_path", scope["path"].encode()).decode("latin-1")
         query = scope.get("query_string", b"").decode("latin-1")
-        request = SpyRequest(listener, host, scope["method"], path + (f"?{query}" if query else ""),
-                             {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])},
-                             body, time.monotonic(), truncated)
+        request = SpyRequest(
+            listener,
+            host,
+            scope["method"],
+            path + (f"?{query}" if query else ""),
+            {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])},
+            body,
+            time.monotonic(),
+            truncated,
+        )
         status, headers, payload = _answer(scenarios.get(host), request)
         recorder.requests.append(replace(request, status=status, answered=headers))
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(k.encode(), v.encode()) for k, v in headers.items()]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+            }
+        )
         await send({"type": "http.response.body", "body": payload})
 
     return app
 
 
 def _problem(status: int, detail: str) -> tuple[int, dict[str, str], bytes]:
-    body = json.dumps({"type": "about:blank", "title": "spy host", "status": status, "detail": detail}).encode()
+    body = json.dumps(
+        {"type": "about:blank", "title": "spy host", "status": status, "detail": detail}
+    ).encode()
     return status, {"content-type": "application/problem+json"}, body
 
 
@@ -138,5 +161,13 @@ def _answer(scenario: Scenario | None, request: SpyRequest) -> tuple[int, dict[s
     if answer is not None and answer.redirect:
         return 307, {"location": answer.redirect, "content-type": "application/problem+json"}, b"{}"
     envelope = request.json()
-    text = envelope.get("input", {}).get("text") if isinstance(envelope, dict) and isinstance(envelope.get("input"), dict) else None
-    return 200, {"content-type": "application/json"}, json.dumps({"echo": text if isinstance(text, str) else "ok"}).encode()
+    text = (
+        envelope.get("input", {}).get("text")
+        if isinstance(envelope, dict) and isinstance(envelope.get("input"), dict)
+        else None
+    )
+    return (
+        200,
+        {"content-type": "application/json"},
+        json.dumps({"echo": text if isinstance(text, str) else "ok"}).encode(),
+    )

@@ -77,7 +77,13 @@ class RecordingProxy:
         try:
             async with asyncio.timeout(self.deadline):
                 await self._handle(reader, writer)
-        except (TimeoutError, ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+        except (
+            TimeoutError,
+            ConnectionError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            ValueError,
+        ):
             pass
         finally:
             self._tasks.discard(task)
@@ -93,8 +99,10 @@ class RecordingProxy:
         route = self.routes.get(host) if method == "CONNECT" else None
         self.attempts.append(ProxyAttempt(method, host, port, route is not None, time.monotonic()))
         if route is None:
-            writer.write(b"HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 45\r\nconnection: close\r\n\r\n"
-                         b"the suite's proxy does not connect to this.\r\n")
+            writer.write(
+                b"HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length:"
+                b" 45\r\nconnection: close\r\n\r\nthe suite's proxy does not connect to this.\r\n"
+            )
             await writer.drain()
             return
         upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", route)

@@ -26,6 +26,21 @@ from .options import (
 from .policy import is_loopback, on_the_open_internet, rest_config
 from .target import SharedWorkFailed, Target
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_MAX_PROBES", "DEFAULT_ROLES", "SUITES", "OptionsUnusable", "RunOptions",
-           "SharedWorkFailed", "Target", "fresh_seed", "is_loopback", "may_call", "on_the_open_internet", "origin", "rest_config",
-           "run_options", "usable_cacert"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_PROBES",
+    "DEFAULT_ROLES",
+    "SUITES",
+    "OptionsUnusable",
+    "RunOptions",
+    "SharedWorkFailed",
+    "Target",
+    "fresh_seed",
+    "is_loopback",
+    "may_call",
+    "on_the_open_internet",
+    "origin",
+    "rest_config",
+    "run_options",
+    "usable_cacert",
+]

@@ -1,11 +1,14 @@
-"""The expected-failures baseline: a team gates on "nothing new" while it works through known failures.
+"""The expected-failures baseline: a team gates on "nothing new" while it works through known
+failures.
 
     {"format": "agent-conformance-baseline/1",
-     "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips ETag; fix tracked in OPS-12", ...}}
+     "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips ETag; fix tracked in OPS-12",
+     ...}}
 
 `run --baseline FILE` applies it to every result as it is made:
 
-- a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and why;
+- a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and
+    why;
 - a failure of a requirement not listed stays a failure (the gate fails);
 - a listed requirement that now passes stays a pass (the target's level and badge come from its
   behaviour alone), its message saying the entry is stale; the stale entries fail the gate (exit 1,
@@ -31,7 +34,8 @@ FORMAT = "agent-conformance-baseline/1"
 
 
 class BaselineUnusable(ValueError):
-    """A baseline file that cannot be read, or names requirements the catalogue lacks (a usage error)."""
+    """A baseline file that cannot be read, or names requirements the catalogue lacks (a usage
+    error)."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +50,19 @@ class Baseline:
         except (OSError, ValueError) as error:
             raise BaselineUnusable(f"--baseline {path} cannot be read as JSON: {error}") from None
         expected = data.get("expected_failures") if isinstance(data, dict) else None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(expected, dict):
-            raise BaselineUnusable(f"--baseline {path} is not a baseline ({FORMAT}: an object of expected_failures)")
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != FORMAT
+            or not isinstance(expected, dict)
+        ):
+            raise BaselineUnusable(
+                f"--baseline {path} is not a baseline ({FORMAT}: an object of expected_failures)"
+            )
         unknown = sorted(i for i in expected if i not in catalogue())
         if unknown:
-            raise BaselineUnusable(f"--baseline {path} names requirements the catalogue lacks: {', '.join(unknown)}")
+            raise BaselineUnusable(
+                f"--baseline {path} names requirements the catalogue lacks: {', '.join(unknown)}"
+            )
         return cls(str(path), {str(k): str(v) for k, v in expected.items()})
 
     def apply(self, result: Result) -> Result:
@@ -59,21 +71,40 @@ class Baseline:
         if reason is None:
             return result
         if result.status is Status.FAIL:
-            return replace(result, status=Status.WAIVED, message=f"expected failure, absorbed by the baseline ({reason}): {result.message}")
+            return replace(
+                result,
+                status=Status.WAIVED,
+                message=f"expected failure, absorbed by the baseline ({reason}): {result.message}",
+            )
         if result.status is Status.PASS:
-            return replace(result, message=f"stale baseline entry, remove it from {self.path}: {result.message}")
+            return replace(
+                result,
+                message=f"stale baseline entry, remove it from {self.path}: {result.message}",
+            )
         return result
 
     def stale(self, results: list[Result]) -> tuple[str, ...]:
         """The entries whose requirement now passes (a MAY's never counts: a MAY never fails)."""
-        return tuple(r.requirement for r in results if r.requirement in self.expected and r.status is Status.PASS and r.level != "MAY")
+        return tuple(
+            r.requirement
+            for r in results
+            if r.requirement in self.expected and r.status is Status.PASS and r.level != "MAY"
+        )
 
     def recorded(self) -> dict[str, Any]:
         return {"path": self.path, "expected_failures": dict(self.expected)}
 
 
 def from_report(report: dict[str, Any]) -> dict[str, Any]:
-    """A baseline holding every failing requirement of `report` (a report.json), each to be given its reason."""
-    failing = sorted({r["requirement"] for r in report.get("results", []) if r.get("status") == "fail"})
+    """A baseline holding every failing requirement of `report` (a report.json), each to be given
+    its reason."""
+    failing = sorted(
+        {r["requirement"] for r in report.get("results", []) if r.get("status") == "fail"}
+    )
     target = report.get("header", {}).get("target", "the target")
-    return {"format": FORMAT, "expected_failures": {i: f"failing in the report of {target}; say why it is expected" for i in failing}}
+    return {
+        "format": FORMAT,
+        "expected_failures": {
+            i: f"failing in the report of {target}; say why it is expected" for i in failing
+        },
+    }

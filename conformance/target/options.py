@@ -20,20 +20,35 @@ from ..recording import Replay
 from .baseline import Baseline, BaselineUnusable
 from .selection import Selection, UnknownSelection
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_MAX_PROBES", "DEFAULT_ROLES", "SUITES", "OptionsUnusable", "RunOptions", "fresh_seed",
-           "may_call", "origin", "run_options", "usable_cacert"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_PROBES",
+    "DEFAULT_ROLES",
+    "SUITES",
+    "OptionsUnusable",
+    "RunOptions",
+    "fresh_seed",
+    "may_call",
+    "origin",
+    "run_options",
+    "usable_cacert",
+]
 
-#: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI agent.
+#: The roles a target is certified in unless told otherwise: a WoA host, an SDSI server, an ACI
+#: agent.
 DEFAULT_ROLES = ("host", "server", "master", "invoked", "any")
 #: The drafts a run can certify, in the order reports list them.
 SUITES = ("woa", "sdsi", "aci")
-#: Seconds a whole run may take unless --budget says otherwise: the largest reference run (all drafts,
-#: every role, about 7 s) forty times over, so that a slow but honest target over a real network fits.
+#: Seconds a whole run may take unless --budget says otherwise: the largest reference run (all
+#: drafts, every role, about 7 s) forty times over, so that a slow but honest target over a real
+#: network fits.
 DEFAULT_BUDGET = 300.0
-#: Invocations one run may send to a WoA host's agents: every agent of a host of up to about 330 gets its
-#: input-independent probes and a valid invocation (three each), and a hostile document of 80,000 agents
-#: stays bounded (examples are built only for the agents the cap reaches).
+#: Invocations one run may send to a WoA host's agents: every agent of a host of up to about 330
+#: gets its input-independent probes and a valid invocation (three each), and a hostile document of
+#: 80,000 agents stays bounded (examples are built only for the agents the cap reaches).
 DEFAULT_MAX_PROBES = 1_000
+
+
 def fresh_seed() -> int:
     """A seed no run has used: the values a run makes up (session ids, canaries) come from it."""
     return secrets.randbits(32)
@@ -55,25 +70,46 @@ class RunOptions:
     cacert: Path | None = None
     allow_http_loopback: bool = False
     allowed_origins: tuple[str, ...] = ()
-    scenarios: tuple[str, ...] = ()  # for the SDSI jsonrpc binding, which has no document to name them
-    max_experimental_keys: int | None = None  # the SDSI convergence cap to hold servers to where they declare none (6.2.3)
-    strict: bool = False  # judge inferred requirements at their strict level (their errata's stronger reading)
-    parallel: int = 4  # checks of different lanes (draft and role) judged at once; 1: one after another
+    scenarios: tuple[
+        str, ...
+    ] = ()  # for the SDSI jsonrpc binding, which has no document to name them
+    max_experimental_keys: int | None = (
+        None  # the SDSI convergence cap to hold servers to where they declare none (6.2.3)
+    )
+    strict: bool = (
+        False  # judge inferred requirements at their strict level (their errata's stronger reading)
+    )
+    parallel: int = (
+        4  # checks of different lanes (draft and role) judged at once; 1: one after another
+    )
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
-    client_command: str | None = None  # a WoA client to certify, driven through this command (conformance/driver)
-    selection: Selection = field(default_factory=Selection)  # which requirements are judged (the rest: skip)
+    client_command: str | None = (
+        None  # a WoA client to certify, driven through this command (conformance/driver)
+    )
+    selection: Selection = field(
+        default_factory=Selection
+    )  # which requirements are judged (the rest: skip)
     baseline: Baseline | None = None  # expected failures (conformance/target/baseline.py)
-    headers: tuple[tuple[str, str], ...] = ()  # sent with every request (credentials for a protected host)
+    headers: tuple[
+        tuple[str, str], ...
+    ] = ()  # sent with every request (credentials for a protected host)
     record: Path | None = None  # write a recording of every exchange here (conformance/recording)
-    replay: Replay | None = field(default=None, compare=False)  # answer every request from this recording instead
-    #: every value the suite makes up comes from it (recorded, so that a replay makes the same); fresh for every
-    #: run unless given, so that a live target certified again never meets the sessions of the run before
+    replay: Replay | None = field(
+        default=None, compare=False
+    )  # answer every request from this recording instead
+    #: every value the suite makes up comes from it (recorded, so that a replay makes the same);
+    #: fresh for every run unless given, so that a live target certified again never meets the
+    #: sessions of the run before
     seed: int = field(default_factory=lambda: fresh_seed())
-    max_probes: int = DEFAULT_MAX_PROBES  # invocations the WoA host checks may send in one run, spent breadth first
-    require_every_agent: bool = False  # an advertised agent not exercised makes the run inconclusive (exit 4)
+    # invocations the WoA host checks may send in one run, spent breadth first
+    max_probes: int = DEFAULT_MAX_PROBES
+    require_every_agent: bool = (
+        False  # an advertised agent not exercised makes the run inconclusive (exit 4)
+    )
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
-    #: judge this traffic instead of sending anything (the proxy's, the fuzzer's): a run that watches
+    #: judge this traffic instead of sending anything (the proxy's, the fuzzer's): a run that
+    #: watches
     observed: Traffic | None = field(default=None, compare=False)
 
     @property
@@ -93,27 +129,45 @@ class RunOptions:
 
     @property
     def shared_deadline(self) -> float:
-        """Seconds for work several checks share (a plan of probes, a session): four check deadlines."""
+        """Seconds for work several checks share (a plan of probes, a session): four check
+        deadlines."""
         return self.check_deadline * 4
 
     def recorded(self) -> dict[str, object]:
         """The options as they go into a report's header."""
-        return {"binding": self.binding, "roles": list(self.roles), "timeout": self.timeout, "max_body": self.max_body,
-                "cacert": str(self.cacert) if self.cacert else None, "allow_http_loopback": self.allow_http_loopback,
-                "allowed_origins": list(self.allowed_origins), "scenarios": list(self.scenarios),
-                "max_experimental_keys": self.max_experimental_keys, "strict": self.strict, "check_timeout": self.check_deadline,
-                "budget": self.budget, "in_process": self.transport is not None, "client_command": self.client_command,
-                "selection": self.selection.recorded(), "baseline": self.baseline.recorded() if self.baseline else None,
-                "headers": [name for name, _ in self.headers], "seed": self.seed, "parallel": self.parallel,
-                "max_probes": self.max_probes, "require_every_agent": self.require_every_agent,
-                "replayed_from": str(self.replay.folder) if self.replay else None}  # names only: values may be credentials
+        return {
+            "binding": self.binding,
+            "roles": list(self.roles),
+            "timeout": self.timeout,
+            "max_body": self.max_body,
+            "cacert": str(self.cacert) if self.cacert else None,
+            "allow_http_loopback": self.allow_http_loopback,
+            "allowed_origins": list(self.allowed_origins),
+            "scenarios": list(self.scenarios),
+            "max_experimental_keys": self.max_experimental_keys,
+            "strict": self.strict,
+            "check_timeout": self.check_deadline,
+            "budget": self.budget,
+            "in_process": self.transport is not None,
+            "client_command": self.client_command,
+            "selection": self.selection.recorded(),
+            "baseline": self.baseline.recorded() if self.baseline else None,
+            "headers": [name for name, _ in self.headers],
+            "seed": self.seed,
+            "parallel": self.parallel,
+            "max_probes": self.max_probes,
+            "require_every_agent": self.require_every_agent,
+            "replayed_from": str(self.replay.folder) if self.replay else None,
+        }  # names only: values may be credentials
 
 
 class OptionsUnusable(ValueError):
-    """An option a run cannot use: which (as the CLI spells it) and why, for a usage error (exit 2)."""
+    """An option a run cannot use: which (as the CLI spells it) and why, for a usage error (exit
+    2)."""
 
     def __init__(self, option: str, why: str, *, whole: bool = False) -> None:
-        """`why` follows the option's name ("--cacert x is not ..."), or with `whole` says it all."""
+        """`why` follows the option's name ("--cacert x is not ..."), or with `whole` says it
+        all."""
         super().__init__(why if whole else f"--{option} {why}")
         self.option, self.why, self.whole = option, why, whole
 
@@ -122,64 +176,112 @@ def origin(url: str, option: str = "target") -> str:
     """`url` as a target's origin and optional base path (no trailing slash), or OptionsUnusable."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise OptionsUnusable(option, f"must be an http or https URL such as https://agents.example.com, not {url!r}")
+        raise OptionsUnusable(
+            option, f"must be an http or https URL such as https://agents.example.com, not {url!r}"
+        )
     if parts.query or parts.fragment:
-        raise OptionsUnusable(option, "is an origin (and optional base path), without a query or fragment")
+        raise OptionsUnusable(
+            option, "is an origin (and optional base path), without a query or fragment"
+        )
     return url.rstrip("/")
 
 
 def usable_cacert(cacert: Path | str | None) -> Path | None:
-    """`cacert` when it holds a certificate TLS can load (the user's file, not a defect of the suite)."""
+    """`cacert` when it holds a certificate TLS can load (the user's file, not a defect of the
+    suite)."""
     if cacert is None:
         return None
     try:
         tls_context(str(cacert))
     except (ssl.SSLError, OSError, ValueError) as error:
-        raise OptionsUnusable("cacert", f"{cacert} is not a PEM CA certificate TLS can load: {error}") from None
+        raise OptionsUnusable(
+            "cacert", f"{cacert} is not a PEM CA certificate TLS can load: {error}"
+        ) from None
     return Path(cacert)
 
 
 def _header(raw: str | tuple[str, str]) -> tuple[str, str]:
     name, colon, value = raw.partition(":") if isinstance(raw, str) else (raw[0], ":", raw[1])
-    if not colon or not name.strip() or any(c in name for c in " \t\r\n") or any(c in value for c in "\r\n"):
+    if (
+        not colon
+        or not name.strip()
+        or any(c in name for c in " \t\r\n")
+        or any(c in value for c in "\r\n")
+    ):
         raise OptionsUnusable("header", f"is 'Name: value', not {raw!r}")
     return name.strip(), value.strip()
 
 
-def run_options(target: str, *, suites: str | Sequence[str] = "all", roles: Sequence[str] = DEFAULT_ROLES,
-                cacert: Path | str | None = None, allowed_origins: Sequence[str] = (), headers: Sequence[str | tuple[str, str]] = (),
-                levels: Sequence[str] = (), requirements: Sequence[str] = (), sections: Sequence[str] = (),
-                exclude: Sequence[str] = (), baseline: Path | str | Baseline | None = None, scenarios: Sequence[str] = (),
-                binding: str = WoaRestBinding.name, seed: int | None = None, **rest: Any) -> RunOptions:
-    """The one way every entry point (the CLI, the pytest plugin, fleet, rejudge, mutate, tests) makes a run's
-    options from what a user gave, checked and normalised alike; OptionsUnusable names the option at fault.
+def run_options(
+    target: str,
+    *,
+    suites: str | Sequence[str] = "all",
+    roles: Sequence[str] = DEFAULT_ROLES,
+    cacert: Path | str | None = None,
+    allowed_origins: Sequence[str] = (),
+    headers: Sequence[str | tuple[str, str]] = (),
+    levels: Sequence[str] = (),
+    requirements: Sequence[str] = (),
+    sections: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    baseline: Path | str | Baseline | None = None,
+    scenarios: Sequence[str] = (),
+    binding: str = WoaRestBinding.name,
+    seed: int | None = None,
+    **rest: Any,
+) -> RunOptions:
+    """The one way every entry point (the CLI, the pytest plugin, fleet, rejudge, mutate, tests)
+    makes a run's options from what a user gave, checked and normalised alike; OptionsUnusable names
+    the option at fault.
 
-    The target is an http(s) origin, left as given when the app is in-process (`transport`) or the suite
-    drives a client (`client_command`); suites are "all" or draft names; roles always include "any"; the
-    CA certificate must load (unless the run is a replay); allowed origins are origins; headers are "Name: value"; the selection and
-    the baseline are read here; an unseeded run gets a fresh seed. `rest` are RunOptions' other fields."""
+    The target is an http(s) origin, left as given when the app is in-process (`transport`) or
+    the suite drives a client (`client_command`); suites are "all" or draft names; roles always
+    include "any"; the CA certificate must load (unless the run is a replay); allowed origins are
+    origins; headers are "Name: value"; the selection and the baseline are read here; an unseeded
+    run gets a fresh seed. `rest` are RunOptions' other fields."""
     if not (rest.get("transport") is not None or rest.get("client_command")):
         target = origin(target)
     chosen = SUITES if suites == "all" else (suites,) if isinstance(suites, str) else tuple(suites)
     unknown = [s for s in chosen if s not in SUITES]
     if unknown or not chosen:
-        raise OptionsUnusable("suite", f"is one of {', '.join(SUITES)} or all, not {', '.join(unknown) or 'nothing'}")
+        raise OptionsUnusable(
+            "suite", f"is one of {', '.join(SUITES)} or all, not {', '.join(unknown) or 'nothing'}"
+        )
     if scenarios and "sdsi" not in chosen:
         raise OptionsUnusable("scenario", "names SDSI scenarios: give --suite sdsi (or all)")
     if binding == "a2a" and chosen != ("aci",):
-        raise OptionsUnusable("binding", "a2a certifies ACI invoked agents over A2A: give --suite aci")
+        raise OptionsUnusable(
+            "binding", "a2a certifies ACI invoked agents over A2A: give --suite aci"
+        )
     try:
-        selection = Selection(tuple(x.upper() for x in levels), tuple(requirements), tuple(sections), tuple(exclude))
+        selection = Selection(
+            tuple(x.upper() for x in levels), tuple(requirements), tuple(sections), tuple(exclude)
+        )
     except UnknownSelection as error:
-        raise OptionsUnusable("requirement" if requirements or exclude else "section" if sections else "level", str(error),
-                              whole=True) from None
+        raise OptionsUnusable(
+            "requirement" if requirements or exclude else "section" if sections else "level",
+            str(error),
+            whole=True,
+        ) from None
     try:
         expected = Baseline.load(Path(baseline)) if isinstance(baseline, (str, Path)) else baseline
     except BaselineUnusable as error:
         raise OptionsUnusable("baseline", str(error), whole=True) from None
     # a replay makes no connection: the recorded run's CA (a path on its machine) is not loaded
-    trusted = usable_cacert(cacert) if rest.get("replay") is None else Path(cacert) if cacert else None
-    return RunOptions(target=target, suites=chosen, roles=tuple(dict.fromkeys((*roles, "any"))), cacert=trusted,
-                      allowed_origins=tuple(origin(o, "allow-origin") for o in allowed_origins),
-                      headers=tuple(_header(h) for h in headers), selection=selection, baseline=expected,
-                      scenarios=tuple(scenarios), binding=binding, seed=fresh_seed() if seed is None else seed, **rest)
+    trusted = (
+        usable_cacert(cacert) if rest.get("replay") is None else Path(cacert) if cacert else None
+    )
+    return RunOptions(
+        target=target,
+        suites=chosen,
+        roles=tuple(dict.fromkeys((*roles, "any"))),
+        cacert=trusted,
+        allowed_origins=tuple(origin(o, "allow-origin") for o in allowed_origins),
+        headers=tuple(_header(h) for h in headers),
+        selection=selection,
+        baseline=expected,
+        scenarios=tuple(scenarios),
+        binding=binding,
+        seed=fresh_seed() if seed is None else seed,
+        **rest,
+    )

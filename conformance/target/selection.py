@@ -27,10 +27,15 @@ class Selection:
     def __post_init__(self) -> None:
         unknown = [i for i in (*self.requirements, *self.excluded) if i not in catalogue()]
         if unknown:
-            raise UnknownSelection(f"no requirement has the ID {', '.join(unknown)} (`agent-conformance requirements` lists them)")
+            raise UnknownSelection(
+                f"no requirement has the ID {', '.join(unknown)} (`agent-conformance requirements`"
+                " lists them)"
+            )
         levels = [level for level in self.levels if level not in LEVELS]
         if levels:
-            raise UnknownSelection(f"unknown level {', '.join(levels)}; choose from must, should, may")
+            raise UnknownSelection(
+                f"unknown level {', '.join(levels)}; choose from must, should, may"
+            )
         sections = {r.section for r in catalogue()}
         missing = [s for s in self.sections if not any(_within(s, known) for known in sections)]
         if missing:
@@ -53,22 +58,33 @@ class Selection:
         return None
 
     def label(self) -> str:
-        """What the selection judges, for the level's label: "" when everything, else "MUST selected",
-        "sections 4, 5.2 selected", "3 requirements selected", "2 excluded" (joined by "; ")."""
+        """What the selection judges, for the level's label: "" when everything, else "MUST
+        selected", "sections 4, 5.2 selected", "3 requirements selected", "2 excluded" (joined by
+        "; ")."""
         parts = []
         if self.levels:
             parts.append(f"{', '.join(self.levels)} selected")
         if self.sections:
-            parts.append(f"section{'s' if len(self.sections) > 1 else ''} {', '.join(self.sections)} selected")
+            parts.append(
+                f"section{'s' if len(self.sections) > 1 else ''} {', '.join(self.sections)}"
+                " selected"
+            )
         if self.requirements:
-            parts.append(f"{len(self.requirements)} requirement{'s' if len(self.requirements) > 1 else ''} selected")
+            parts.append(
+                f"{len(self.requirements)} requirement{'s' if len(self.requirements) > 1 else ''}"
+                " selected"
+            )
         if self.excluded:
             parts.append(f"{len(self.excluded)} excluded")
         return "; ".join(parts)
 
     def recorded(self) -> dict[str, list[str]]:
-        return {"levels": list(self.levels), "requirements": list(self.requirements), "sections": list(self.sections),
-                "excluded": list(self.excluded)}
+        return {
+            "levels": list(self.levels),
+            "requirements": list(self.requirements),
+            "sections": list(self.sections),
+            "excluded": list(self.excluded),
+        }
 
 
 def _within(selected: str, section: str) -> bool:

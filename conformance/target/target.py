@@ -32,10 +32,14 @@ class Target:
     options: RunOptions
     client: HttpClient
     binding: WoaRestBinding
-    fetched: DocumentFetch  # the document's fetch: the probe's, or in a run that watches, the first that passed by
-    values: Values  # what the run makes up (from its seed) and the clock readings that enter a verdict
+    # the document's fetch: the probe's, or in a run that watches, the first that passed by
+    fetched: DocumentFetch
+    values: (
+        Values  # what the run makes up (from its seed) and the clock readings that enter a verdict
+    )
     recorder: Recorder | None = None  # keeps the run's evidence (run --record)
-    #: the deadline of the check this view of the target is handed to, which waiting on shared work must not use up
+    #: the deadline of the check this view of the target is handed to, which waiting on shared work
+    #: must not use up
     deadline: asyncio.Timeout | None = None
     cache: dict[str, Any] = field(default_factory=dict)
     _memo: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
@@ -58,7 +62,8 @@ class Target:
         return self.options.observed
 
     def checked_under(self, deadline: asyncio.Timeout) -> Target:
-        """This target as one check sees it: the same run, memo and cache, with that check's deadline."""
+        """This target as one check sees it: the same run, memo and cache, with that check's
+        deadline."""
         return replace(self, deadline=deadline)
 
     @property
@@ -67,10 +72,14 @@ class Target:
         return self.options.replay
 
     def sends(self, what: str) -> None:
-        """Say that the check is about to send `what` (or host a server, or drive a client): NotObserved in
-        a run that watches, which sends nothing (its client refuses every request; other ways out are here)."""
+        """Say that the check is about to send `what` (or host a server, or drive a client):
+        NotObserved in a run that watches, which sends nothing (its client refuses every request;
+        other ways out are here)."""
         if self.options.observed is not None:
-            raise NotObserved(f"a run that watches sends nothing, and this needs {what}: run the suite against the target to judge it")
+            raise NotObserved(
+                f"a run that watches sends nothing, and this needs {what}: run the suite against"
+                " the target to judge it"
+            )
 
     def may_call(self, url: str) -> bool:
         """Whether the user allowed the suite to send requests to `url`."""
@@ -79,18 +88,34 @@ class Target:
     def invoke_url(self, agent_id: str) -> tuple[str | None, str | None]:
         """The rest invocation URL of `agent_id` (WoA 4.3.1), or why the suite will not call it."""
         rest = rest_config(self.document)
-        if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not isinstance(rest.get("invoke_path"), str):
+        if (
+            not isinstance(rest, dict)
+            or not isinstance(rest.get("base"), str)
+            or not isinstance(rest.get("invoke_path"), str)
+        ):
             return None, "the rest transport has no usable base and invoke_path"
         base, path = rest["base"].rstrip("/"), rest["invoke_path"]
         if not path.startswith("/"):
-            return None, f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)"
+            return (
+                None,
+                f"invoke_path {path!r} does not start with / (WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE)",
+            )
         url = base + path.replace("{agent_id}", quote(agent_id, safe=""))
         if url.startswith("http://") and not self.waives_plain_http(url):
-            return None, f"the rest base {base} is plain HTTP; the suite does not invoke over it (WOA-4.3.1-REST-BASE-HTTPS)"
+            return (
+                None,
+                (
+                    f"the rest base {base} is plain HTTP; the suite does not invoke over it"
+                    " (WOA-4.3.1-REST-BASE-HTTPS)"
+                ),
+            )
         if not url.startswith(("https://", "http://")):
             return None, f"the rest base {base!r} is not an http(s) URL"
         if not self.may_call(url):
-            return None, f"{url} is not on the target's origin; allow it with --allow-origin to invoke it"
+            return (
+                None,
+                f"{url} is not on the target's origin; allow it with --allow-origin to invoke it",
+            )
         return url, None
 
     def waives_plain_http(self, url: str) -> bool:
@@ -109,13 +134,18 @@ class Target:
             self._ends[key] = loop.time() + self.options.shared_deadline
         scope = self.deadline
         if scope is not None and scope.when() is not None and not scope.expired():
-            with contextlib.suppress(RuntimeError):  # the check has ended (shared work it began asks on): nothing to extend
-                scope.reschedule(max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline))
+            with contextlib.suppress(
+                RuntimeError
+            ):  # the check has ended (shared work it began asks on): nothing to extend
+                scope.reschedule(
+                    max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline)
+                )
         result: T = await asyncio.shield(self._memo[key])
         return result
 
     def finished(self, key: str) -> Any:
-        """What the shared work `key` produced, when it ran and finished without failing (None otherwise)."""
+        """What the shared work `key` produced, when it ran and finished without failing (None
+        otherwise)."""
         task = self._memo.get(key)
         if task is None or not task.done() or task.cancelled() or task.exception() is not None:
             return None
@@ -126,7 +156,9 @@ class Target:
             async with asyncio.timeout(self.options.shared_deadline):
                 return await work()
         except TimeoutError:
-            raise SharedWorkFailed(f"{key} did not finish within its {self.options.shared_deadline:g} s deadline") from None
+            raise SharedWorkFailed(
+                f"{key} did not finish within its {self.options.shared_deadline:g} s deadline"
+            ) from None
 
     async def aclose(self) -> None:
         """Cancel shared work still running (a check gave up on it) once the run is over."""

@@ -1,6 +1,8 @@
-"""Fleets: certify many targets into one folder of per-target reports, a fleet summary and the matrix.
+"""Fleets: certify many targets into one folder of per-target reports, a fleet summary and the
+matrix.
 
-    agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT] [--report-dir D]
+    agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT]
+    [--report-dir D]
 
 A targets file holds one URL a line (`#` comments), or a JSON list of objects with per-target
 options: {"target": URL, "suite": "woa", "cacert": PATH, "timeout": S, "budget": S,
@@ -43,7 +45,11 @@ def read_targets(path: Path) -> list[TargetSpec]:
         if not all(isinstance(e, dict) and isinstance(e.get("target"), str) for e in entries):
             raise ValueError("each entry of a JSON targets file is an object with a target URL")
         return [TargetSpec(**e) for e in entries]
-    return [TargetSpec(line.strip()) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        TargetSpec(line.strip())
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def slug(target: str) -> str:
@@ -61,7 +67,8 @@ def _complete(folder: Path) -> dict[str, Any] | None:
 
 
 def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
-    """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict. Never raises."""
+    """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
+    Never raises."""
     from ..engine.gate import decide
     from ..engine.runner import TargetUnreachable, run
     from ..report.writers import writers_for
@@ -70,19 +77,53 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
     folder = Path(out) / slug(spec.target)
     earlier = _complete(folder)
     if earlier is not None:
-        return {"target": spec.target, "folder": folder.name, "level": earlier.get("level"),
-                "exit_code": earlier.get("gate", {}).get("exit_code"), "reused": True}
+        return {
+            "target": spec.target,
+            "folder": folder.name,
+            "level": earlier.get("level"),
+            "exit_code": earlier.get("gate", {}).get("exit_code"),
+            "reused": True,
+        }
     try:
-        options = run_options(spec.target, suites=spec.suite, timeout=spec.timeout, budget=spec.budget, cacert=spec.cacert,
-                              allow_http_loopback=spec.allow_http_loopback)
+        options = run_options(
+            spec.target,
+            suites=spec.suite,
+            timeout=spec.timeout,
+            budget=spec.budget,
+            cacert=spec.cacert,
+            allow_http_loopback=spec.allow_http_loopback,
+        )
         summary = asyncio.run(run(options, writers_for(folder)))
     except OptionsUnusable as error:
-        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": str(error)}
+        return {
+            "target": spec.target,
+            "folder": folder.name,
+            "level": None,
+            "exit_code": 2,
+            "problem": str(error),
+        }
     except TargetUnreachable as error:
-        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 2, "problem": f"unreachable: {error}"}
+        return {
+            "target": spec.target,
+            "folder": folder.name,
+            "level": None,
+            "exit_code": 2,
+            "problem": f"unreachable: {error}",
+        }
     except Exception as error:  # one target's defect is that target's row, never the fleet's end
-        return {"target": spec.target, "folder": folder.name, "level": None, "exit_code": 3, "problem": f"{type(error).__name__}: {error}"}
-    return {"target": spec.target, "folder": folder.name, "level": summary.level, "exit_code": int(decide(summary).code)}
+        return {
+            "target": spec.target,
+            "folder": folder.name,
+            "level": None,
+            "exit_code": 3,
+            "problem": f"{type(error).__name__}: {error}",
+        }
+    return {
+        "target": spec.target,
+        "folder": folder.name,
+        "level": summary.level,
+        "exit_code": int(decide(summary).code),
+    }
 
 
 def _local(specs: list[TargetSpec], out: Path, jobs: int) -> Iterator[dict[str, Any]]:
@@ -96,15 +137,31 @@ def _distributed(specs: list[TargetSpec], out: Path, scheduler: str) -> Iterator
     from distributed import as_completed as finished
 
     with Client(scheduler, timeout="30s") as client:
-        futures = [client.submit(certify_one, spec, str(out), key=f"certify-{slug(spec.target)}", retries=1, pure=False)
-                   for spec in specs]
+        futures = [
+            client.submit(
+                certify_one,
+                spec,
+                str(out),
+                key=f"certify-{slug(spec.target)}",
+                retries=1,
+                pure=False,
+            )
+            for spec in specs
+        ]
         for future in finished(futures):
             yield future.result()
 
 
-def fleet_results(specs: list[TargetSpec], out: Path, *, jobs: int = 4, scheduler: str | None = None,
-                  progress: Callable[[dict[str, Any]], None] = lambda _: None) -> list[dict[str, Any]]:
-    """Certify every target of `specs` into `out`; the rows in the targets' order, reported to `progress` as they finish."""
+def fleet_results(
+    specs: list[TargetSpec],
+    out: Path,
+    *,
+    jobs: int = 4,
+    scheduler: str | None = None,
+    progress: Callable[[dict[str, Any]], None] = lambda _: None,
+) -> list[dict[str, Any]]:
+    """Certify every target of `specs` into `out`; the rows in the targets' order, reported to
+    `progress` as they finish."""
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict[str, Any]] = {}
     for row in _distributed(specs, out, scheduler) if scheduler else _local(specs, out, jobs):
@@ -112,7 +169,16 @@ def fleet_results(specs: list[TargetSpec], out: Path, *, jobs: int = 4, schedule
         progress(row)
     ordered = [rows[s.target] for s in specs if s.target in rows]
     (out / "fleet.json").write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
-    lines = ["# agent-conformance fleet", "", "| Target | Level | Exit | Report |", "|---|---|---|---|"]
-    lines += [f"| {r['target']} | {r['level'] or r.get('problem', '-')} | {r['exit_code']} | {r['folder']}/ |" for r in ordered]
+    lines = [
+        "# agent-conformance fleet",
+        "",
+        "| Target | Level | Exit | Report |",
+        "|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['target']} | {r['level'] or r.get('problem', '-')} | {r['exit_code']} |"
+        f" {r['folder']}/ |"
+        for r in ordered
+    ]
     (out / "fleet.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return ordered

@@ -1,7 +1,7 @@
-"""The reference agents, handed to the commands that serve, drive or mutate them (`mock`, `run --mock`,
-`mutate`, `aci isolation`) through this one interface. The suite never imports them: the distribution
-that ships them names an object of this shape under the entry point group below (this project's is
-`mocks.references:REFERENCES`), and a suite installed without them says so in one line.
+"""The reference agents, handed to the commands that serve, drive or mutate them (`mock`, `run
+--mock`, `mutate`, `aci isolation`) through this one interface. The suite never imports them: the
+distribution that ships them names an object of this shape under the entry point group below (this
+project's is `mocks.references:REFERENCES`), and a suite installed without them says so in one line.
 
     refs = references()
     with refs.serve_host("woa-5.2-agent-mismatch-400") as host:
@@ -18,7 +18,16 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["GROUP", "AgentIds", "Described", "Figure", "References", "ReferencesMissing", "Served", "references"]
+__all__ = [
+    "GROUP",
+    "AgentIds",
+    "Described",
+    "Figure",
+    "References",
+    "ReferencesMissing",
+    "Served",
+    "references",
+]
 
 GROUP = "agent_conformance.references"
 
@@ -45,7 +54,8 @@ class Served(Protocol):
 
 @dataclass(frozen=True)
 class Figure:
-    """What the reference master sends its invoked agents in one scenario, isolated and broadcast."""
+    """What the reference master sends its invoked agents in one scenario, isolated and
+    broadcast."""
 
     scenario: str
     dispatches: int
@@ -61,7 +71,8 @@ class Figure:
 
 @dataclass(frozen=True)
 class AgentIds:
-    """The ids the reference host gives its agents, for telling which certification judges a path."""
+    """The ids the reference host gives its agents, for telling which certification judges a
+    path."""
 
     sdsi_server: str
     sdsi_client: str
@@ -77,21 +88,33 @@ class References(Protocol):
     @property
     def agent_ids(self) -> AgentIds: ...
 
-    def serve_host(self, fault: str | None = None, *, port: int = 0, tls: bool = True, fault_rate: float | None = None,
-                   fault_seed: int = 0, minimal: bool = False) -> AbstractContextManager[Served]:
-        """The reference WoA host on loopback (HTTPS unless `tls` is False), with one named fault, or minimal."""
+    def serve_host(
+        self,
+        fault: str | None = None,
+        *,
+        port: int = 0,
+        tls: bool = True,
+        fault_rate: float | None = None,
+        fault_seed: int = 0,
+        minimal: bool = False,
+    ) -> AbstractContextManager[Served]:
+        """The reference WoA host on loopback (HTTPS unless `tls` is False), with one named
+        fault, or minimal."""
         ...
 
     def create_app(self, base: str) -> Any:
-        """The healthy reference host as an ASGI app whose origin is `base` (for in-process runs)."""
+        """The healthy reference host as an ASGI app whose origin is `base` (for in-process
+        runs)."""
         ...
 
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
-        """The --client-command that runs the reference WoA client, with `fault` if any, or as the minimal conformer."""
+        """The --client-command that runs the reference WoA client, with `fault` if any, or as
+        the minimal conformer."""
         ...
 
     def isolation_figures(self) -> list[Figure]:
-        """ACI 4.2's figure: what the reference master sends in the draft's two scenarios, against a broadcast."""
+        """ACI 4.2's figure: what the reference master sends in the draft's two scenarios,
+        against a broadcast."""
         ...
 
 
@@ -101,5 +124,7 @@ def references() -> References:
     for entry in entry_points(group=GROUP):
         found: References = entry.load()
         return found
-    raise ReferencesMissing(f"no reference agents are installed (entry point group {GROUP}): install agent-conformance "
-                            "from its repository, which ships them in mocks/")
+    raise ReferencesMissing(
+        f"no reference agents are installed (entry point group {GROUP}): install agent-conformance "
+        "from its repository, which ships them in mocks/"
+    )

@@ -24,24 +24,43 @@ __all__ = ["changed_verdicts", "options_for", "rejudge", "rejudged"]
 def options_for(replay: Replay) -> RunOptions:
     """The recorded run's options, answering from `replay`."""
     recorded: dict[str, Any] = replay.meta.get("options", {})
-    return run_options(str(replay.meta["target"]), suites=tuple(replay.meta.get("drafts", {})) or "all",
-                       binding=str(recorded.get("binding", "woa-rest")), roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
-                       timeout=float(recorded.get("timeout", 10.0)), cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
-                       allow_http_loopback=bool(recorded.get("allow_http_loopback")),
-                       allowed_origins=tuple(recorded.get("allowed_origins") or ()), scenarios=tuple(recorded.get("scenarios") or ()),
-                       max_experimental_keys=recorded.get("max_experimental_keys"), strict=bool(recorded.get("strict")),
-                       check_timeout=recorded.get("check_timeout"), budget=float(recorded.get("budget", 300.0)),
-                       client_command=recorded.get("client_command"), parallel=int(recorded.get("parallel", 4)),
-                       seed=int(replay.meta.get("seed", 0)), replay=replay)
+    return run_options(
+        str(replay.meta["target"]),
+        suites=tuple(replay.meta.get("drafts", {})) or "all",
+        binding=str(recorded.get("binding", "woa-rest")),
+        roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
+        timeout=float(recorded.get("timeout", 10.0)),
+        cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
+        allow_http_loopback=bool(recorded.get("allow_http_loopback")),
+        allowed_origins=tuple(recorded.get("allowed_origins") or ()),
+        scenarios=tuple(recorded.get("scenarios") or ()),
+        max_experimental_keys=recorded.get("max_experimental_keys"),
+        strict=bool(recorded.get("strict")),
+        check_timeout=recorded.get("check_timeout"),
+        budget=float(recorded.get("budget", 300.0)),
+        client_command=recorded.get("client_command"),
+        parallel=int(recorded.get("parallel", 4)),
+        seed=int(replay.meta.get("seed", 0)),
+        replay=replay,
+    )
 
 
-async def rejudge(replay: Replay, handlers: Sequence[Handler], about: Mapping[str, Any] = MappingProxyType({})) -> Summary:
-    """Judge the recording again with this version's checks, the way it was made; every result goes to
-    `handlers`. Raises TargetUnreachable when a replayed run's recording answers not even its first request."""
+async def rejudge(
+    replay: Replay, handlers: Sequence[Handler], about: Mapping[str, Any] = MappingProxyType({})
+) -> Summary:
+    """Judge the recording again with this version's checks, the way it was made; every result
+    goes to `handlers`. Raises TargetUnreachable when a replayed run's recording answers not even
+    its first request."""
     recorded: dict[str, Any] = replay.meta.get("options", {})
     if recorded.get("passive"):  # a proxy's recording: its traffic, judged again
-        return await judged_run(str(replay.meta["target"]), tuple(replay.meta.get("drafts", {})), Traffic.recorded(replay), handlers,
-                                recorded | dict(about), strict=bool(recorded.get("strict")))
+        return await judged_run(
+            str(replay.meta["target"]),
+            tuple(replay.meta.get("drafts", {})),
+            Traffic.recorded(replay),
+            handlers,
+            recorded | dict(about),
+            strict=bool(recorded.get("strict")),
+        )
     return await run(options_for(replay), handlers, about=about)
 
 
@@ -52,9 +71,12 @@ async def rejudged(replay: Replay) -> list[Result]:
     return collect.results
 
 
-def changed_verdicts(before: dict[str, list[str]], after: list[Result]) -> list[tuple[str, list[str], list[str], str]]:
-    """(requirement, statuses before, statuses now, message) for each requirement whose verdicts differ;
-    a requirement the replay could not judge (a skip "not in the recording") is not a change."""
+def changed_verdicts(
+    before: dict[str, list[str]], after: list[Result]
+) -> list[tuple[str, list[str], list[str], str]]:
+    """(requirement, statuses before, statuses now, message) for each requirement whose verdicts
+    differ; a requirement the replay could not judge (a skip "not in the recording") is not a
+    change."""
     now: dict[str, list[Result]] = {}
     for result in after:
         now.setdefault(result.requirement, []).append(result)

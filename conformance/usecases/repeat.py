@@ -2,9 +2,9 @@
 run with a fresh seed, and every requirement reported with how often it was broken and how much that
 bounds: the observed violation rate and its upper confidence bound (exact one-sided Clopper-Pearson
 at 95%). A requirement that both passed and failed is `flaky`. Any MUST violation in any run fails
-the gate, as a single run's would; a clean repeated run says what it bounds ("0 of 20, violation rate
-<= 13.9% at 95%"). With `max_violation_rate`, the runs go on (up to `runs`) until every judged MUST's
-bound is at most that rate, or a violation is seen.
+the gate, as a single run's would; a clean repeated run says what it bounds ("0 of 20, violation
+rate <= 13.9% at 95%"). With `max_violation_rate`, the runs go on (up to `runs`) until every judged
+MUST's bound is at most that rate, or a violation is seen.
 
     summary = await repeated(options, runs=20, handlers=writers)
 """
@@ -57,7 +57,9 @@ def upper_bound(failures: int, runs: int, confidence: float = CONFIDENCE) -> flo
     low, high = failures / runs, 1.0
     for _ in range(100):  # bisection: the CDF falls as p rises
         middle = (low + high) / 2
-        low, high = (middle, high) if _binomial_cdf(failures, runs, middle) > alpha else (low, middle)
+        low, high = (
+            (middle, high) if _binomial_cdf(failures, runs, middle) > alpha else (low, middle)
+        )
     return high
 
 
@@ -84,36 +86,65 @@ class Tally:
 
     def repeat(self) -> dict[str, object]:
         judged = self.judged
-        return {"runs": len(self.results), "passes": self.count(Status.PASS), "failures": self.failures,
-                "errors": self.count(Status.ERROR), "rate": round(self.failures / judged, 4) if judged else None,
-                "upper_bound": round(upper_bound(self.failures, judged), 4) if judged else None,
-                "confidence": CONFIDENCE, "method": METHOD, "flaky": self.flaky}
+        return {
+            "runs": len(self.results),
+            "passes": self.count(Status.PASS),
+            "failures": self.failures,
+            "errors": self.count(Status.ERROR),
+            "rate": round(self.failures / judged, 4) if judged else None,
+            "upper_bound": round(upper_bound(self.failures, judged), 4) if judged else None,
+            "confidence": CONFIDENCE,
+            "method": METHOD,
+            "flaky": self.flaky,
+        }
 
     def result(self) -> Result:
-        """One result standing for every run: the worst status seen, a message saying what the runs bound."""
+        """One result standing for every run: the worst status seen, a message saying what the
+        runs bound."""
         first = self.results[0]
-        chosen = next((r for status in (Status.FAIL, Status.ERROR, Status.WAIVED, Status.PASS)
-                       for r in self.results if r.status is status), first)
+        chosen = next(
+            (
+                r
+                for status in (Status.FAIL, Status.ERROR, Status.WAIVED, Status.PASS)
+                for r in self.results
+                if r.status is status
+            ),
+            first,
+        )
         repeat = self.repeat()
         if repeat["rate"] is None:
             return dataclasses.replace(chosen, repeat=repeat)
-        said = (f"{'flaky: ' if self.flaky else ''}{self.failures} of {self.judged} runs broke it, violation rate "
-                f"<= {repeat['upper_bound']:.1%} at {CONFIDENCE:.0%} ({METHOD})")
-        return dataclasses.replace(chosen, message=f"{said}; {chosen.message}" if chosen.status is not Status.PASS else said,
-                                   repeat=repeat,
-                                   duration_ms=round(sum(r.duration_ms for r in self.results), 1))
+        said = (
+            f"{'flaky: ' if self.flaky else ''}{self.failures} of {self.judged} runs broke it,"
+            f" violation rate <= {repeat['upper_bound']:.1%} at {CONFIDENCE:.0%} ({METHOD})"
+        )
+        return dataclasses.replace(
+            chosen,
+            message=f"{said}; {chosen.message}" if chosen.status is not Status.PASS else said,
+            repeat=repeat,
+            duration_ms=round(sum(r.duration_ms for r in self.results), 1),
+        )
 
 
 def _settled(tallies: dict[str, Tally], rate: float) -> bool:
-    """Whether every judged MUST's bound is at most `rate`, or a MUST violation was seen (nothing more to learn)."""
+    """Whether every judged MUST's bound is at most `rate`, or a MUST violation was seen (nothing
+    more to learn)."""
     musts = [t for t in tallies.values() if t.results[0].level == "MUST" and t.judged]
-    return any(t.failures for t in musts) or all(upper_bound(t.failures, t.judged) <= rate for t in musts)
+    return any(t.failures for t in musts) or all(
+        upper_bound(t.failures, t.judged) <= rate for t in musts
+    )
 
 
-async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] = (), *, max_violation_rate: float | None = None,
-                   progress: Callable[[int, int, Summary], None] | None = None) -> Summary:
-    """Certify `options.target` up to `runs` times, each with a fresh seed (the first with `options.seed`),
-    and hand `handlers` one result per requirement that stands for them all."""
+async def repeated(
+    options: RunOptions,
+    runs: int,
+    handlers: Sequence[Handler] = (),
+    *,
+    max_violation_rate: float | None = None,
+    progress: Callable[[int, int, Summary], None] | None = None,
+) -> Summary:
+    """Certify `options.target` up to `runs` times, each with a fresh seed (the first with
+    `options.seed`), and hand `handlers` one result per requirement that stands for them all."""
     started = utc_now()
     tallies: dict[str, Tally] = {}
     seeds: list[int] = []
@@ -135,20 +166,47 @@ async def repeated(options: RunOptions, runs: int, handlers: Sequence[Handler] =
         if max_violation_rate is not None and _settled(tallies, max_violation_rate):
             break
     assert header is not None
-    stopped = ("every judged MUST's bound reached the rate asked for, or a MUST violation was seen"
-               if max_violation_rate is not None and len(summaries) < runs else None)
-    header = dataclasses.replace(header, started=started, options={
-        **header.options, "seed": seeds[0],
-        "repeat": {"runs": len(summaries), "asked": runs, "seeds": seeds, "max_violation_rate": max_violation_rate,
-                   "stopped": stopped, "confidence": CONFIDENCE, "method": METHOD}})
+    stopped = (
+        "every judged MUST's bound reached the rate asked for, or a MUST violation was seen"
+        if max_violation_rate is not None and len(summaries) < runs
+        else None
+    )
+    header = dataclasses.replace(
+        header,
+        started=started,
+        options={
+            **header.options,
+            "seed": seeds[0],
+            "repeat": {
+                "runs": len(summaries),
+                "asked": runs,
+                "seeds": seeds,
+                "max_violation_rate": max_violation_rate,
+                "stopped": stopped,
+                "confidence": CONFIDENCE,
+                "method": METHOD,
+            },
+        },
+    )
     broadcast(RunStarted(header), handlers)
     results = [tally.result() for tally in tallies.values()]
     for result in results:
         broadcast(ResultRecorded(result), handlers)
     last = summaries[-1]
-    summary = gated(summarize(results, finished=utc_now(), duration_ms=round(sum(s.duration_ms for s in summaries), 1),
-                              completion=last.completion, blocker=last.blocker, claims=last.claims, coverage=last.coverage,
-                              every_agent_required=last.every_agent_required, stale_baseline=last.stale_baseline,
-                              runs=len(summaries), selection=last.selection))
+    summary = gated(
+        summarize(
+            results,
+            finished=utc_now(),
+            duration_ms=round(sum(s.duration_ms for s in summaries), 1),
+            completion=last.completion,
+            blocker=last.blocker,
+            claims=last.claims,
+            coverage=last.coverage,
+            every_agent_required=last.every_agent_required,
+            stale_baseline=last.stale_baseline,
+            runs=len(summaries),
+            selection=last.selection,
+        )
+    )
     broadcast(RunFinished(summary), handlers)
     return summary

@@ -1,4 +1,5 @@
-"""Judge one message: its JSON Schema, then the rules a schema cannot say, each naming its requirement.
+"""Judge one message: its JSON Schema, then the rules a schema cannot say, each naming its
+requirement.
 
     validate_message("woa/document", data)            -> [Violation, ...]
     validate_message("sdsi/payload-message", data, template=figure_2)
@@ -29,8 +30,9 @@ def _pointer(path: Any) -> str:
     return "".join(f"/{part}" for part in path) or "/"
 
 
-#: Nesting beyond which a message is not handed to jsonschema-rs (its recursion is native: deep enough
-#: nesting would overflow the stack; parse_json never yields more than the interpreter's limit).
+#: Nesting beyond which a message is not handed to jsonschema-rs (its recursion is native: deep
+#: enough nesting would overflow the stack; parse_json never yields more than the interpreter's
+#: limit).
 FAST_DEPTH = 256
 
 
@@ -39,8 +41,12 @@ def _shallow(data: Any, limit: int = FAST_DEPTH) -> bool:
     for _ in range(limit):
         if not level:
             return True
-        level = [child for node in level for child in (node.values() if isinstance(node, dict) else node)
-                 if isinstance(child, dict | list)]
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
     return not level
 
 
@@ -48,12 +54,17 @@ def _valid_fast(name: str, data: Any) -> bool:
     """jsonschema-rs says `data` is valid (False when it cannot tell: then jsonschema decides)."""
     try:
         return _shallow(data) and bool(fast_validator(name).is_valid(data))
-    except (ValueError, TypeError, OverflowError):  # a value it cannot convert (a huge integer): jsonschema decides
+    except (
+        ValueError,
+        TypeError,
+        OverflowError,
+    ):  # a value it cannot convert (a huge integer): jsonschema decides
         return False
 
 
 def _schema_errors(name: str, data: Any) -> list[ValidationError]:
-    """The schema's errors, less those at a location whose type is already wrong (one defect, one report)."""
+    """The schema's errors, less those at a location whose type is already wrong (one defect, one
+    report)."""
     if _valid_fast(name, data):
         return []
     errors = list(validator(name).iter_errors(data))

@@ -61,10 +61,18 @@ JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "obje
 def json_type_matches(value: Any, json_type: str) -> bool:
     """Whether `value` is an instance of the JSON Schema type `json_type`."""
     if json_type == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()
+        )
     if json_type == "number":
         return isinstance(value, int | float) and not isinstance(value, bool)
-    expected = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}.get(json_type)
+    expected = {
+        "string": str,
+        "boolean": bool,
+        "array": list,
+        "object": dict,
+        "null": type(None),
+    }.get(json_type)
     return expected is not None and isinstance(value, expected)
 
 
@@ -84,10 +92,14 @@ def _agent_schemas(document: Any) -> Iterator[tuple[str, str, Any]]:
 
 @rule("woa/document")
 def WOA_4_1_AGENT_ID_UNIQUE(document: Any, _: Context) -> Iterator[Violation]:
-    ids = Counter(a["id"] for a in _objects(_member(document, "agents")) if isinstance(a.get("id"), str))
+    ids = Counter(
+        a["id"] for a in _objects(_member(document, "agents")) if isinstance(a.get("id"), str)
+    )
     for agent_id, count in ids.items():
         if count > 1:
-            yield Violation("WOA-4.1-AGENT-ID-UNIQUE", "/agents", f"agent id {agent_id!r} appears {count} times")
+            yield Violation(
+                "WOA-4.1-AGENT-ID-UNIQUE", "/agents", f"agent id {agent_id!r} appears {count} times"
+            )
 
 
 @rule("woa/document")
@@ -96,29 +108,38 @@ def WOA_4_1_AGENT_TRANSPORTS_DEFINED(document: Any, _: Context) -> Iterator[Viol
     if not isinstance(defined, dict):
         return
     for i, agent in enumerate(_objects(_member(document, "agents"))):
-        for name in agent.get("transports", []) if isinstance(agent.get("transports"), list) else []:
+        for name in (
+            agent.get("transports", []) if isinstance(agent.get("transports"), list) else []
+        ):
             if isinstance(name, str) and name not in defined:
-                yield Violation("WOA-4.1-AGENT-TRANSPORTS-DEFINED", f"/agents/{i}/transports",
-                                f"transport {name!r} is not a key of the top-level transports object")
+                yield Violation(
+                    "WOA-4.1-AGENT-TRANSPORTS-DEFINED",
+                    f"/agents/{i}/transports",
+                    f"transport {name!r} is not a key of the top-level transports object",
+                )
 
 
 _CHECKED_SCHEMAS: dict[str, str | None] = {}
-#: The same, by the schema object itself: each rule asks again of the same parsed schema, and a content key
-#: (its canonical JSON) costs more than the answer (issue 25: half the time of validating a document).
+#: The same, by the schema object itself: each rule asks again of the same parsed schema, and a
+#: content key (its canonical JSON) costs more than the answer (issue 25: half the time of
+#: validating a document).
 _CHECKED_OBJECTS: dict[int, tuple[dict[str, Any], str | None]] = {}
 
 
 #: The $schema URIs of the dialects before 2020-12 (with any trailing # or / removed).
-_EARLIER_DIALECTS = frozenset(f"{scheme}://json-schema.org/{draft}/schema" for scheme in ("http", "https")
-                              for draft in ("draft-03", "draft-04", "draft-06", "draft-07", "draft/2019-09"))
+_EARLIER_DIALECTS = frozenset(
+    f"{scheme}://json-schema.org/{draft}/schema"
+    for scheme in ("http", "https")
+    for draft in ("draft-03", "draft-04", "draft-06", "draft-07", "draft/2019-09")
+)
 
 
 _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def _schema_error(schema: dict[str, Any]) -> str | None:
-    """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a document
-    may repeat one schema for thousands of agents, and each rule asks again."""
+    """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a
+    document may repeat one schema for thousands of agents, and each rule asks again."""
     known = _CHECKED_OBJECTS.get(id(schema))
     if known is not None and known[0] is schema:
         return known[1]
@@ -127,14 +148,24 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
         if len(_CHECKED_SCHEMAS) > 10_000:
             _CHECKED_SCHEMAS.clear()
         dialect = schema.get("$schema")
-        # no format checker: the meta-schema's "format": "regex" is an annotation in 2020-12, not an assertion
+        # no format checker: the meta-schema's "format": "regex" is an annotation in 2020-12, not an
+        # assertion
         error = best_match(_META_SCHEMA.iter_errors(schema))
         _CHECKED_SCHEMAS[key] = error.message if error is not None else None
-        if _CHECKED_SCHEMAS[key] is None and isinstance(dialect, str) and dialect.rstrip("#/") in _EARLIER_DIALECTS:
-            _CHECKED_SCHEMAS[key] = f"its $schema declares an earlier dialect ({dialect}), not 2020-12"
+        if (
+            _CHECKED_SCHEMAS[key] is None
+            and isinstance(dialect, str)
+            and dialect.rstrip("#/") in _EARLIER_DIALECTS
+        ):
+            _CHECKED_SCHEMAS[key] = (
+                f"its $schema declares an earlier dialect ({dialect}), not 2020-12"
+            )
     if len(_CHECKED_OBJECTS) > 10_000:
         _CHECKED_OBJECTS.clear()
-    _CHECKED_OBJECTS[id(schema)] = (schema, _CHECKED_SCHEMAS[key])  # the object kept: its id is not reused meanwhile
+    _CHECKED_OBJECTS[id(schema)] = (
+        schema,
+        _CHECKED_SCHEMAS[key],
+    )  # the object kept: its id is not reused meanwhile
     return _CHECKED_SCHEMAS[key]
 
 
@@ -143,7 +174,11 @@ def WOA_4_2_SCHEMAS_VALID_2020_12(document: Any, _: Context) -> Iterator[Violati
     for path, _field, schema in _agent_schemas(document):
         problem = _schema_error(schema) if isinstance(schema, dict) else None
         if problem:
-            yield Violation("WOA-4.2-SCHEMAS-VALID-2020-12", path, f"not a valid JSON Schema 2020-12 document: {problem}")
+            yield Violation(
+                "WOA-4.2-SCHEMAS-VALID-2020-12",
+                path,
+                f"not a valid JSON Schema 2020-12 document: {problem}",
+            )
 
 
 @rule("woa/document")
@@ -153,18 +188,32 @@ def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violat
             continue  # an invalid schema is judged by WOA-4.2-SCHEMAS-VALID-2020-12 alone
         root = schema
         reference = schema.get("$ref")
-        if isinstance(reference, str) and reference.startswith("#/"):  # pydantic's and FastAPI's recursive roots
+        if isinstance(reference, str) and reference.startswith(
+            "#/"
+        ):  # pydantic's and FastAPI's recursive roots
             root = _pointed(schema, reference[2:])
         declared = root.get("type") if isinstance(root, dict) else None
-        kinds = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else None
-        if kinds is not None and "object" not in kinds:  # a root that admits no object cannot take the envelope's input
-            yield Violation("WOA-4.2-MINIMAL-SCHEMA-PROFILE", path, f"an inputs schema's root admits no object (type {declared!r}), "
-                            "though the envelope's input is an object (WoA 5.1)")
+        kinds = (
+            [declared]
+            if isinstance(declared, str)
+            else declared
+            if isinstance(declared, list)
+            else None
+        )
+        if (
+            kinds is not None and "object" not in kinds
+        ):  # a root that admits no object cannot take the envelope's input
+            yield Violation(
+                "WOA-4.2-MINIMAL-SCHEMA-PROFILE",
+                path,
+                f"an inputs schema's root admits no object (type {declared!r}), "
+                "though the envelope's input is an object (WoA 5.1)",
+            )
 
 
 class _AgentIndex:
-    """The agents of the last document looked into, by id: a run asks for one agent of the same document
-    once per answer it judges, and a document may list 80,000 agents."""
+    """The agents of the last document looked into, by id: a run asks for one agent of the same
+    document once per answer it judges, and a document may list 80,000 agents."""
 
     def __init__(self) -> None:
         self._document: Any = None
@@ -176,16 +225,23 @@ class _AgentIndex:
             for agent in _objects(_member(document, "agents")):
                 key = agent.get("id")
                 if isinstance(key, str | int | float | bool | type(None)):
-                    by_id.setdefault(key, agent)  # the first of duplicate ids, as a search from the start finds it
+                    by_id.setdefault(
+                        key, agent
+                    )  # the first of duplicate ids, as a search from the start finds it
             self._document, self._by_id = document, by_id
-        return self._by_id.get(agent_id) if isinstance(agent_id, str | int | float | bool | type(None)) else None
+        return (
+            self._by_id.get(agent_id)
+            if isinstance(agent_id, str | int | float | bool | type(None))
+            else None
+        )
 
 
 _AGENTS = _AgentIndex()
 
 
 def _pointed(schema: dict[str, Any], pointer: str) -> Any:
-    """The part of `schema` a local JSON pointer (without its "#/") names; None when there is none."""
+    """The part of `schema` a local JSON pointer (without its "#/") names; None when there is
+    none."""
     node: Any = schema
     for token in pointer.split("/"):
         token = token.replace("~1", "/").replace("~0", "~")
@@ -194,18 +250,21 @@ def _pointed(schema: dict[str, Any], pointer: str) -> Any:
 
 
 def agent_of(document: Any, agent_id: Any) -> dict[str, Any] | None:
-    """The agent `agent_id` of a WoA document (the first of duplicate ids), found by an index kept per document."""
+    """The agent `agent_id` of a WoA document (the first of duplicate ids), found by an index
+    kept per document."""
     return _AGENTS.find(document, agent_id)
 
 
 def selected_schema(agent: dict[str, Any], operation: str | None, field: str) -> Any:
-    """The operation's override of `field` ("inputs" or "outputs"), else the agent's (WoA 5.1, 5.2)."""
+    """The operation's override of `field` ("inputs" or "outputs"), else the agent's (WoA 5.1,
+    5.2)."""
     chosen = next((o for o in _objects(agent.get("operations")) if o.get("name") == operation), {})
     return chosen.get(field, agent.get(field))
 
 
 def _conformance_errors(schema: Any, instance: Any) -> Iterator[str]:
-    """Why `instance` does not conform to the target's `schema`; raises `Unjudgeable` when that cannot be said."""
+    """Why `instance` does not conform to the target's `schema`; raises `Unjudgeable` when that
+    cannot be said."""
     if isinstance(schema, dict):
         for error in target_validator(schema).iter_errors(instance):
             yield error.message
@@ -214,8 +273,14 @@ def _conformance_errors(schema: Any, instance: Any) -> Iterator[str]:
 @rule("woa/envelope")
 def WOA_5_2_AGENT_FIELD_MATCHES(envelope: Any, context: Context) -> Iterator[Violation]:
     agent_id = _member(envelope, "agent")
-    if context.document is not None and isinstance(agent_id, str) and agent_of(context.document, agent_id) is None:
-        yield Violation("WOA-5.2-AGENT-FIELD-MATCHES", "/agent", f"the document lists no agent {agent_id!r}")
+    if (
+        context.document is not None
+        and isinstance(agent_id, str)
+        and agent_of(context.document, agent_id) is None
+    ):
+        yield Violation(
+            "WOA-5.2-AGENT-FIELD-MATCHES", "/agent", f"the document lists no agent {agent_id!r}"
+        )
 
 
 @rule("woa/envelope")
@@ -248,43 +313,67 @@ def _listed_keys(message: Any, *fields: str) -> Iterator[tuple[str, dict[str, An
 
 
 def _keys_of(message: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every key definition in a template, patch, suggestion or result, or `message` itself if it is one."""
+    """Every key definition in a template, patch, suggestion or result, or `message` itself if it
+    is one."""
     if isinstance(message, dict) and "key_name" in message:
         yield path, message
         return
-    yield from ((path + p, k) for p, k in _listed_keys(message, "keys", "new_keys", "modified_keys"))
+    yield from (
+        (path + p, k) for p, k in _listed_keys(message, "keys", "new_keys", "modified_keys")
+    )
     suggestion = _member(message, "schema_update_suggestion")
     if suggestion is not None:
         yield from _keys_of(suggestion, path + "/schema_update_suggestion")
 
 
-_KEY_MESSAGES = ("sdsi/key-definition", "sdsi/schema-template", "sdsi/schema-patch",
-                 "sdsi/schema-update-suggestion", "sdsi/execution-result")
+_KEY_MESSAGES = (
+    "sdsi/key-definition",
+    "sdsi/schema-template",
+    "sdsi/schema-patch",
+    "sdsi/schema-update-suggestion",
+    "sdsi/execution-result",
+)
 
 
 @rule(*_KEY_MESSAGES)
 def SDSI_4_1_DEFAULT_VALUE_MATCHES_TYPE(message: Any, _: Context) -> Iterator[Violation]:
     for path, key in _keys_of(message):
         default, key_type = key.get("default_value"), key.get("key_type")
-        if default is not None and key_type in JSON_TYPES and not json_type_matches(default, key_type):
-            yield Violation("SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE", f"{path}/default_value",
-                            f"default {default!r} is not of key_type {key_type!r}")
+        if (
+            default is not None
+            and key_type in JSON_TYPES
+            and not json_type_matches(default, key_type)
+        ):
+            yield Violation(
+                "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE",
+                f"{path}/default_value",
+                f"default {default!r} is not of key_type {key_type!r}",
+            )
 
 
 @rule(*_KEY_MESSAGES)
 def SDSI_4_1_DEFAULT_VALUE_ONLY_OPTIONAL_KEYS(message: Any, _: Context) -> Iterator[Violation]:
     for path, key in _keys_of(message):
         if key.get("required") is True and key.get("default_value") is not None:
-            yield Violation("SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS", f"{path}/default_value",
-                            "a required key has a default that can never be used")
+            yield Violation(
+                "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS",
+                f"{path}/default_value",
+                "a required key has a default that can never be used",
+            )
 
 
 @rule("sdsi/schema-template")
 def SDSI_4_1_KEY_NAME_UNIQUE(template: Any, _: Context) -> Iterator[Violation]:
-    names = Counter(k["key_name"] for _, k in _listed_keys(template, "keys") if isinstance(k.get("key_name"), str))
+    names = Counter(
+        k["key_name"]
+        for _, k in _listed_keys(template, "keys")
+        if isinstance(k.get("key_name"), str)
+    )
     for name, count in names.items():
         if count > 1:
-            yield Violation("SDSI-4.1-KEY-NAME-UNIQUE", "/keys", f"key_name {name!r} is defined {count} times")
+            yield Violation(
+                "SDSI-4.1-KEY-NAME-UNIQUE", "/keys", f"key_name {name!r} is defined {count} times"
+            )
 
 
 def _patch_of(message: Any) -> dict[str, Any] | None:
@@ -298,22 +387,29 @@ def _moment(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
     try:
-        moment = (datetime.fromisoformat(text.replace("z", "Z")) if "T" in text.upper()
-                  else datetime.combine(date.fromisoformat(text), datetime.max.time(), tzinfo=UTC))  # a date lasts to its end
+        moment = (
+            datetime.fromisoformat(text.replace("z", "Z"))
+            if "T" in text.upper()
+            else datetime.combine(date.fromisoformat(text), datetime.max.time(), tzinfo=UTC)
+        )  # a date lasts to its end
     except ValueError:
         return None
     return moment if moment.tzinfo else None
 
 
-#: The members a patch may carry its expiration date in (SDSI 6.2.2 names no member; E-SDSI-6.2.2-PATCH-MEMBERS).
+#: The members a patch may carry its expiration date in (SDSI 6.2.2 names no member;
+#: E-SDSI-6.2.2-PATCH-MEMBERS).
 EXPIRATION_MEMBERS = ("expiration", "expiration_date", "expires", "expires_at")
-_RFC3339_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+_RFC3339_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
+)
 _RFC3339_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _readable_time(value: Any) -> bool:
     """Whether `value` is a time a reader can take as one: a number (seconds since the epoch), or a
-    string in any ISO 8601 form Python reads (a date, a date-time, with or without an offset), or digits."""
+    string in any ISO 8601 form Python reads (a date, a date-time, with or without an offset), or
+    digits."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return True
     if not isinstance(value, str):
@@ -332,32 +428,44 @@ def _rfc3339(value: Any, *, date_allowed: bool) -> bool:
     """Whether `value` is an RFC 3339 date-time with an offset (or, `date_allowed`, a full-date)."""
     if not isinstance(value, str) or _moment(value) is None:
         return False
-    return bool(_RFC3339_DATE_TIME.fullmatch(value) or (date_allowed and _RFC3339_DATE.fullmatch(value)))
+    return bool(
+        _RFC3339_DATE_TIME.fullmatch(value) or (date_allowed and _RFC3339_DATE.fullmatch(value))
+    )
 
 
 def _expiration(patch: Any) -> tuple[str, Any] | None:
-    return next(((m, patch[m]) for m in EXPIRATION_MEMBERS if isinstance(patch, dict) and m in patch), None)
+    return next(
+        ((m, patch[m]) for m in EXPIRATION_MEMBERS if isinstance(patch, dict) and m in patch), None
+    )
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
 def SDSI_6_2_2_PATCH_TIMESTAMP(message: Any, _: Context) -> Iterator[Violation]:
     stamp = _member(_patch_of(message), "timestamp")
     if isinstance(stamp, str) and not _readable_time(stamp):
-        yield Violation("SDSI-6.2.2-PATCH-TIMESTAMP", "/timestamp", f"{stamp!r} cannot be read as a time")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-TIMESTAMP", "/timestamp", f"{stamp!r} cannot be read as a time"
+        )
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
 def SDSI_6_2_2_PATCH_TIMESTAMP_RFC3339(message: Any, _: Context) -> Iterator[Violation]:
     stamp = _member(_patch_of(message), "timestamp")
     if _readable_time(stamp) and not _rfc3339(stamp, date_allowed=False):
-        yield Violation("SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "/timestamp", f"{stamp!r} is not an RFC 3339 date-time with an offset")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339",
+            "/timestamp",
+            f"{stamp!r} is not an RFC 3339 date-time with an offset",
+        )
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
 def SDSI_6_2_2_PATCH_EXPIRATION(message: Any, _: Context) -> Iterator[Violation]:
     found = _expiration(_patch_of(message))
     if found is not None and not _readable_time(found[1]):
-        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION", f"/{found[0]}", f"{found[1]!r} cannot be read as a date")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-EXPIRATION", f"/{found[0]}", f"{found[1]!r} cannot be read as a date"
+        )
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
@@ -368,12 +476,24 @@ def SDSI_6_2_2_PATCH_EXPIRATION_FORMAT(message: Any, _: Context) -> Iterator[Vio
         return  # SDSI-6.2.2-PATCH-EXPIRATION's
     member, value = found
     if member != "expiration":
-        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", f"/{member}", f"the expiration is in {member!r}, not in \"expiration\"")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
+            f"/{member}",
+            f'the expiration is in {member!r}, not in "expiration"',
+        )
     elif not _rfc3339(value, date_allowed=True):
-        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", "/expiration", f"{value!r} is not an RFC 3339 date or date-time")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
+            "/expiration",
+            f"{value!r} is not an RFC 3339 date or date-time",
+        )
     start, end = _moment(_member(patch, "timestamp")), _moment(value)
     if start and end and end < start:
-        yield Violation("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", f"/{member}", "the patch expires before its timestamp")
+        yield Violation(
+            "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
+            f"/{member}",
+            "the patch expires before its timestamp",
+        )
 
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
@@ -382,9 +502,17 @@ def SDSI_6_2_2_NO_DUPLICATE_KEY(message: Any, _: Context) -> Iterator[Violation]
     names = Counter(k.get("key_name") for k in _objects(_member(patch, "new_keys")))
     for name, count in names.items():
         if name == "other":
-            yield Violation("SDSI-4.3-OTHER-RESERVED", "/new_keys", 'a patch adds a new key named "other", a name reserved for the escape valve')
+            yield Violation(
+                "SDSI-4.3-OTHER-RESERVED",
+                "/new_keys",
+                'a patch adds a new key named "other", a name reserved for the escape valve',
+            )
         elif isinstance(name, str) and count > 1:
-            yield Violation("SDSI-6.2.2-NO-DUPLICATE-KEY", "/new_keys", f"new key {name!r} is added {count} times by one patch")
+            yield Violation(
+                "SDSI-6.2.2-NO-DUPLICATE-KEY",
+                "/new_keys",
+                f"new key {name!r} is added {count} times by one patch",
+            )
 
 
 def _payload_in(message: Any) -> Any:
@@ -398,8 +526,15 @@ def _payload_in(message: Any) -> Any:
 @rule("sdsi/payload-message")
 def SDSI_4_3_OTHER_VALUE_STRING_OR_ARRAY(message: Any, _: Context) -> Iterator[Violation]:
     other = message.get("other") if isinstance(message, dict) and "payload" not in message else None
-    if other is not None and not (isinstance(other, str) or (isinstance(other, list) and all(isinstance(o, str) for o in other))):
-        yield Violation("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", "/other", f"{other!r} is neither a string nor an array of strings")
+    if other is not None and not (
+        isinstance(other, str)
+        or (isinstance(other, list) and all(isinstance(o, str) for o in other))
+    ):
+        yield Violation(
+            "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY",
+            "/other",
+            f"{other!r} is neither a string nor an array of strings",
+        )
 
 
 @rule("sdsi/payload-message")
@@ -409,8 +544,11 @@ def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[V
         return
     for _, key in _listed_keys(context.template, "keys"):
         if key.get("required") is True and key.get("key_name") not in payload:
-            yield Violation("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "/payload" if "payload" in message else "/",
-                            f"REQUIRED key {key.get('key_name')!r} is missing")
+            yield Violation(
+                "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
+                "/payload" if "payload" in message else "/",
+                f"REQUIRED key {key.get('key_name')!r} is missing",
+            )
 
 
 @rule("sdsi/payload-message")
@@ -420,15 +558,33 @@ def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(message: Any, context: Context) -> 
         return
     schema_id = _member(message, "schema_id")
     if isinstance(schema_id, str) and schema_id != context.template.get("schema_id"):
-        yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", "/schema_id", "schema_id is not the negotiated template's")
-    types = {k.get("key_name"): k.get("key_type") for _, k in _listed_keys(context.template, "keys")}
+        yield Violation(
+            "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
+            "/schema_id",
+            "schema_id is not the negotiated template's",
+        )
+    types = {
+        k.get("key_name"): k.get("key_type") for _, k in _listed_keys(context.template, "keys")
+    }
     for name, value in payload.items():
         if name == "other":
             continue  # judged by SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY
         if name not in types:
-            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"key {name!r} is not in the template")
-        elif isinstance(key_type := types[name], str) and key_type in JSON_TYPES and not json_type_matches(value, key_type):
-            yield Violation("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", f"/payload/{name}", f"{value!r} is not of key_type {key_type!r}")
+            yield Violation(
+                "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
+                f"/payload/{name}",
+                f"key {name!r} is not in the template",
+            )
+        elif (
+            isinstance(key_type := types[name], str)
+            and key_type in JSON_TYPES
+            and not json_type_matches(value, key_type)
+        ):
+            yield Violation(
+                "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
+                f"/payload/{name}",
+                f"{value!r} is not of key_type {key_type!r}",
+            )
 
 
 # -- ACI ------------------------------------------------------------------------------------------
@@ -445,50 +601,76 @@ def _item_states(context: dict[str, Any]) -> list[dict[str, Any]]:
 
 @rule("aci/agent-context")
 def ACI_5_2_ITEM_STATE_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]:
-    """"records the completion state of each item": every todo item has a state."""
+    """ "records the completion state of each item": every todo item has a state."""
     context = _agent_context(message)
-    if not context or not isinstance(context.get("todoItems"), list) or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates")):
+    if (
+        not context
+        or not isinstance(context.get("todoItems"), list)
+        or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates"))
+    ):
         return
     stated = {str(s.get("itemId")) for s in _item_states(context)}
-    missing = [str(i.get("itemId")) for i in _objects(context.get("todoItems")) if str(i.get("itemId")) not in stated]
+    missing = [
+        str(i.get("itemId"))
+        for i in _objects(context.get("todoItems"))
+        if str(i.get("itemId")) not in stated
+    ]
     if missing:
-        yield Violation("ACI-5.2-ITEM-STATE-PER-ITEM", "/AgentContext", f"todo items without a state: {missing}")
+        yield Violation(
+            "ACI-5.2-ITEM-STATE-PER-ITEM", "/AgentContext", f"todo items without a state: {missing}"
+        )
 
 
 @rule("aci/agent-context")
 def ACI_5_2_ITEM_STATE_ONE_EACH(message: Any, _: Context) -> Iterator[Violation]:
-    """The suite's reading: exactly one state per todo item, and none for an item not in todoItems."""
+    """The suite's reading: exactly one state per todo item, and none for an item not in
+    todoItems."""
     context = _agent_context(message)
-    if not context or not isinstance(context.get("todoItems"), list) or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates")):
+    if (
+        not context
+        or not isinstance(context.get("todoItems"), list)
+        or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates"))
+    ):
         return
     todo = [str(i.get("itemId")) for i in _objects(context.get("todoItems"))]
     states = [str(s.get("itemId")) for s in _item_states(context)]
     unknown = sorted(set(states) - set(todo))
     if unknown:
-        yield Violation("ACI-5.2-ITEM-STATE-ONE-EACH", "/AgentContext", f"states for unknown items {unknown}")
+        yield Violation(
+            "ACI-5.2-ITEM-STATE-ONE-EACH", "/AgentContext", f"states for unknown items {unknown}"
+        )
     listed = Counter(todo)
     twice = sorted(i for i, n in Counter(states).items() if i in listed and n > listed[i])
     if twice:
-        yield Violation("ACI-5.2-ITEM-STATE-ONE-EACH", "/AgentContext", f"more than one state for {twice}")
+        yield Violation(
+            "ACI-5.2-ITEM-STATE-ONE-EACH", "/AgentContext", f"more than one state for {twice}"
+        )
 
 
 @rule("aci/agent-context")
 def ACI_5_2_KEY_INFORMATION_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]:
-    """"output abstracts generated by the agent for each item": every todo item has one, once the agent
-    reports any (a context with no abstract and no item completed is one before any work: a master's delivery)."""
+    """ "output abstracts generated by the agent for each item": every todo item has one, once the
+    agent reports any (a context with no abstract and no item completed is one before any work: a
+    master's delivery)."""
     context = _agent_context(message)
     if not context or "KeyInformation" not in context:
         return  # a missing member is ACI-5.2-AGENTCONTEXT-MEMBERS's
-    if context.get("KeyInformation") == [] and not any(s.get("state") == 1 for s in _item_states(context)):
+    if context.get("KeyInformation") == [] and not any(
+        s.get("state") == 1 for s in _item_states(context)
+    ):
         return
     explained = {k.get("itemId") for k in _objects(context.get("KeyInformation"))}
     for item in _objects(context.get("todoItems")):
         if item.get("itemId") not in explained:
-            yield Violation("ACI-5.2-KEY-INFORMATION-PER-ITEM", "/AgentContext/KeyInformation",
-                            f"item {item.get('itemId')!r} has no output abstract")
+            yield Violation(
+                "ACI-5.2-KEY-INFORMATION-PER-ITEM",
+                "/AgentContext/KeyInformation",
+                f"item {item.get('itemId')!r} has no output abstract",
+            )
 
 
-#: Words the suite reads as "done" in GoalStatus and OverallStatus (the draft names none; see errata).
+#: Words the suite reads as "done" in GoalStatus and OverallStatus (the draft names none; see
+#: errata).
 DONE_WORDS = frozenset({"done", "complete", "completed", "finished", "success", "succeeded"})
 
 
@@ -497,13 +679,30 @@ def is_done(status: Any) -> bool:
     return isinstance(status, str) and status.strip().lower() in DONE_WORDS
 
 
-#: Words the suite reads as "not done": initial, waiting or failed (the draft names none; see errata).
-NOT_DONE_WORDS = frozenset({"", "pending", "in progress", "in_progress", "in-progress", "not started", "not_started", "todo",
-                            "waiting", "incomplete", "failed", "failure", "open"})
+#: Words the suite reads as "not done": initial, waiting or failed (the draft names none; see
+#: errata).
+NOT_DONE_WORDS = frozenset(
+    {
+        "",
+        "pending",
+        "in progress",
+        "in_progress",
+        "in-progress",
+        "not started",
+        "not_started",
+        "todo",
+        "waiting",
+        "incomplete",
+        "failed",
+        "failure",
+        "open",
+    }
+)
 
 
 def is_not_done(status: Any) -> bool:
-    """Whether a status reads not done; a word the suite does not know reads neither (E-ACI-5.1-STATUS-VOCABULARY)."""
+    """Whether a status reads not done; a word the suite does not know reads neither
+    (E-ACI-5.1-STATUS-VOCABULARY)."""
     return isinstance(status, str) and status.strip().lower() in NOT_DONE_WORDS
 
 
@@ -516,8 +715,14 @@ def ACI_5_1_OVERALL_STATUS_DERIVED(message: Any, _: Context) -> Iterator[Violati
     if is_done(overall):
         pending = [goal for goal, status in statuses if is_not_done(status)]
         if pending:
-            yield Violation("ACI-5.1-OVERALL-STATUS-DERIVED", "/TaskContext/OverallStatus",
-                            f"overall status {overall!r} while goals {pending} are not done")
+            yield Violation(
+                "ACI-5.1-OVERALL-STATUS-DERIVED",
+                "/TaskContext/OverallStatus",
+                f"overall status {overall!r} while goals {pending} are not done",
+            )
     elif is_not_done(overall) and statuses and all(is_done(status) for _, status in statuses):
-        yield Violation("ACI-5.1-OVERALL-STATUS-DERIVED", "/TaskContext/OverallStatus",
-                        f"overall status {overall!r} while every goal is done")
+        yield Violation(
+            "ACI-5.1-OVERALL-STATUS-DERIVED",
+            "/TaskContext/OverallStatus",
+            f"overall status {overall!r} while every goal is done",
+        )

@@ -44,17 +44,25 @@ def pattern_matches(pattern: str, text: str) -> bool:
     try:
         return regex.search(pattern, text, timeout=PATTERN_SECONDS) is not None
     except TimeoutError:
-        raise Unjudgeable(f"the pattern {pattern[:80]!r} takes longer than {PATTERN_SECONDS} s on one string") from None
+        raise Unjudgeable(
+            f"the pattern {pattern[:80]!r} takes longer than {PATTERN_SECONDS} s on one string"
+        ) from None
     except regex.error as error:
-        raise Unjudgeable(f"the pattern {pattern[:80]!r} is not a regular expression: {error}") from None
+        raise Unjudgeable(
+            f"the pattern {pattern[:80]!r} is not a regular expression: {error}"
+        ) from None
 
 
-def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not pattern_matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in patterns.items():
@@ -72,29 +80,39 @@ _work = threading.local()
 def _tick() -> None:
     _work.steps = getattr(_work, "steps", 0) + 1
     if _work.steps % 1024 == 0 and time.monotonic() > getattr(_work, "deadline", float("inf")):
-        raise Unjudgeable(f"validating against the schema takes longer than {VALIDATION_SECONDS:g} s")
+        raise Unjudgeable(
+            f"validating against the schema takes longer than {VALIDATION_SECONDS:g} s"
+        )
     if _work.steps > MAX_STEPS:
         raise Unjudgeable(f"validating against the schema takes more than {MAX_STEPS:,} steps")
 
 
 def _counted(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationError]]:
-    def counted(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    def counted(
+        validator: Any, value: Any, instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
         _tick()
         errors = keyword(validator, value, instance, schema)
         if errors is not None:
             yield from errors
+
     return counted
 
 
 def _guarded(dialect: Any) -> Any:
     keywords = {**dialect.VALIDATORS, "pattern": _pattern, "patternProperties": _pattern_properties}
-    return validators.extend(dialect, {name: _counted(function) for name, function in keywords.items()})  # type: ignore[no-untyped-call]
+    return validators.extend(
+        dialect, {name: _counted(function) for name, function in keywords.items()}
+    )  # type: ignore[no-untyped-call]
 
 
 _Guarded202012 = _guarded(Draft202012Validator)
-#: The dialects a target's schema may declare with $schema (zod-to-json-schema emits draft-07); 2020-12 otherwise (WoA 4.2).
-_DIALECTS = {"http://json-schema.org/draft-07/schema": _guarded(Draft7Validator),
-             "https://json-schema.org/draft/2019-09/schema": _guarded(Draft201909Validator)}
+#: The dialects a target's schema may declare with $schema (zod-to-json-schema emits draft-07);
+#: 2020-12 otherwise (WoA 4.2).
+_DIALECTS = {
+    "http://json-schema.org/draft-07/schema": _guarded(Draft7Validator),
+    "https://json-schema.org/draft/2019-09/schema": _guarded(Draft201909Validator),
+}
 
 
 class _Guarded:
@@ -113,19 +131,33 @@ class _Guarded:
         try:
             yield from self._validator.iter_errors(instance)
         except Unresolvable as error:
-            raise Unjudgeable(f"the schema references {error.ref!r}, which the suite does not fetch") from None
+            raise Unjudgeable(
+                f"the schema references {error.ref!r}, which the suite does not fetch"
+            ) from None
         except RecursionError:
             raise Unjudgeable("the schema or the instance nests too deeply") from None
         except (UnknownType, SchemaError) as error:
-            raise Unjudgeable(f"the schema cannot be applied: {str(error).splitlines()[0]}") from None
-        except (AttributeError, TypeError) as error:  # a keyword whose value is of the wrong kind (a list for a schema)
-            raise Unjudgeable(f"the schema cannot be applied: {type(error).__name__}: {error}") from None
+            raise Unjudgeable(
+                f"the schema cannot be applied: {str(error).splitlines()[0]}"
+            ) from None
+        except (
+            AttributeError,
+            TypeError,
+        ) as error:  # a keyword whose value is of the wrong kind (a list for a schema)
+            raise Unjudgeable(
+                f"the schema cannot be applied: {type(error).__name__}: {error}"
+            ) from None
 
 
 def target_validator(schema: dict[str, Any] | bool, *, formats: bool = False) -> _Guarded:
-    """A validator for `schema` that never fetches and turns unresolvable references into `Unjudgeable`;
-    with `formats`, formats are assertions (what the suite builds keeps to them: a host may assert them)."""
+    """A validator for `schema` that never fetches and turns unresolvable references into
+    `Unjudgeable`; with `formats`, formats are assertions (what the suite builds keeps to them: a
+    host may assert them)."""
     declared = schema.get("$schema") if isinstance(schema, dict) else None
-    dialect = _DIALECTS.get(declared.rstrip("#") if isinstance(declared, str) else "", _Guarded202012)
-    checker = Draft202012Validator.FORMAT_CHECKER if formats else None  # every format 2020-12 knows, whatever the dialect
+    dialect = _DIALECTS.get(
+        declared.rstrip("#") if isinstance(declared, str) else "", _Guarded202012
+    )
+    checker = (
+        Draft202012Validator.FORMAT_CHECKER if formats else None
+    )  # every format 2020-12 knows, whatever the dialect
     return _Guarded(dialect(schema, registry=_REGISTRY, format_checker=checker))

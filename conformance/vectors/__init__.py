@@ -21,7 +21,14 @@ from ..requirements import catalogue
 from ..schemas import schema_names
 from ..validation import Violation, validate_message
 
-__all__ = ["Case", "CaseOutcome", "VectorReport", "check_vectors", "message_vector_files", "vectors_root"]
+__all__ = [
+    "Case",
+    "CaseOutcome",
+    "VectorReport",
+    "check_vectors",
+    "message_vector_files",
+    "vectors_root",
+]
 
 #: The folders of message vectors (one draft each); vectors/dsp holds the oracle's traces instead.
 MESSAGE_GROUPS = ("sdsi", "woa", "aci")
@@ -41,7 +48,9 @@ def message_vector_files(root: Path | None = None) -> list[Path]:
 
 @cache
 def _file_validator() -> Draft202012Validator:
-    text = resources.files(__package__).joinpath("vector-file.schema.json").read_text(encoding="utf-8")
+    text = (
+        resources.files(__package__).joinpath("vector-file.schema.json").read_text(encoding="utf-8")
+    )
     return Draft202012Validator(json.loads(text))
 
 
@@ -74,7 +83,9 @@ class VectorReport:
 
     @property
     def failures(self) -> list[str]:
-        return self.file_errors + [f"{o.case.where}: {o.problem}" for o in self.outcomes if o.problem]
+        return self.file_errors + [
+            f"{o.case.where}: {o.problem}" for o in self.outcomes if o.problem
+        ]
 
     @property
     def invalid_cases(self) -> int:
@@ -99,7 +110,9 @@ def _read(path: Path, root: Path) -> tuple[dict[str, Any] | None, list[str]]:
 
 def _cases(vector: dict[str, Any], name: str) -> Iterator[Case]:
     for index, raw in enumerate(vector["cases"]):
-        yield Case(name, index, raw["description"], raw["data"], raw["valid"], tuple(raw["requirements"]))
+        yield Case(
+            name, index, raw["description"], raw["data"], raw["valid"], tuple(raw["requirements"])
+        )
 
 
 def _judge(case: Case, schema: str, context: dict[str, Any]) -> CaseOutcome:
@@ -111,8 +124,11 @@ def _judge(case: Case, schema: str, context: dict[str, Any]) -> CaseOutcome:
     elif case.valid and violations:
         problem = "expected valid, but: " + "; ".join(map(str, violations))
     elif not case.valid and found != set(case.requirements):
-        problem = f"expected to break exactly {sorted(case.requirements)}, but broke {sorted(found) or 'nothing'}" + (
-            ": " + "; ".join(map(str, violations)) if violations else "")
+        problem = (
+            f"expected to break exactly {sorted(case.requirements)}, but broke"
+            f" {sorted(found) or 'nothing'}"
+            + (": " + "; ".join(map(str, violations)) if violations else "")
+        )
     else:
         problem = None
     return CaseOutcome(case, violations, problem)
@@ -128,7 +144,9 @@ def check_vectors(root: Path | None = None) -> VectorReport:
         report.file_errors.extend(errors)
         if vector is not None:
             name = path.relative_to(root).as_posix()
-            report.outcomes.extend(_judge(c, vector["schema"], vector.get("context", {})) for c in _cases(vector, name))
+            report.outcomes.extend(
+                _judge(c, vector["schema"], vector.get("context", {})) for c in _cases(vector, name)
+            )
     if report.files == 0:
         report.file_errors.append(f"{root}: no vector files found")
     return report

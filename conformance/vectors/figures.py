@@ -1,4 +1,5 @@
-"""Pull the JSON figures out of the drafts, so that golden vectors provably equal what the drafts print.
+"""Pull the JSON figures out of the drafts, so that golden vectors provably equal what the drafts
+print.
 
 SDSI figures are found by their captions, WoA appendix objects by the sentence before them, and
 ACI figures by their titles; ACI's figures are repaired into JSON as the errata register says.

@@ -41,7 +41,8 @@ class Sometimes(str):
 
 
 class AtRate:
-    """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded by `seed`."""
+    """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded
+    by `seed`."""
 
     def __init__(self, app: ASGIApp, rate: float, seed: int = 0) -> None:
         self.app, self.rate, self.coin = app, rate, random.Random(seed)

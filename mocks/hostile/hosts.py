@@ -1,6 +1,6 @@
-"""Behaviours that speak HTTP: a small WoA host (the reference summarizer's document, served plainly)
-of which each behaviour changes one thing: the document's bytes or content, where it redirects, or
-how invocations are answered."""
+"""Behaviours that speak HTTP: a small WoA host (the reference summarizer's document, served
+plainly) of which each behaviour changes one thing: the document's bytes or content, where it
+redirects, or how invocations are answered."""
 
 from __future__ import annotations
 
@@ -32,12 +32,22 @@ def document(base: str, agents: int = 1) -> dict[str, Any]:
     reference = woa_document(base)
     summarizer = reference["agents"][0]
     summarizer["transports"] = ["rest"]
-    listed = [dict(copy.deepcopy(summarizer), id=f"summarizer-{n}" if n else "summarizer") for n in range(agents)]
-    return {"woa_version": "1", "agents": listed, "transports": {"rest": reference["transports"]["rest"]}}
+    listed = [
+        dict(copy.deepcopy(summarizer), id=f"summarizer-{n}" if n else "summarizer")
+        for n in range(agents)
+    ]
+    return {
+        "woa_version": "1",
+        "agents": listed,
+        "transports": {"rest": reference["transports"]["rest"]},
+    }
 
 
-async def _summarize(request: Request, agents: dict[str, Any], summary: str = "A summary.") -> Response:
-    """Invoke an agent as a careful host would: the envelope and its input checked, problem details for no."""
+async def _summarize(
+    request: Request, agents: dict[str, Any], summary: str = "A summary."
+) -> Response:
+    """Invoke an agent as a careful host would: the envelope and its input checked, problem
+    details for no."""
     agent = agents.get(request.path_params["agent_id"])
     if agent is None:
         return problem(404, "Unknown agent")
@@ -50,7 +60,10 @@ async def _summarize(request: Request, agents: dict[str, Any], summary: str = "A
     if envelope.get("agent", agent["id"]) != agent["id"]:
         return problem(400, "Agent mismatch")
     try:
-        errors = [e.message for e in target_validator(agent.get("inputs", {})).iter_errors(envelope["input"])]
+        errors = [
+            e.message
+            for e in target_validator(agent.get("inputs", {})).iter_errors(envelope["input"])
+        ]
     except Unjudgeable as error:
         errors = [str(error)]
     if errors:
@@ -58,8 +71,14 @@ async def _summarize(request: Request, agents: dict[str, Any], summary: str = "A
     return JSONResponse({"summary": summary})
 
 
-def host(make: Callable[[str], Any] = document, *, well_known: Endpoint | None = None,
-         invoke: Endpoint | None = None, media_type: str = WOA_JSON, routes: list[Route] | None = None) -> Build:
+def host(
+    make: Callable[[str], Any] = document,
+    *,
+    well_known: Endpoint | None = None,
+    invoke: Endpoint | None = None,
+    media_type: str = WOA_JSON,
+    routes: list[Route] | None = None,
+) -> Build:
     """A WoA host serving `make(base)` (or `well_known`) and answering invocations (or `invoke`)."""
 
     def build(base: str) -> Starlette:
@@ -71,44 +90,65 @@ def host(make: Callable[[str], Any] = document, *, well_known: Endpoint | None =
             except ValueError:
                 made = None
         listed = made.get("agents") if isinstance(made, dict) else None
-        agents = {a["id"]: a for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} if isinstance(listed, list) else {}
+        agents = (
+            {a["id"]: a for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)}
+            if isinstance(listed, list)
+            else {}
+        )
 
         async def served(request: Request) -> Response:
-            return Response(body, media_type=media_type, headers={"cache-control": "max-age=60", "etag": '"1"'})
+            return Response(
+                body, media_type=media_type, headers={"cache-control": "max-age=60", "etag": '"1"'}
+            )
 
         async def invoked(request: Request) -> Response:
             return await _summarize(request, agents)
 
-        return Starlette(routes=[*(routes or []), Route("/.well-known/woa.json", well_known or served),
-                                 Route("/agents/{agent_id}/invoke", invoke or invoked, methods=["POST"])])
+        return Starlette(
+            routes=[
+                *(routes or []),
+                Route("/.well-known/woa.json", well_known or served),
+                Route("/agents/{agent_id}/invoke", invoke or invoked, methods=["POST"]),
+            ]
+        )
+
     return build
 
 
 def redirecting(to: Callable[[str], str]) -> Build:
     """A host whose document redirects (302) to `to(base)`."""
+
     async def moved(request: Request) -> Response:
-        return Response(status_code=302, headers={"location": to(str(request.base_url).rstrip("/"))})
+        return Response(
+            status_code=302, headers={"location": to(str(request.base_url).rstrip("/"))}
+        )
+
     return host(well_known=moved)
 
 
 def answering(status: int, body: bytes, media_type: str) -> Build:
     """A host whose document request is answered `status` with `body`."""
+
     async def answer(request: Request) -> Response:
         return Response(body, status_code=status, media_type=media_type)
+
     return host(well_known=answer)
 
 
 def with_inputs(change: Callable[[dict[str, Any]], None]) -> Build:
     """The summarizer host with its inputs schema changed by `change`."""
+
     def make(base: str) -> dict[str, Any]:
         made = document(base)
         change(made["agents"][0]["inputs"])
         return made
+
     return host(make)
 
 
 def with_outputs(change: Callable[[dict[str, Any]], None], summary: str = "A summary.") -> Build:
     """The summarizer host with its outputs schema changed by `change`, answering `summary`."""
+
     def build(base: str) -> Starlette:
         made = document(base)
         change(made["agents"][0]["outputs"])
@@ -116,7 +156,9 @@ def with_outputs(change: Callable[[dict[str, Any]], None], summary: str = "A sum
 
         async def answer(request: Request) -> Response:
             return await _summarize(request, agents, summary)
+
         return host(lambda _: made, invoke=answer)(base)
+
     return build
 
 
@@ -130,13 +172,20 @@ def changing() -> Build:
             made = document(base)
             made["agents"][0]["id"] = f"summarizer-{n}"
             made["agents"][0]["version"] = f"1.0.{n}"
-            return Response(json.dumps(made), media_type=WOA_JSON, headers={"etag": f'"{n}"', "cache-control": "max-age=60"})
+            return Response(
+                json.dumps(made),
+                media_type=WOA_JSON,
+                headers={"etag": f'"{n}"', "cache-control": "max-age=60"},
+            )
+
         return host(well_known=served)(base)
+
     return build
 
 
 def slow_invocations(seconds: float, agents: int) -> Build:
     """`agents` agents, each invocation answered correctly after `seconds`."""
+
     def build(base: str) -> Starlette:
         made = document(base, agents)
         known = {a["id"]: a for a in made["agents"]}
@@ -144,14 +193,23 @@ def slow_invocations(seconds: float, agents: int) -> Build:
         async def slow(request: Request) -> Response:
             await asyncio.sleep(seconds)
             return await _summarize(request, known)
+
         return host(lambda _: made, invoke=slow)(base)
+
     return build
 
 
-def invocations_answered(status: int, body: bytes, media_type: str, headers: dict[str, str] | None = None,
-                         delay: float = 0.0) -> Build:
+def invocations_answered(
+    status: int,
+    body: bytes,
+    media_type: str,
+    headers: dict[str, str] | None = None,
+    delay: float = 0.0,
+) -> Build:
     """Every invocation answered `status` with `body` (after `delay` seconds)."""
+
     async def answer(request: Request) -> Response:
         await asyncio.sleep(delay)
         return Response(body, status_code=status, media_type=media_type, headers=headers)
+
     return host(invoke=answer)

@@ -17,7 +17,9 @@ Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]
 
 async def read_request(reader: asyncio.StreamReader) -> None:
     """Read up to the end of a request's header section (or what arrives in a second)."""
-    with suppress(TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+    with suppress(
+        TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError
+    ):
         await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 1)
 
 
@@ -67,9 +69,11 @@ def serve_raw(handler: Handler) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
+
         def stop() -> None:
             for task in asyncio.all_tasks(loop):
                 task.cancel()
+
         loop.call_soon_threadsafe(stop)
         thread.join(5)
         sock.close()

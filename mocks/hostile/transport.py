@@ -21,9 +21,13 @@ async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
 
 
 async def slow_bytes(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """A valid status line and headers, then the body one byte every 0.2 s (a slow-read attack in reverse)."""
+    """A valid status line and headers, then the body one byte every 0.2 s (a slow-read attack in
+    reverse)."""
     await read_request(reader)
-    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: %d\r\n\r\n" % len(_DOC))
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: %d\r\n\r\n"
+        % len(_DOC)
+    )
     for byte in _DOC:
         writer.write(bytes([byte]))
         await writer.drain()
@@ -74,7 +78,10 @@ async def header_flood(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
 async def length_lie(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Declares a Content-Length of 100,000 and closes after 10 bytes."""
     await read_request(reader)
-    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: 100000\r\n\r\n" + _DOC[:10])
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: 100000\r\n\r\n"
+        + _DOC[:10]
+    )
     await writer.drain()
     writer.close()
 
@@ -82,7 +89,10 @@ async def length_lie(reader: asyncio.StreamReader, writer: asyncio.StreamWriter)
 async def endless_chunks(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """A chunked body that never ends."""
     await read_request(reader)
-    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ntransfer-encoding: chunked\r\n\r\n")
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ntransfer-encoding:"
+        b" chunked\r\n\r\n"
+    )
     chunk = b"[" * 65536
     while True:
         writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
@@ -101,8 +111,10 @@ async def gzip_bomb(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) 
     """A gzip body that inflates to 256 MiB, 25 times the suite's cap."""
     await read_request(reader)
     bomb = _bomb()
-    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-encoding: gzip\r\n"
-                 b"content-length: %d\r\n\r\n" % len(bomb))
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-encoding: gzip\r\n"
+        b"content-length: %d\r\n\r\n" % len(bomb)
+    )
     writer.write(bomb)
     await writer.drain()
 
@@ -111,7 +123,10 @@ async def fifty_megabytes(reader: asyncio.StreamReader, writer: asyncio.StreamWr
     """A 50 MB document, declared honestly."""
     await read_request(reader)
     size = 50 * 1024 * 1024
-    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: %d\r\n\r\n" % size)
+    writer.write(
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/woa+json\r\ncontent-length: %d\r\n\r\n"
+        % size
+    )
     block = b" " * (1024 * 1024)
     for _ in range(50):
         writer.write(block)

@@ -35,12 +35,20 @@ class _Executor(AgentExecutor):
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         message = context.message
-        data = [restore_integers(d) for d in get_data_parts(message.parts)] if message is not None else []
+        data = (
+            [restore_integers(d) for d in get_data_parts(message.parts)]
+            if message is not None
+            else []
+        )
         given = next((d for d in data if isinstance(d, dict)), None)
         try:
-            reply: dict[str, Any] = await execute_subtask(self.agent, given, self.fetch, self.fault, minimal=self.minimal)
+            reply: dict[str, Any] = await execute_subtask(
+                self.agent, given, self.fetch, self.fault, minimal=self.minimal
+            )
         except AciError as error:
-            reply = {"problem": {"status": error.status, "title": error.title, "detail": error.detail}}
+            reply = {
+                "problem": {"status": error.status, "title": error.title, "detail": error.detail}
+            }
         await event_queue.enqueue_event(new_data_message(reply, context_id=context.context_id))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
@@ -74,17 +82,49 @@ class _CappedBody:
         await self.app(scope, replay, send)
 
 
-def a2a_app(agent: InvokedAgent, base: str, fetch: Fetch, fault: str = "", limit: int = 1024 * 1024, *, minimal: bool = False) -> ASGIApp:
-    """The A2A server of `agent`, to be mounted at `base` (an absolute URL ending /a2a/{agent_id})."""
+def a2a_app(
+    agent: InvokedAgent,
+    base: str,
+    fetch: Fetch,
+    fault: str = "",
+    limit: int = 1024 * 1024,
+    *,
+    minimal: bool = False,
+) -> ASGIApp:
+    """The A2A server of `agent`, to be mounted at `base` (an absolute URL ending
+    /a2a/{agent_id})."""
     card = AgentCard(
-        name=agent.name, description=f"{agent.name}: executes ACI subtasks of the {agent.scenario} scenario.", version="1.0.0",
-        supported_interfaces=[AgentInterface(url=f"{base}/rpc", protocol_binding=TransportProtocol.JSONRPC.value, protocol_version="1.0")],
+        name=agent.name,
+        description=f"{agent.name}: executes ACI subtasks of the {agent.scenario} scenario.",
+        version="1.0.0",
+        supported_interfaces=[
+            AgentInterface(
+                url=f"{base}/rpc",
+                protocol_binding=TransportProtocol.JSONRPC.value,
+                protocol_version="1.0",
+            )
+        ],
         capabilities=AgentCapabilities(streaming=False),
-        default_input_modes=["application/json"], default_output_modes=["application/json"],
-        skills=[AgentSkill(id="execute_subtask", name="Execute an ACI subtask",
-                           description='Takes {"AgentContext": {...}} as a data part and returns the updated AgentContext.',
-                           tags=["aci", "agent-context"], input_modes=["application/json"], output_modes=["application/json"])],
+        default_input_modes=["application/json"],
+        default_output_modes=["application/json"],
+        skills=[
+            AgentSkill(
+                id="execute_subtask",
+                name="Execute an ACI subtask",
+                description=(
+                    'Takes {"AgentContext": {...}} as a data part and returns the updated'
+                    " AgentContext."
+                ),
+                tags=["aci", "agent-context"],
+                input_modes=["application/json"],
+                output_modes=["application/json"],
+            )
+        ],
     )
-    handler = DefaultRequestHandler(agent_executor=_Executor(agent, fetch, fault, minimal), task_store=InMemoryTaskStore(), agent_card=card)
+    handler = DefaultRequestHandler(
+        agent_executor=_Executor(agent, fetch, fault, minimal),
+        task_store=InMemoryTaskStore(),
+        agent_card=card,
+    )
     routes = [*create_agent_card_routes(card), *create_jsonrpc_routes(handler, rpc_url="/rpc")]
     return ProblemDetailsOnly(_CappedBody(Starlette(routes=routes), limit))

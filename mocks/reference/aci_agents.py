@@ -1,5 +1,6 @@
 """The reference ACI invoked agents (draft-chang-agent-context-interaction-02): six deterministic
-agents for the draft's two scenarios, as plain logic; `aci_host.py` serves them over WoA REST and A2A.
+agents for the draft's two scenarios, as plain logic; `aci_host.py` serves them over WoA REST and
+A2A.
 
 Each agent takes {"AgentContext": {...}} addressed to it and returns its own updated AgentContext:
 one state (0 or 1) per todo item, an outputabstract for every completed item, Dependencies as
@@ -26,7 +27,8 @@ __all__ = ["AGENTS", "CAPABILITY", "AciError", "InvokedAgent", "execute_subtask"
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interaction/"
 
-#: Fetches a ContextURI: the text, or raises AciError. Injected, so that the host decides the HTTP client.
+#: Fetches a ContextURI: the text, or raises AciError. Injected, so that the host decides the HTTP
+#: client.
 Fetch = Callable[[str], Awaitable[str]]
 
 
@@ -41,11 +43,18 @@ class InvokedAgent:
     id: str
     name: str
     scenario: str
-    needs: str = ""  # a word the context must hold for the work to be possible (a collaborative input)
+    needs: str = (
+        ""  # a word the context must hold for the work to be possible (a collaborative input)
+    )
 
     def outcome(self, item: dict[str, Any], context: str) -> str:
-        """What doing the item produced (deterministic: a digest of the item and context names the result)."""
-        ref = hashlib.sha256(f"{self.id}|{item['itemId']}|{item['description']}|{context}".encode()).hexdigest()[:6].upper()
+        """What doing the item produced (deterministic: a digest of the item and context names
+        the result)."""
+        ref = (
+            hashlib.sha256(f"{self.id}|{item['itemId']}|{item['description']}|{context}".encode())
+            .hexdigest()[:6]
+            .upper()
+        )
         results = {
             "hotel-booking": f"Booked Jade Garden Hotel, 3 nights, ref HB-{ref}",
             "flight-booking": f"Booked 2 economy seats on CA1501 and CA1502, ref FB-{ref}",
@@ -57,14 +66,19 @@ class InvokedAgent:
         return f"{item['description']}: {results[self.id]}"
 
 
-AGENTS = {a.id: a for a in (
-    InvokedAgent("hotel-booking", "Hotel Booking Agent", "tour-plan"),
-    InvokedAgent("flight-booking", "Flight Booking Agent", "tour-plan"),
-    InvokedAgent("weather-checking", "Weather Checking Agent", "tour-plan"),
-    InvokedAgent("diagnosis", "Diagnosis Agent", "see-a-doctor"),
-    InvokedAgent("prescription", "Prescription Agent", "see-a-doctor", needs="diagnosis"),
-    InvokedAgent("buy-medicine", "Medicine Purchase Agent", "see-a-doctor", needs="prescription"),
-)}
+AGENTS = {
+    a.id: a
+    for a in (
+        InvokedAgent("hotel-booking", "Hotel Booking Agent", "tour-plan"),
+        InvokedAgent("flight-booking", "Flight Booking Agent", "tour-plan"),
+        InvokedAgent("weather-checking", "Weather Checking Agent", "tour-plan"),
+        InvokedAgent("diagnosis", "Diagnosis Agent", "see-a-doctor"),
+        InvokedAgent("prescription", "Prescription Agent", "see-a-doctor", needs="diagnosis"),
+        InvokedAgent(
+            "buy-medicine", "Medicine Purchase Agent", "see-a-doctor", needs="prescription"
+        ),
+    )
+}
 
 REQUIRED = ("AgentID", "SubTaskID", "todoItems")
 
@@ -78,7 +92,8 @@ def _reference(context: dict[str, Any]) -> str | None:
 
 
 def expired(uri: str, now: float) -> bool:
-    """Whether a reference's `exp` (seconds since the epoch) has passed; a reference without one has no TTL."""
+    """Whether a reference's `exp` (seconds since the epoch) has passed; a reference without one
+    has no TTL."""
     values = parse_qs(urlsplit(uri).query).get("exp", [])
     try:
         return bool(values) and float(values[0]) <= now
@@ -86,20 +101,32 @@ def expired(uri: str, now: float) -> bool:
         return True
 
 
-async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault: str = "", *, minimal: bool = False) -> dict[str, Any]:
-    """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...}; `minimal`: without
-    the optional LastUpdated (mocks/minimal.py)."""
+async def execute_subtask(
+    agent: InvokedAgent, message: Any, fetch: Fetch, fault: str = "", *, minimal: bool = False
+) -> dict[str, Any]:
+    """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...};
+    `minimal`: without the optional LastUpdated (mocks/minimal.py)."""
     context = message.get("AgentContext") if isinstance(message, dict) else None
     if not isinstance(context, dict):
-        raise AciError(400, "Invalid message", 'the input must be {"AgentContext": {...}} (ACI 5.2)')
+        raise AciError(
+            400, "Invalid message", 'the input must be {"AgentContext": {...}} (ACI 5.2)'
+        )
     missing = [m for m in REQUIRED if m not in context]
     if missing:
         raise AciError(422, "Invalid AgentContext", f"the AgentContext lacks {', '.join(missing)}")
     if context["AgentID"] != agent.id:
-        raise AciError(422, "Not this agent's context", f"the AgentContext is addressed to {context['AgentID']!r}, not {agent.id!r} (ACI 4.2)")
+        raise AciError(
+            422,
+            "Not this agent's context",
+            f"the AgentContext is addressed to {context['AgentID']!r}, not {agent.id!r} (ACI 4.2)",
+        )
     items = context["todoItems"]
-    if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("itemId"), str) for i in items):
-        raise AciError(422, "Invalid todoItems", "todoItems must be an array of {itemId, description}")
+    if not isinstance(items, list) or not all(
+        isinstance(i, dict) and isinstance(i.get("itemId"), str) for i in items
+    ):
+        raise AciError(
+            422, "Invalid todoItems", "todoItems must be an array of {itemId, description}"
+        )
     text: str = context["Context"] if isinstance(context.get("Context"), str) else ""
     unavailable = ""
     uri = _reference(context)
@@ -111,9 +138,16 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
                 text = await fetch(uri)
             except AciError as error:
                 # the fault: carry on as if the context were there
-                unavailable = "" if fault == "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT" else f"the ContextURI could not be resolved: {error.detail}"
+                unavailable = (
+                    ""
+                    if fault == "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"
+                    else f"the ContextURI could not be resolved: {error.detail}"
+                )
     if fault == "ACI-5.2-CONTEXT-URI-RESOLVED" and uri is not None:
-        unavailable, text = "", ""  # the fault: the reference is never fetched; the agent works without it
+        unavailable, text = (
+            "",
+            "",
+        )  # the fault: the reference is never fetched; the agent works without it
     possible = not unavailable and (not agent.needs or agent.needs in text.lower())
     states, abstracts = [], []
     for n, item in enumerate(items):
@@ -121,7 +155,9 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
         state = 2 if fault == "ACI-5.2-ITEM-STATE-BINARY" and done else int(done)
         states.append({"itemId": item["itemId"], "state": state})
         if done and not (fault == "ACI-5.2-KEY-INFORMATION-PER-ITEM" and n == len(items) - 1):
-            abstracts.append({"itemId": item["itemId"], "outputabstract": agent.outcome(item, text)})
+            abstracts.append(
+                {"itemId": item["itemId"], "outputabstract": agent.outcome(item, text)}
+            )
         elif not done:
             reason = unavailable or f"waiting for the {agent.needs} this item depends on"
             abstracts.append({"itemId": item["itemId"], "outputabstract": f"not done: {reason}"})
@@ -130,19 +166,34 @@ async def execute_subtask(agent: InvokedAgent, message: Any, fetch: Fetch, fault
     if fault == "ACI-5.2-ITEM-STATE-ONE-EACH":
         states = [states[0], *states]
     updated = {
-        "AgentID": agent.id, "AgentName": context.get("AgentName", agent.name), "SubTaskID": context["SubTaskID"],
+        "AgentID": agent.id,
+        "AgentName": context.get("AgentName", agent.name),
+        "SubTaskID": context["SubTaskID"],
         "SubTaskName": context.get("SubTaskName", ""),
-        "Dependencies": [] if fault == "ACI-5.2-DEPENDENCIES-PRESERVED" else context.get("Dependencies", []),
+        "Dependencies": (
+            [] if fault == "ACI-5.2-DEPENDENCIES-PRESERVED" else context.get("Dependencies", [])
+        ),
         **{k: context[k] for k in ("Context", "ContextURI", "Context/ContextURI") if k in context},
-        "todoItems": items, "ItemstateUpdates": states, "KeyInformation": abstracts,
-        "LastUpdated": {"ACI-5.2-LAST-UPDATED-RFC3339": "last tuesday", "ACI-5.2-LAST-UPDATED-TIMESTAMP": time.time()}.get(fault, format_time(time.time())),
+        "todoItems": items,
+        "ItemstateUpdates": states,
+        "KeyInformation": abstracts,
+        "LastUpdated": (
+            {
+                "ACI-5.2-LAST-UPDATED-RFC3339": "last tuesday",
+                "ACI-5.2-LAST-UPDATED-TIMESTAMP": time.time(),
+            }.get(fault, format_time(time.time()))
+        ),
         "Optional": ["LastUpdated"],
     }
     if minimal:
         del updated["LastUpdated"], updated["Optional"]
-    if fault == "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION":  # the context comes back as it was sent
-        updated.update(ItemstateUpdates=context.get("ItemstateUpdates", context.get("ItemStateUpdates", [])),
-                       KeyInformation=context.get("KeyInformation", []))
+    if (
+        fault == "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION"
+    ):  # the context comes back as it was sent
+        updated.update(
+            ItemstateUpdates=context.get("ItemstateUpdates", context.get("ItemStateUpdates", [])),
+            KeyInformation=context.get("KeyInformation", []),
+        )
     if fault == "ACI-5.2-AGENTCONTEXT-MEMBERS":
         del updated["AgentName"]
     if fault == "ACI-5.2-TODO-ITEMS":

@@ -36,11 +36,21 @@ def _counter() -> Any:
     return lambda text: len(tokenizer.encode(text).ids)
 
 
-async def _run(url: str, cacert: Any, scenario: str, spies: Spies) -> tuple[SpyRun, dict[str, Any], list[str]]:
+async def _run(
+    url: str, cacert: Any, scenario: str, spies: Spies
+) -> tuple[SpyRun, dict[str, Any], list[str]]:
     spies.runs[scenario] = SpyRun(scenario)
-    async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(cacert)), timeout=30) as client:
-        reply = await client.post(f"{url}/agents/aci-master/invoke", json={
-            "agent": "aci-master", "operation": "run_task", "input": {"UserQuery": QUERIES[scenario], "agents": spies.document_url(scenario)}})
+    async with httpx.AsyncClient(
+        verify=ssl.create_default_context(cafile=str(cacert)), timeout=30
+    ) as client:
+        reply = await client.post(
+            f"{url}/agents/aci-master/invoke",
+            json={
+                "agent": "aci-master",
+                "operation": "run_task",
+                "input": {"UserQuery": QUERIES[scenario], "agents": spies.document_url(scenario)},
+            },
+        )
         reply.raise_for_status()
         fetched = []
         for record in spies.runs[scenario].received:
@@ -50,7 +60,8 @@ async def _run(url: str, cacert: Any, scenario: str, spies: Spies) -> tuple[SpyR
 
 
 def isolation_figures() -> list[Figure]:
-    """Bytes (and tokens) sent to invoked agents by the reference master, isolated against broadcast."""
+    """Bytes (and tokens) sent to invoked agents by the reference master, isolated against
+    broadcast."""
     count = _counter()
     figures = []
     spies = Spies(delay=0.0)
@@ -58,11 +69,24 @@ def isolation_figures() -> list[Figure]:
         spies.base = served.url
         for scenario in QUERIES:
             run, task, fetched = asyncio.run(_run(host.url, host.cacert, scenario, spies))
-            sent = [json.dumps(r.envelope["input"], ensure_ascii=False) for r in run.received] + fetched
-            shared = {"TaskContext": task, "AgentContexts": [r.envelope["input"]["AgentContext"] for r in run.received]}
-            broadcast = [json.dumps(shared, ensure_ascii=False) + "".join(fetched)] * len(run.received)
-            figures.append(Figure(
-                {"tour": "tour-plan", "doctor": "see-a-doctor"}[scenario], len(run.received),
-                sum(len(s.encode()) for s in sent), sum(len(b.encode()) for b in broadcast),
-                sum(count(s) for s in sent) if count else None, sum(count(b) for b in broadcast) if count else None))
+            sent = [
+                json.dumps(r.envelope["input"], ensure_ascii=False) for r in run.received
+            ] + fetched
+            shared = {
+                "TaskContext": task,
+                "AgentContexts": [r.envelope["input"]["AgentContext"] for r in run.received],
+            }
+            broadcast = [json.dumps(shared, ensure_ascii=False) + "".join(fetched)] * len(
+                run.received
+            )
+            figures.append(
+                Figure(
+                    {"tour": "tour-plan", "doctor": "see-a-doctor"}[scenario],
+                    len(run.received),
+                    sum(len(s.encode()) for s in sent),
+                    sum(len(b.encode()) for b in broadcast),
+                    sum(count(s) for s in sent) if count else None,
+                    sum(count(b) for b in broadcast) if count else None,
+                )
+            )
     return figures

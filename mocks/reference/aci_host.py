@@ -21,34 +21,87 @@ from conformance.target import is_loopback
 from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
 from .problems import nonconforming, problem
 
-__all__ = ["CONTEXT_LIMIT", "Clients", "fetcher", "invoke_invoked", "invoked_entries", "invoked_mounts"]
+__all__ = [
+    "CONTEXT_LIMIT",
+    "Clients",
+    "fetcher",
+    "invoke_invoked",
+    "invoked_entries",
+    "invoked_mounts",
+]
 
 CONTEXT_LIMIT = 1024 * 1024
-_OUTPUTS = {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": {"type": "object"}}}
+_OUTPUTS = {
+    "type": "object",
+    "required": ["AgentContext"],
+    "properties": {"AgentContext": {"type": "object"}},
+}
 
 
 def agent_context_inputs(agent_id: str) -> dict[str, Any]:
     """What an invoked agent accepts: an AgentContext addressed to it (ACI 5.2, Figure 4)."""
-    item = {"type": "object", "required": ["itemId", "description"],
-            "properties": {"itemId": {"type": "string", "minLength": 1}, "description": {"type": "string"}}}
-    context = {"type": "object", "required": ["AgentID", "SubTaskID", "todoItems"], "properties": {
-        "AgentID": {"const": agent_id}, "AgentName": {"type": "string"}, "SubTaskID": {"type": "string", "minLength": 1},
-        "SubTaskName": {"type": "string"}, "Dependencies": {"type": "array", "items": {"type": "string"}},
-        "Context": {"type": "string"}, "ContextURI": {"type": "string"}, "todoItems": {"type": "array", "items": item}}}
-    example = {"AgentContext": {"AgentID": agent_id, "SubTaskID": "task-001/one", "todoItems": [{"itemId": "i1", "description": "do it"}],
-                                "Context": "An example subtask."}}
-    return {"type": "object", "required": ["AgentContext"], "properties": {"AgentContext": context}, "examples": [example]}
+    item = {
+        "type": "object",
+        "required": ["itemId", "description"],
+        "properties": {
+            "itemId": {"type": "string", "minLength": 1},
+            "description": {"type": "string"},
+        },
+    }
+    context = {
+        "type": "object",
+        "required": ["AgentID", "SubTaskID", "todoItems"],
+        "properties": {
+            "AgentID": {"const": agent_id},
+            "AgentName": {"type": "string"},
+            "SubTaskID": {"type": "string", "minLength": 1},
+            "SubTaskName": {"type": "string"},
+            "Dependencies": {"type": "array", "items": {"type": "string"}},
+            "Context": {"type": "string"},
+            "ContextURI": {"type": "string"},
+            "todoItems": {"type": "array", "items": item},
+        },
+    }
+    example = {
+        "AgentContext": {
+            "AgentID": agent_id,
+            "SubTaskID": "task-001/one",
+            "todoItems": [{"itemId": "i1", "description": "do it"}],
+            "Context": "An example subtask.",
+        }
+    }
+    return {
+        "type": "object",
+        "required": ["AgentContext"],
+        "properties": {"AgentContext": context},
+        "examples": [example],
+    }
 
 
 def invoked_entries(base: str) -> list[dict[str, Any]]:
     """The invoked agents as they stand in the WoA document."""
-    return [{
-        "id": agent.id, "name": agent.name, "description": f"Executes ACI subtasks of the {agent.scenario} scenario.",
-        "version": "1.0.0", "capabilities": [CAPABILITY], "transports": ["rest"], "x-a2a": f"{base}/a2a/{agent.id}",
-        "inputs": agent_context_inputs(agent.id), "outputs": _OUTPUTS,
-        "operations": [{"name": "execute_subtask", "description": "Execute the subtask of an AgentContext (ACI 5.3).",
-                        "inputs": agent_context_inputs(agent.id), "outputs": _OUTPUTS}],
-    } for agent in AGENTS.values()]
+    return [
+        {
+            "id": agent.id,
+            "name": agent.name,
+            "description": f"Executes ACI subtasks of the {agent.scenario} scenario.",
+            "version": "1.0.0",
+            "capabilities": [CAPABILITY],
+            "transports": ["rest"],
+            "x-a2a": f"{base}/a2a/{agent.id}",
+            "inputs": agent_context_inputs(agent.id),
+            "outputs": _OUTPUTS,
+            "operations": [
+                {
+                    "name": "execute_subtask",
+                    "description": "Execute the subtask of an AgentContext (ACI 5.3).",
+                    "inputs": agent_context_inputs(agent.id),
+                    "outputs": _OUTPUTS,
+                }
+            ],
+        }
+        for agent in AGENTS.values()
+    ]
 
 
 class Clients:
@@ -71,42 +124,74 @@ class Clients:
 
 
 def fetcher(base: str, clients: Clients) -> Fetch:
-    """Fetch a ContextURI's text from the host's own origin or loopback, capped and with a deadline."""
+    """Fetch a ContextURI's text from the host's own origin or loopback, capped and with a
+    deadline."""
     own = urlsplit(base).netloc
 
     async def fetch(uri: str) -> str:
         parts = urlsplit(uri)
         if parts.scheme not in ("https", "http") or not (parts.netloc == own or is_loopback(uri)):
-            raise AciError(422, "ContextURI refused", f"{uri} is not on an origin this agent fetches context from")
+            raise AciError(
+                422,
+                "ContextURI refused",
+                f"{uri} is not on an origin this agent fetches context from",
+            )
         if parts.scheme == "http" and not is_loopback(uri):
-            raise AciError(422, "ContextURI refused", "context is fetched over HTTPS (plain HTTP only on loopback)")
+            raise AciError(
+                422,
+                "ContextURI refused",
+                "context is fetched over HTTPS (plain HTTP only on loopback)",
+            )
         try:
             response = await clients.get().request("GET", uri)
         except (ExchangeFailed, Unreachable) as error:
             raise AciError(424, "ContextURI unreachable", str(error)) from None
         if response.status != 200:
-            raise AciError(424, "ContextURI refused by its store", f"the store answered {response.status}")
+            raise AciError(
+                424, "ContextURI refused by its store", f"the store answered {response.status}"
+            )
         return response.body.decode("utf-8", errors="replace")
 
     return fetch
 
 
-_VALIDATORS = {agent_id: Draft202012Validator(agent_context_inputs(agent_id)) for agent_id in AGENTS}
+_VALIDATORS = {
+    agent_id: Draft202012Validator(agent_context_inputs(agent_id)) for agent_id in AGENTS
+}
 
 
-async def invoke_invoked(agent_id: str, operation: str | None, given: Any, fetch: Fetch, fault: str, *, minimal: bool = False) -> Response:
+async def invoke_invoked(
+    agent_id: str,
+    operation: str | None,
+    given: Any,
+    fetch: Fetch,
+    fault: str,
+    *,
+    minimal: bool = False,
+) -> Response:
     if operation != "execute_subtask":
-        return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
+        return problem(
+            400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}"
+        )
     if (refused := nonconforming(_VALIDATORS[agent_id], given)) is not None:
         return refused
     try:
-        return JSONResponse(await execute_subtask(AGENTS[agent_id], given, fetch, fault, minimal=minimal))
+        return JSONResponse(
+            await execute_subtask(AGENTS[agent_id], given, fetch, fault, minimal=minimal)
+        )
     except AciError as error:
         return problem(error.status, error.title, error.detail)
 
 
 def invoked_mounts(base: str, fetch: Fetch, fault: str, *, minimal: bool = False) -> list[Mount]:
-    """The A2A servers of the invoked agents (imported only here: a2a-sdk takes half a second to load)."""
+    """The A2A servers of the invoked agents (imported only here: a2a-sdk takes half a second to
+    load)."""
     from .aci_a2a import a2a_app
 
-    return [Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault, minimal=minimal)) for agent in AGENTS.values()]
+    return [
+        Mount(
+            f"/a2a/{agent.id}",
+            app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault, minimal=minimal),
+        )
+        for agent in AGENTS.values()
+    ]

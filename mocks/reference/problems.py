@@ -14,6 +14,7 @@ __all__ = ["PROBLEM_JSON", "nonconforming", "problem"]
 
 
 def nonconforming(validator: Draft202012Validator, given: Any) -> JSONResponse | None:
-    """422 problem details naming what `given` breaks of the validator's schema; None if it conforms."""
+    """422 problem details naming what `given` breaks of the validator's schema; None if it
+    conforms."""
     errors = [e.message for e in validator.iter_errors(given)]
     return problem(422, "Input does not conform", "; ".join(errors)[:2000]) if errors else None

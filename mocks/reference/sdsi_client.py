@@ -19,16 +19,39 @@ from typing import Any, Protocol
 
 __all__ = ["Mapper", "RuleMapper", "scenario_for"]
 
-CITIES = {"beijing": "PEK", "shanghai": "SHA", "new york": "JFK", "guangzhou": "CAN", "shenzhen": "SZX", "london": "LHR",
-          "paris": "CDG", "tokyo": "HND"}
+CITIES = {
+    "beijing": "PEK",
+    "shanghai": "SHA",
+    "new york": "JFK",
+    "guangzhou": "CAN",
+    "shenzhen": "SZX",
+    "london": "LHR",
+    "paris": "CDG",
+    "tokyo": "HND",
+}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
 #: Phrases for boolean switches and intensities, by key name (the template says what the key means;
 #: these are the words users say for it).
-SWITCHES = {"teeth_whitening": ("whiten teeth", "teeth whiter", "whiter teeth"),
-            "background_blur": ("background blurry", "blur the background", "blurry background")}
+SWITCHES = {
+    "teeth_whitening": ("whiten teeth", "teeth whiter", "whiter teeth"),
+    "background_blur": ("background blurry", "blur the background", "blurry background"),
+}
 INTENSITIES = {"skin_smoothing": (("light", 3), ("smooth the skin", 7), ("skin smoothing", 7))}
-SCENARIO_WORDS = {"flight_booking": ("flight", "fly", "plane"), "photo_retouch": ("photo", "retouch", "picture")}
+SCENARIO_WORDS = {
+    "flight_booking": ("flight", "fly", "plane"),
+    "photo_retouch": ("photo", "retouch", "picture"),
+}
 
 
 class Mapper(Protocol):
@@ -38,7 +61,14 @@ class Mapper(Protocol):
 def scenario_for(utterance: str, offered: list[str]) -> str | None:
     """The scenario an utterance asks for, among those a server offers (SDSI 3.2 step 2)."""
     text = utterance.lower()
-    return next((s for s in offered if any(w in text for w in SCENARIO_WORDS.get(s, (s.replace("_", " "),)))), None)
+    return next(
+        (
+            s
+            for s in offered
+            if any(w in text for w in SCENARIO_WORDS.get(s, (s.replace("_", " "),)))
+        ),
+        None,
+    )
 
 
 def _acceptable(description: str) -> list[str]:
@@ -60,7 +90,11 @@ class RuleMapper:
 
     def map(self, utterance: str, template: dict[str, Any]) -> dict[str, Any]:
         text = utterance.lower()
-        keys = {k["key_name"]: k for k in template.get("keys", []) if isinstance(k, dict) and isinstance(k.get("key_name"), str)}
+        keys = {
+            k["key_name"]: k
+            for k in template.get("keys", [])
+            if isinstance(k, dict) and isinstance(k.get("key_name"), str)
+        }
         payload: dict[str, Any] = {}
         used: list[str] = []
         for name, key in keys.items():
@@ -68,16 +102,28 @@ class RuleMapper:
             value = self._value(name, key, description, text, used)
             if value is not None:
                 payload[name] = value
-            elif key.get("key_type") == "integer" and key.get("default_value") is not None and "count" in name:
-                payload[name] = key["default_value"]  # an implicit count takes the default (Figure 4)
-            elif key.get("key_type") == "boolean" and key.get("default_value") is False and name != "other":
+            elif (
+                key.get("key_type") == "integer"
+                and key.get("default_value") is not None
+                and "count" in name
+            ):
+                payload[name] = key[
+                    "default_value"
+                ]  # an implicit count takes the default (Figure 4)
+            elif (
+                key.get("key_type") == "boolean"
+                and key.get("default_value") is False
+                and name != "other"
+            ):
                 payload[name] = False
         other = self._other(text, keys.get("other"), used)
         if other:
             payload["other"] = other
         return payload
 
-    def _value(self, name: str, key: dict[str, Any], description: str, text: str, used: list[str]) -> Any:
+    def _value(
+        self, name: str, key: dict[str, Any], description: str, text: str, used: list[str]
+    ) -> Any:
         if name == "other":
             return None
         if name in ("origin", "destination"):
@@ -106,70 +152,153 @@ class RuleMapper:
             return NUMBERS[found.group(1)] if found else None
         return None
 
-    def _other(self, text: str, other: dict[str, Any] | None, used: list[str]) -> str | list[str] | None:
-        """What no key took: the other key's example mapping if it matches, else the unmapped phrase (SDSI 6.1)."""
+    def _other(
+        self, text: str, other: dict[str, Any] | None, used: list[str]
+    ) -> str | list[str] | None:
+        """What no key took: the other key's example mapping if it matches, else the unmapped
+        phrase (SDSI 6.1)."""
         fragments = []
         if "window seat" in text:
             fragments.append("window seat")
         if "bigger" in text and "eye" in text:
-            example = re.search(r"'[^']*bigger[^']*'\s*->\s*'([^']*)'", str((other or {}).get("semantic_description", "")))
+            example = re.search(
+                r"'[^']*bigger[^']*'\s*->\s*'([^']*)'",
+                str((other or {}).get("semantic_description", "")),
+            )
             fragments.append(example.group(1) if example else "make the eyes bigger")
         return fragments[0] if len(fragments) == 1 else fragments or None
 
 
 CLIENT_AGENT_ID = "assistant"
 #: The SDSI client's faults, each breaking one client requirement (mocks/faults.py describes them).
-CLIENT_FAULTS = ("SDSI-3.2-NEGOTIATION-REQUEST", "SDSI-3.2-PAYLOAD-MESSAGE", "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
-                 "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", "SDSI-4.3-OTHER-MINIMIZED",
-                 "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER", "SDSI-3.2-NO-SERVER-REPORTED")
+CLIENT_FAULTS = (
+    "SDSI-3.2-NEGOTIATION-REQUEST",
+    "SDSI-3.2-PAYLOAD-MESSAGE",
+    "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
+    "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
+    "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY",
+    "SDSI-4.3-OTHER-MINIMIZED",
+    "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER",
+    "SDSI-3.2-NO-SERVER-REPORTED",
+)
 
 
 def woa_agent() -> dict[str, Any]:
     """The client agent as it stands in the host's WoA document."""
     return {
-        "id": CLIENT_AGENT_ID, "name": "Personal assistant", "description": "Turns a request in plain words into an SDSI payload for a server agent.",
-        "version": "1.0.0", "capabilities": ["https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/#client"],
-        "inputs": {"type": "object", "required": ["utterance", "server"], "additionalProperties": False,
-                   "properties": {"utterance": {"type": "string", "maxLength": 2000},
-                                  "server": {"type": "string", "format": "uri", "maxLength": 2000, "description": "The URL of the server's WoA document."}}},
-        "outputs": {"type": "object", "required": ["status"],
-                    "properties": {"status": {"enum": ["done", "no-suitable-server", "failed"]}, "message": {"type": "string"}}},
+        "id": CLIENT_AGENT_ID,
+        "name": "Personal assistant",
+        "description": "Turns a request in plain words into an SDSI payload for a server agent.",
+        "version": "1.0.0",
+        "capabilities": [
+            "https://datatracker.ietf.org/doc/draft-zhou-structured-data-schema-interaction/#client"
+        ],
+        "inputs": {
+            "type": "object",
+            "required": ["utterance", "server"],
+            "additionalProperties": False,
+            "properties": {
+                "utterance": {"type": "string", "maxLength": 2000},
+                "server": {
+                    "type": "string",
+                    "format": "uri",
+                    "maxLength": 2000,
+                    "description": "The URL of the server's WoA document.",
+                },
+            },
+        },
+        "outputs": {
+            "type": "object",
+            "required": ["status"],
+            "properties": {
+                "status": {"enum": ["done", "no-suitable-server", "failed"]},
+                "message": {"type": "string"},
+            },
+        },
         "transports": ["rest"],
-        "operations": [{"name": "handle_user_request", "description": "Map the user's request to a payload and send it (SDSI 3.2)."}],
+        "operations": [
+            {
+                "name": "handle_user_request",
+                "description": "Map the user's request to a payload and send it (SDSI 3.2).",
+            }
+        ],
     }
 
 
-async def handle_user_request(utterance: str, server: str, *, fault: str = "", mapper: Mapper | None = None) -> dict[str, Any]:
-    """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at `server`."""
+async def handle_user_request(
+    utterance: str, server: str, *, fault: str = "", mapper: Mapper | None = None
+) -> dict[str, Any]:
+    """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at
+    `server`."""
     from .sdsi_server import CAPABILITY, TEMPLATES
     from .woa_client import ClientPolicy, InvalidMessage, Refused, WoaClient
 
     mapper = mapper or RuleMapper()
     origin = server.removesuffix("/.well-known/woa.json").rstrip("/")
-    client = WoaClient(policy=ClientPolicy(allowed_hosts=frozenset({"127.0.0.1", "localhost"}), allowlist_only=True,
-                                           allow_plain_http=True, timeout=10))
+    client = WoaClient(
+        policy=ClientPolicy(
+            allowed_hosts=frozenset({"127.0.0.1", "localhost"}),
+            allowlist_only=True,
+            allow_plain_http=True,
+            timeout=10,
+        )
+    )
     try:
         document = await client.document(origin)
-        agent = next((a for a in document.get("agents", []) if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])), None)
-        operations = {o.get("name"): o for o in (agent or {}).get("operations", []) if isinstance(o, dict)}
-        offered = operations.get("get_schema_template", {}).get("inputs", {}).get("properties", {}).get("scenario", {}).get("enum", [])
+        agent = next(
+            (
+                a
+                for a in document.get("agents", [])
+                if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])
+            ),
+            None,
+        )
+        operations = {
+            o.get("name"): o for o in (agent or {}).get("operations", []) if isinstance(o, dict)
+        }
+        offered = (
+            operations.get("get_schema_template", {})
+            .get("inputs", {})
+            .get("properties", {})
+            .get("scenario", {})
+            .get("enum", [])
+        )
         scenario = scenario_for(utterance, offered) if agent else None
         if scenario is None or agent is None:
             if fault == "SDSI-3.2-NO-SERVER-REPORTED":
-                return {"status": "done", "result": {}}  # the fault: success claimed, nothing reported
-            return {"status": "no-suitable-server", "message": f"no agent at {origin} serves this request"}
+                return {
+                    "status": "done",
+                    "result": {},
+                }  # the fault: success claimed, nothing reported
+            return {
+                "status": "no-suitable-server",
+                "message": f"no agent at {origin} serves this request",
+            }
         if fault == "SDSI-3.2-NEGOTIATION-REQUEST":
             template = copy.deepcopy(TEMPLATES[scenario])  # assumed, never asked for
         else:
-            template = await client.invoke(origin, agent["id"], {"scenario": scenario}, "get_schema_template")
+            template = await client.invoke(
+                origin, agent["id"], {"scenario": scenario}, "get_schema_template"
+            )
         payload = _faulted(fault, mapper.map(utterance, template))
         message: dict[str, Any] = {"schema_id": template["schema_id"], "payload": payload}
         if fault == "SDSI-3.2-PAYLOAD-MESSAGE":
-            message = {"schema_id": template["schema_id"], **payload}  # flat: the keys beside schema_id
-        result = await client.invoke(origin, agent["id"], message, "execute", validate=fault != "SDSI-3.2-PAYLOAD-MESSAGE")
+            message = {
+                "schema_id": template["schema_id"],
+                **payload,
+            }  # flat: the keys beside schema_id
+        result = await client.invoke(
+            origin, agent["id"], message, "execute", validate=fault != "SDSI-3.2-PAYLOAD-MESSAGE"
+        )
     except (Refused, InvalidMessage, ValueError, OSError) as error:
         return {"status": "failed", "message": str(error)[:500]}
-    return {"status": "done", "scenario": scenario, "schema_id": template["schema_id"], "payload": payload, "result": result}
+    return {
+        "status": "done",
+        "scenario": scenario,
+        "schema_id": template["schema_id"],
+        "payload": payload,
+        "result": result,
+    }
 
 
 def _faulted(fault: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -180,7 +309,10 @@ def _faulted(fault: str, payload: dict[str, Any]) -> dict[str, Any]:
     elif fault == "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY" and "other" in payload:
         payload["other"] = {"note": payload["other"]}
     elif fault == "SDSI-4.3-OTHER-MINIMIZED" and "cabin_class" in payload:
-        payload["other"] = [f"{payload.pop('cabin_class')} class", *([payload["other"]] if isinstance(payload.get("other"), str) else [])]
+        payload["other"] = [
+            f"{payload.pop('cabin_class')} class",
+            *([payload["other"]] if isinstance(payload.get("other"), str) else []),
+        ]
     elif fault == "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER" and payload.get("other") == "window seat":
         del payload["other"]
     return payload

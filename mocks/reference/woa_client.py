@@ -55,9 +55,30 @@ Resolver = Callable[[str], Awaitable[list[str]]]
 Purpose = Literal["document", "transport", "redirect"]
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 #: The JSON Schema 2020-12 keywords this client knows; a faulty client refuses a schema with others.
-KNOWN_KEYWORDS = frozenset({"$schema", "$id", "$ref", "$defs", "type", "properties", "required", "items", "enum",
-                            "minimum", "maximum", "minLength", "maxLength", "pattern", "description", "title",
-                            "additionalProperties", "format", "default", "const"})
+KNOWN_KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "type",
+        "properties",
+        "required",
+        "items",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "description",
+        "title",
+        "additionalProperties",
+        "format",
+        "default",
+        "const",
+    }
+)
 
 
 class Refused(Exception):
@@ -82,7 +103,9 @@ class ClientPolicy:
     allow_private: bool = False  # an administrator's explicit permission (WoA 8.2)
     allowed_hosts: frozenset[str] = frozenset()  # hosts allowed whatever they resolve to
     allow_plain_http: bool = False
-    allowlist_only: bool = False  # refuse every host not in allowed_hosts, without even resolving it
+    allowlist_only: bool = (
+        False  # refuse every host not in allowed_hosts, without even resolving it
+    )
     timeout: float = 10.0
     max_body: int = 10 * 1024 * 1024
     max_redirects: int = 3
@@ -93,7 +116,9 @@ class _Cached:
     document: Any
     etag: str | None
     last_modified: str | None
-    fresh_until: float  # wall-clock seconds (time.time()), so that a cache on disk outlives the process
+    fresh_until: (
+        float  # wall-clock seconds (time.time()), so that a cache on disk outlives the process
+    )
 
 
 @dataclass
@@ -103,32 +128,54 @@ class WoaClient:
     cacert: Path | None = None
     transport: httpx.AsyncBaseTransport | None = None
     cache_dir: Path | None = None  # where the document cache is kept between processes
-    faults: frozenset[str] = frozenset()  # requirement IDs this client breaks (mocks/faults/woa_client.py)
-    minimal: bool = False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
+    faults: frozenset[str] = (
+        frozenset()
+    )  # requirement IDs this client breaks (mocks/faults/woa_client.py)
+    minimal: bool = (
+        False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
+    )
     _cache: dict[str, _Cached] = field(default_factory=dict)
-    _endpoints: dict[str, str] = field(default_factory=dict)  # agent id -> URL, kept only by the same-id fault
+    _endpoints: dict[str, str] = field(
+        default_factory=dict
+    )  # agent id -> URL, kept only by the same-id fault
 
     def __post_init__(self) -> None:
         if self.cache_dir is not None and (self.cache_dir / "cache.json").is_file():
             saved = json.loads((self.cache_dir / "cache.json").read_text(encoding="utf-8"))
-            self._cache = {url: _Cached(**entry) for url, entry in saved.get("documents", {}).items()}
+            self._cache = {
+                url: _Cached(**entry) for url, entry in saved.get("documents", {}).items()
+            }
             self._endpoints = dict(saved.get("endpoints", {}))
 
     def _save(self) -> None:
         if self.cache_dir is not None:
-            saved = {"documents": {url: entry.__dict__ for url, entry in self._cache.items()}, "endpoints": self._endpoints}
+            saved = {
+                "documents": {url: entry.__dict__ for url, entry in self._cache.items()},
+                "endpoints": self._endpoints,
+            }
             (self.cache_dir / "cache.json").write_text(json.dumps(saved), encoding="utf-8")
 
     def _client(self) -> httpx.AsyncClient:
-        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(self.cacert)) if self.cacert else True
+        verify: ssl.SSLContext | bool = (
+            ssl.create_default_context(cafile=str(self.cacert)) if self.cacert else True
+        )
         if "WOA-8.1-CLIENT-VALIDATES-CERTIFICATES" in self.faults:
             verify = False
-        return httpx.AsyncClient(timeout=self.policy.timeout, verify=verify, transport=self.transport, follow_redirects=False)
+        return httpx.AsyncClient(
+            timeout=self.policy.timeout,
+            verify=verify,
+            transport=self.transport,
+            follow_redirects=False,
+        )
 
     def _skips(self, purpose: Purpose, check: Literal["range", "allow-list"]) -> bool:
         """Whether a fault turns off this check for URLs of this purpose."""
-        broken = {("transport", "range"): "WOA-8.2-NO-PRIVATE-RANGES", ("transport", "allow-list"): "WOA-8.2-VALIDATE-TRANSPORT-URLS",
-                  ("redirect", "range"): "WOA-8.2-REDIRECT-VALIDATED", ("redirect", "allow-list"): "WOA-8.2-REDIRECT-CAUTION"}
+        broken = {
+            ("transport", "range"): "WOA-8.2-NO-PRIVATE-RANGES",
+            ("transport", "allow-list"): "WOA-8.2-VALIDATE-TRANSPORT-URLS",
+            ("redirect", "range"): "WOA-8.2-REDIRECT-VALIDATED",
+            ("redirect", "allow-list"): "WOA-8.2-REDIRECT-CAUTION",
+        }
         return broken.get((purpose, check)) in self.faults
 
     async def check_url(self, url: str, purpose: Purpose = "transport") -> None:
@@ -163,18 +210,29 @@ class WoaClient:
         for address in addresses:
             _refuse_special(parts.hostname, ipaddress.ip_address(address))
 
-    async def _send(self, client: httpx.AsyncClient, method: str, url: str, purpose: Purpose = "transport",
-                    **kwargs: Any) -> tuple[httpx.Response, bytes]:
+    async def _send(
+        self,
+        client: httpx.AsyncClient,
+        method: str,
+        url: str,
+        purpose: Purpose = "transport",
+        **kwargs: Any,
+    ) -> tuple[httpx.Response, bytes]:
         """One request, its redirects checked like the first URL (WoA 8.2), its body capped."""
         for _ in range(self.policy.max_redirects + 1):
             await self.check_url(url, purpose)
             purpose = "redirect"
-            async with asyncio.timeout(self.policy.timeout), client.stream(method, url, **kwargs) as response:
+            async with (
+                asyncio.timeout(self.policy.timeout),
+                client.stream(method, url, **kwargs) as response,
+            ):
                 body = bytearray()
                 async for chunk in response.aiter_bytes():
                     body += chunk
                     if len(body) > self.policy.max_body:
-                        raise InvalidMessage(f"the answer from {url} exceeds {self.policy.max_body} bytes")
+                        raise InvalidMessage(
+                            f"the answer from {url} exceeds {self.policy.max_body} bytes"
+                        )
             if response.status_code in REDIRECTS and "location" in response.headers:
                 url = urljoin(url, response.headers["location"])
                 continue
@@ -186,8 +244,13 @@ class WoaClient:
         return await self.document_at(origin.rstrip("/") + "/.well-known/woa.json")
 
     async def document_at(self, url: str) -> Any:
-        """The WoA document at `url`, from the cache while it is fresh, revalidated when it is not."""
-        cached = None if "WOA-7-CLIENT-HONORS-CACHING" in self.faults or self.minimal else self._cache.get(url)
+        """The WoA document at `url`, from the cache while it is fresh, revalidated when it is
+        not."""
+        cached = (
+            None
+            if "WOA-7-CLIENT-HONORS-CACHING" in self.faults or self.minimal
+            else self._cache.get(url)
+        )
         if cached and time.time() < cached.fresh_until:
             return cached.document
         headers = {"accept": "application/woa+json, application/json"}
@@ -203,20 +266,51 @@ class WoaClient:
             document = parse_json(body)
         else:
             raise InvalidMessage(f"GET {url} answered {response.status_code}")
-        self._cache[url] = _Cached(document, response.headers.get("etag") or (cached.etag if cached else None),
-                                   response.headers.get("last-modified"), time.time() + _max_age(response.headers))
+        self._cache[url] = _Cached(
+            document,
+            response.headers.get("etag") or (cached.etag if cached else None),
+            response.headers.get("last-modified"),
+            time.time() + _max_age(response.headers),
+        )
         self._save()
         return document
 
-    async def invoke(self, origin: str, agent_id: str, value: Any, operation: str | None = None, *, validate: bool = True) -> Any:
-        """Invoke `agent_id` over rest with `value` as input; the answer, validated against the outputs schema."""
-        return await self.invoke_from(origin.rstrip("/") + "/.well-known/woa.json", agent_id, value, operation, validate=validate)
+    async def invoke(
+        self,
+        origin: str,
+        agent_id: str,
+        value: Any,
+        operation: str | None = None,
+        *,
+        validate: bool = True,
+    ) -> Any:
+        """Invoke `agent_id` over rest with `value` as input; the answer, validated against the
+        outputs schema."""
+        return await self.invoke_from(
+            origin.rstrip("/") + "/.well-known/woa.json",
+            agent_id,
+            value,
+            operation,
+            validate=validate,
+        )
 
-    async def invoke_from(self, document_url: str, agent_id: str, value: Any, operation: str | None = None, *,
-                          validate: bool = True) -> Any:
-        """Invoke `agent_id` of the document at `document_url` over rest; the answer, validated against the outputs schema."""
+    async def invoke_from(
+        self,
+        document_url: str,
+        agent_id: str,
+        value: Any,
+        operation: str | None = None,
+        *,
+        validate: bool = True,
+    ) -> Any:
+        """Invoke `agent_id` of the document at `document_url` over rest; the answer, validated
+        against the outputs schema."""
         document = await self.document_at(document_url)
-        agents = [a for a in document.get("agents", []) if isinstance(a, dict)] if isinstance(document, dict) else []
+        agents = (
+            [a for a in document.get("agents", []) if isinstance(a, dict)]
+            if isinstance(document, dict)
+            else []
+        )
         agent = next((a for a in agents if a.get("id") == agent_id), None)
         if agent is not None and "WOA-8.3-LLM-FIELDS-UNTRUSTED" in self.faults:
             asked = re.search(r"invoke the agent '([^']+)'", str(agent.get("name", "")))
@@ -226,15 +320,31 @@ class WoaClient:
         if agent is None or "rest" not in agent.get("transports", []):
             raise InvalidMessage(f"{document_url} lists no agent {agent_id!r} over rest")
         rest = document.get("transports", {}).get("rest", {})
-        if not isinstance(rest.get("base"), str) or not str(rest.get("invoke_path", "")).startswith("/"):
+        if not isinstance(rest.get("base"), str) or not str(rest.get("invoke_path", "")).startswith(
+            "/"
+        ):
             raise InvalidMessage("the rest transport has no usable base and invoke_path")
-        placeholder = "{agent_id}" if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults else quote(agent_id, safe="")
+        placeholder = (
+            "{agent_id}"
+            if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults
+            else quote(agent_id, safe="")
+        )
         url = rest["base"].rstrip("/") + rest["invoke_path"].replace("{agent_id}", placeholder)
         if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults:
             url = url.replace("{", "%7B").replace("}", "%7D")
         url = self._remembered(agent_id, url)
-        chosen = next((o for o in agent.get("operations", []) if isinstance(o, dict) and o.get("name") == operation), {})
-        inputs, outputs = chosen.get("inputs", agent.get("inputs")), chosen.get("outputs", agent.get("outputs"))
+        chosen = next(
+            (
+                o
+                for o in agent.get("operations", [])
+                if isinstance(o, dict) and o.get("name") == operation
+            ),
+            {},
+        )
+        inputs, outputs = (
+            chosen.get("inputs", agent.get("inputs")),
+            chosen.get("outputs", agent.get("outputs")),
+        )
         if "WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES" in self.faults:
             _refuse_unknown_keywords(inputs)
         if "WOA-4.1-DESCRIPTION-UNTRUSTED" in self.faults:
@@ -251,15 +361,22 @@ class WoaClient:
         if "WOA-4.3.1-CLIENT-SENDS-JSON" in self.faults:
             content_type = "text/plain"
         async with self._client() as client:
-            response, body = await self._send(client, method, url, content=json.dumps(envelope, separators=(",", ":")).encode(),
-                                              headers={"content-type": content_type, **({} if self.minimal else {"accept": "application/json"})})
+            response, body = await self._send(
+                client,
+                method,
+                url,
+                content=json.dumps(envelope, separators=(",", ":")).encode(),
+                headers={
+                    "content-type": content_type,
+                    **({} if self.minimal else {"accept": "application/json"}),
+                },
+            )
         answer = parse_json(body)
         if not 200 <= response.status_code < 300:
             raise InvalidMessage(f"{url} answered {response.status_code}: {answer}")
         if validate:
             _validate(outputs, answer, "output")
         return answer
-
 
     def _envelope(self, agent_id: str, operation: str | None, value: Any) -> dict[str, Any]:
         """The invocation envelope (WoA 5.1)."""
@@ -269,14 +386,19 @@ class WoaClient:
         if "WOA-5.1-ENVELOPE-AGENT-REQUIRED" in self.faults:
             del envelope["agent"]
         if operation:
-            envelope["operation"] = {"name": operation} if "WOA-5.1-ENVELOPE-OPERATION-STRING" in self.faults else operation
+            envelope["operation"] = (
+                {"name": operation}
+                if "WOA-5.1-ENVELOPE-OPERATION-STRING" in self.faults
+                else operation
+            )
             if "WOA-5.1-OPERATION-MATCHES-INTENDED" in self.faults:
                 envelope["operation"] = operation.capitalize()
         envelope["inputs" if "WOA-5.1-ENVELOPE-INPUT-REQUIRED" in self.faults else "input"] = value
         return envelope
 
     def _remembered(self, agent_id: str, url: str) -> str:
-        """The URL to invoke: `url`, or, with the same-id fault, the one first used for this agent id anywhere."""
+        """The URL to invoke: `url`, or, with the same-id fault, the one first used for this
+        agent id anywhere."""
         if "WOA-4.1-SAME-ID-NOT-SAME-AGENT" not in self.faults:
             return url
         self._endpoints.setdefault(agent_id, url)
@@ -294,18 +416,28 @@ class WoaClient:
 
 def _refuse_special(host: str, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
     if not ip.is_global or ip.is_multicast:
-        raise Refused(f"{host} is {ip}, a private, loopback, link-local or reserved address (WoA 8.2)")
+        raise Refused(
+            f"{host} is {ip}, a private, loopback, link-local or reserved address (WoA 8.2)"
+        )
 
 
 def _refuse_unknown_keywords(schema: Any) -> None:
-    unknown = sorted(k for k in (schema if isinstance(schema, dict) else {}) if k not in KNOWN_KEYWORDS)
+    unknown = sorted(
+        k for k in (schema if isinstance(schema, dict) else {}) if k not in KNOWN_KEYWORDS
+    )
     if unknown:
-        raise InvalidMessage(f"the inputs schema uses keywords this client does not know: {', '.join(unknown)}")
+        raise InvalidMessage(
+            f"the inputs schema uses keywords this client does not know: {', '.join(unknown)}"
+        )
 
 
 def _without_first_required(schema: Any, value: Any) -> Any:
     required = schema.get("required", []) if isinstance(schema, dict) else []
-    return {k: v for k, v in value.items() if k != required[0]} if required and isinstance(value, dict) else value
+    return (
+        {k: v for k, v in value.items() if k != required[0]}
+        if required and isinstance(value, dict)
+        else value
+    )
 
 
 def _validate(schema: Any, value: Any, what: str) -> None:
@@ -316,8 +448,13 @@ def _validate(schema: Any, value: Any, what: str) -> None:
 
 
 def _max_age(headers: httpx.Headers) -> float:
-    """Seconds the document stays fresh: Cache-Control max-age, else Expires, else 0 (revalidate)."""
-    directives = {d.strip().split("=")[0].lower(): d.strip().partition("=")[2] for d in headers.get("cache-control", "").split(",") if d.strip()}
+    """Seconds the document stays fresh: Cache-Control max-age, else Expires, else 0
+    (revalidate)."""
+    directives = {
+        d.strip().split("=")[0].lower(): d.strip().partition("=")[2]
+        for d in headers.get("cache-control", "").split(",")
+        if d.strip()
+    }
     if "no-store" in directives or "no-cache" in directives:
         return 0.0
     if directives.get("max-age", "").isdigit():
@@ -332,7 +469,11 @@ def _max_age(headers: httpx.Headers) -> float:
 
 
 def _policy_from_environment() -> ClientPolicy:
-    allowed = frozenset(h.strip().lower() for h in os.environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",") if h.strip())
+    allowed = frozenset(
+        h.strip().lower()
+        for h in os.environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",")
+        if h.strip()
+    )
     return ClientPolicy(allowed_hosts=allowed, allowlist_only=bool(allowed))
 
 
@@ -340,7 +481,11 @@ def main(argv: list[str] | None = None) -> int:
     """The command the suite's client driver runs: DOCUMENT AGENT OPERATION INPUT_FILE CACERT."""
     arguments = sys.argv[1:] if argv is None else argv
     if len(arguments) != 5:
-        print("usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT", file=sys.stderr)
+        print(
+            "usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE"
+            " CACERT",
+            file=sys.stderr,
+        )
         return 2
     document, agent, operation, input_file, cacert = arguments
     fault = os.environ.get(VARIABLE, "")
@@ -348,9 +493,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown {VARIABLE} {fault!r}", file=sys.stderr)
         return 2
     cache = os.environ.get("WOA_CLIENT_CACHE_DIR")
-    client = WoaClient(_policy_from_environment(), cacert=Path(cacert), cache_dir=Path(cache) if cache else None,
-                       faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()),
-                       minimal=os.environ.get(MINIMAL_VARIABLE) == "1")
+    client = WoaClient(
+        _policy_from_environment(),
+        cacert=Path(cacert),
+        cache_dir=Path(cache) if cache else None,
+        faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()),
+        minimal=os.environ.get(MINIMAL_VARIABLE) == "1",
+    )
     try:
         value = json.loads(Path(input_file).read_text(encoding="utf-8"))
         outputs = asyncio.run(client.invoke_from(document, agent, value, operation or None))

@@ -3,8 +3,8 @@
 GET /.well-known/woa.json (application/woa+json, ETag, Last-Modified, Cache-Control, 304 on a
 matching conditional GET), POST /agents/{agent_id}/invoke (strict JSON, a body size limit, the
 envelope and input validated, problem details for every error), and the same agent as the MCP
-tool "summarizer" at /mcp/ (the official SDK's server, streamable HTTP). Summaries are deterministic:
-the first `max_words` words of the text.
+tool "summarizer" at /mcp/ (the official SDK's server, streamable HTTP). Summaries are
+deterministic: the first `max_words` words of the text.
 
 `create_app(base, fault)` serves the same host with one named fault of mocks/faults.py.
 """
@@ -52,21 +52,30 @@ SDSI_AGENT = "travel-and-photo"
 WOA_JSON = "application/woa+json"
 
 SUMMARIZER_INPUTS = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-    "properties": {"text": {"type": "string", "description": "Input document text in English."},
-                   "max_words": {"type": "integer", "minimum": 10, "maximum": 500,
-                                 "description": "Maximum number of words in the summary."}},
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "text": {"type": "string", "description": "Input document text in English."},
+        "max_words": {
+            "type": "integer",
+            "minimum": 10,
+            "maximum": 500,
+            "description": "Maximum number of words in the summary.",
+        },
+    },
     "required": ["text"],
 }
 SUMMARIZER_OUTPUTS = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-    "properties": {"summary": {"type": "string", "description": "The generated summary."}}, "required": ["summary"],
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {"summary": {"type": "string", "description": "The generated summary."}},
+    "required": ["summary"],
 }
 
 
 def woa_document(base: str, test_mode: bool = False, *, minimal: bool = False) -> dict[str, Any]:
-    """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's base;
-    `minimal`: as the minimal conformer lists it (mocks/minimal.py)."""
+    """Appendix B's document, with `base` (e.g. https://127.0.0.1:8443) as the rest transport's
+    base; `minimal`: as the minimal conformer lists it (mocks/minimal.py)."""
     if minimal:
         return minimal_document(_document(base, test_mode, minimal=True))
     return _document(base, test_mode)
@@ -75,15 +84,33 @@ def woa_document(base: str, test_mode: bool = False, *, minimal: bool = False) -
 def _document(base: str, test_mode: bool, *, minimal: bool = False) -> dict[str, Any]:
     return {
         "woa_version": "1",
-        "agents": [{
-            "id": "summarizer", "name": "Document Summarizer", "description": "Summarizes English text.",
-            "version": "1.0.0", "capabilities": ["https://example.com/capability/summarization"],
-            "inputs": copy.deepcopy(SUMMARIZER_INPUTS), "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS), "transports": ["rest", "mcp"],
-            "operations": [{"name": "default", "description": "Default summarization operation."}],
-        }, sdsi_server.woa_agent(SDSI_AGENT, base, test_mode, minimal=minimal), sdsi_client.woa_agent(), *aci_host.invoked_entries(base),
-                   aci_master.master_entry(base)],
-        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
-                       "mcp": {"server": base + "/mcp/", "tool_namespace": "summarizer", "tool_field": "agent"}},
+        "agents": [
+            {
+                "id": "summarizer",
+                "name": "Document Summarizer",
+                "description": "Summarizes English text.",
+                "version": "1.0.0",
+                "capabilities": ["https://example.com/capability/summarization"],
+                "inputs": copy.deepcopy(SUMMARIZER_INPUTS),
+                "outputs": copy.deepcopy(SUMMARIZER_OUTPUTS),
+                "transports": ["rest", "mcp"],
+                "operations": [
+                    {"name": "default", "description": "Default summarization operation."}
+                ],
+            },
+            sdsi_server.woa_agent(SDSI_AGENT, base, test_mode, minimal=minimal),
+            sdsi_client.woa_agent(),
+            *aci_host.invoked_entries(base),
+            aci_master.master_entry(base),
+        ],
+        "transports": {
+            "rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"},
+            "mcp": {
+                "server": base + "/mcp/",
+                "tool_namespace": "summarizer",
+                "tool_field": "agent",
+            },
+        },
     }
 
 
@@ -101,34 +128,52 @@ class Abstract(BaseModel):
 
 
 def _mcp_server(fault: str) -> MCPServer:
-    """The summarizer as an MCP tool; with the WOA-5.3 fault, its result is not the outputs schema's."""
+    """The summarizer as an MCP tool; with the WOA-5.3 fault, its result is not the outputs
+    schema's."""
     server = MCPServer("agent-conformance reference host", log_level="WARNING")
     description = "Summarizes English text."
 
     if fault == "WOA-5.3-MCP-TOOL-INVOCATION":
+
         @server.tool(name="summarizer", description=description)
-        def summarizer_abstract(text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40) -> Abstract:
+        def summarizer_abstract(
+            text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40
+        ) -> Abstract:
             return Abstract(abstract=summarize(text, max_words))
+
     else:
+
         @server.tool(name="summarizer", description=description)
         def summarizer(text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40) -> Summary:
             return Summary(summary=summarize(text, max_words))
+
     return server
 
 
 def _served_ids(document: Any) -> set[str]:
     agents = document.get("agents") if isinstance(document, dict) else None
-    listed = agents.values() if isinstance(agents, dict) else agents if isinstance(agents, list) else []
-    return {a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} | {"summarizer"}
+    listed = (
+        agents.values() if isinstance(agents, dict) else agents if isinstance(agents, list) else []
+    )
+    return {a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)} | {
+        "summarizer"
+    }
 
 
-def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, fault_rate: float | None = None,
-               fault_seed: int = 0, minimal: bool = False) -> Any:
+def create_app(
+    base: str,
+    fault: str | None = None,
+    test_mode: bool = True,
+    *,
+    fault_rate: float | None = None,
+    fault_seed: int = 0,
+    minimal: bool = False,
+) -> Any:
     """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
     `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
-    With `fault_rate`, the fault breaks its rule on that fraction of the requests (mocks/faults/rate.py).
-    `minimal`: the minimal conformer, what the MUSTs demand and nothing more (mocks/minimal.py); it
-    has no test clock and takes no fault."""
+    With `fault_rate`, the fault breaks its rule on that fraction of the requests
+    (mocks/faults/rate.py). `minimal`: the minimal conformer, what the MUSTs demand and nothing
+    more (mocks/minimal.py); it has no test clock and takes no fault."""
     if minimal and fault:
         raise ValueError("the minimal conformer takes no fault: faults break the reference host")
     test_mode = test_mode and not minimal
@@ -136,7 +181,9 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     breaks = broken.key if broken else ""
     if broken and fault_rate is not None:
         if broken.document or broken.plain_http or broken.tls_maximum:
-            raise ValueError(f"the fault {fault} is made once, not per request: it cannot be applied at a rate")
+            raise ValueError(
+                f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
+            )
         breaks = Sometimes(breaks)
     if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
@@ -145,13 +192,19 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     body = json.dumps(document, indent=2).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
     modified = datetime.now(UTC).replace(microsecond=0)
-    caching = {"etag": etag, "last-modified": format_datetime(modified, usegmt=True), "cache-control": "max-age=300"}
+    caching = {
+        "etag": etag,
+        "last-modified": format_datetime(modified, usegmt=True),
+        "cache-control": "max-age=300",
+    }
     if breaks == "WOA-7-CACHING-HEADERS":
         caching = {}
     if breaks == "WOA-7-CACHE-CONTROL-AND-VALIDATOR":
         caching = {"cache-control": "max-age=300"}
-    media_type = {"WOA-9.2-MEDIA-TYPE": "application/json",
-                  "WOA-9.2-UTF8-JSON": f"{WOA_JSON}; charset=iso-8859-1"}.get(breaks, WOA_JSON)
+    media_type = {
+        "WOA-9.2-MEDIA-TYPE": "application/json",
+        "WOA-9.2-UTF8-JSON": f"{WOA_JSON}; charset=iso-8859-1",
+    }.get(breaks, WOA_JSON)
     agents = _served_ids(document)
     validator = Draft202012Validator(SUMMARIZER_INPUTS)
 
@@ -172,8 +225,13 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         agent_id = request.path_params["agent_id"]
         if agent_id not in agents:
             return problem(404, "Unknown agent", f"this host has no agent {agent_id!r}")
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            return problem(415, "Unsupported media type", "send the invocation envelope as application/json")
+        if (
+            request.headers.get("content-type", "").split(";")[0].strip().lower()
+            != "application/json"
+        ):
+            return problem(
+                415, "Unsupported media type", "send the invocation envelope as application/json"
+            )
         try:
             raw = await read_capped(request, MAX_BODY)
         except TooLarge:
@@ -185,24 +243,47 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
                 return JSONResponse({"error": f"the request body {error}"}, status_code=400)
             return problem(400, "Malformed JSON", f"the request body {error}")
         if not isinstance(envelope, dict):
-            return problem(400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)")
+            return problem(
+                400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)"
+            )
         named = envelope.get("agent", agent_id)
-        if named != agent_id and not (breaks == "WOA-5.2-AGENT-MISMATCH-400" and agent_id == "summarizer"):
+        if named != agent_id and not (
+            breaks == "WOA-5.2-AGENT-MISMATCH-400" and agent_id == "summarizer"
+        ):
             if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
                 return JSONResponse({"error": "agent mismatch"}, status_code=400)
             if breaks == "WOA-5.2-PLACEHOLDER-MISMATCH-400":
-                return problem(422, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r}")
-            return problem(400, "Agent mismatch", f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)")
+                return problem(
+                    422,
+                    "Agent mismatch",
+                    f"the URL names agent {agent_id!r} but the envelope names {named!r}",
+                )
+            return problem(
+                400,
+                "Agent mismatch",
+                f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)",
+            )
         if "operation" in envelope and not isinstance(envelope["operation"], str):
-            return problem(400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)")
+            return problem(
+                400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)"
+            )
         operation = envelope.get("operation")
         if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
             return problem(400, "Operation required", "name the operation in the envelope")
-        if operation not in (None, "default") and agent_id not in (SDSI_AGENT, sdsi_client.CLIENT_AGENT_ID, aci_master.MASTER_ID, *ACI_AGENTS):
-            return problem(400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}")
+        if operation not in (None, "default") and agent_id not in (
+            SDSI_AGENT,
+            sdsi_client.CLIENT_AGENT_ID,
+            aci_master.MASTER_ID,
+            *ACI_AGENTS,
+        ):
+            return problem(
+                400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}"
+            )
         given = envelope.get("input")
         if not isinstance(given, dict):
-            return problem(400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)")
+            return problem(
+                400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)"
+            )
         if agent_id == SDSI_AGENT:
             return sdsi(operation, given, envelope, request)
         if agent_id == sdsi_client.CLIENT_AGENT_ID:
@@ -210,7 +291,9 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if agent_id == aci_master.MASTER_ID:
             return await master(operation, given)
         if agent_id in ACI_AGENTS:
-            return await aci_host.invoke_invoked(agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal)
+            return await aci_host.invoke_invoked(
+                agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal
+            )
         errors = [e.message for e in validator.iter_errors(given)]
         if errors and breaks == "WOA-5.2-ERROR-PROBLEM-DETAILS":
             return JSONResponse({"error": "; ".join(errors)}, status_code=422)
@@ -230,15 +313,25 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
     clients = aci_host.Clients()
     fetch_context = aci_host.fetcher(base, clients)
     context_store = aci_master.ContextStore(base, breaks)
-    master_inputs = Draft202012Validator(aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
+    master_inputs = Draft202012Validator(
+        aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
 
     async def master(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "run_task":
-            return problem(400, "Unknown operation", f"agent {aci_master.MASTER_ID!r} has no operation {operation!r}")
+            return problem(
+                400,
+                "Unknown operation",
+                f"agent {aci_master.MASTER_ID!r} has no operation {operation!r}",
+            )
         if (refused := nonconforming(master_inputs, given)) is not None:
             return refused
         try:
-            return JSONResponse(await aci_master.run_task(given, base, context_store, clients.get(), fault=breaks, minimal=minimal))
+            return JSONResponse(
+                await aci_master.run_task(
+                    given, base, context_store, clients.get(), fault=breaks, minimal=minimal
+                )
+            )
         except AciError as error:
             return problem(error.status, error.title, error.detail)
 
@@ -246,31 +339,57 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         status, text = context_store.get(request.path_params["ident"], request.url.query)
         if status != 200:
             return problem(status, "Context refused", text)
-        return Response(text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"})
+        return Response(
+            text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"}
+        )
+
     server = sdsi_server.SdsiServer(fault=breaks, minimal=minimal)
-    # the envelope's input as the document describes it, less execute's payload schemas: the server agent
-    # judges payloads by its own templates (which a fault may change)
-    sdsi_inputs = {o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
-                   for o in sdsi_server.woa_agent(minimal=minimal)["operations"]}
+    # the envelope's input as the document describes it, less execute's payload schemas: the server
+    # agent judges payloads by its own templates (which a fault may change)
+    sdsi_inputs = {
+        o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
+        for o in sdsi_server.woa_agent(minimal=minimal)["operations"]
+    }
 
-    negotiated: set[Any] = set()  # the connections (peer address and port) that carried a negotiation: read by one fault only
+    negotiated: set[Any] = (
+        set()
+    )  # the connections (peer address and port) that carried a negotiation: read by one fault only
 
-    def sdsi(operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request) -> Response:
+    def sdsi(
+        operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request
+    ) -> Response:
         if operation not in sdsi_inputs:
-            return problem(400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}")
-        if breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD" and (refused := nonconforming(sdsi_inputs[operation], given)) is not None:
+            return problem(
+                400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}"
+            )
+        if (
+            breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
+            and (refused := nonconforming(sdsi_inputs[operation], given)) is not None
+        ):
             return refused
-        client_id = envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
+        client_id = (
+            envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
+        )
         try:
             moment = _moment(request)
             if operation == "get_schema_template":
                 negotiated.add(request.scope.get("client"))
                 return signed(server.template(given["scenario"], given.get("preferred_language")))
-            if operation == "execute" and breaks == "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL" and request.scope.get("client") not in negotiated:
+            if (
+                operation == "execute"
+                and breaks == "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL"
+                and request.scope.get("client") not in negotiated
+            ):
                 return problem(409, "No session", "negotiate a template on this connection first")
             if operation == "execute":
-                return JSONResponse(server.execute(given["schema_id"], given["payload"], client_id, moment))
-            return signed(server.updates(given["schema_id"], "authorization" in request.headers, client_id, moment))
+                return JSONResponse(
+                    server.execute(given["schema_id"], given["payload"], client_id, moment)
+                )
+            return signed(
+                server.updates(
+                    given["schema_id"], "authorization" in request.headers, client_id, moment
+                )
+            )
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
 
@@ -280,44 +399,73 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         if not test_mode or (session is None and clock is None):
             return sdsi_server.Moment()
         if session is None or clock is None or not 0 < len(session) <= 128:
-            raise sdsi_server.SdsiError(400, "Invalid test headers", f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}")
+            raise sdsi_server.SdsiError(
+                400,
+                "Invalid test headers",
+                f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}",
+            )
         try:
             moment = parse_time(clock)
         except ValueError as error:
-            raise sdsi_server.SdsiError(400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}") from error
-        if not 0 <= moment < _LATEST_TEST_CLOCK:  # the lifecycle's deadlines, years ahead, must stay datable
-            raise sdsi_server.SdsiError(400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000")
+            raise sdsi_server.SdsiError(
+                400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}"
+            ) from error
+        if (
+            not 0 <= moment < _LATEST_TEST_CLOCK
+        ):  # the lifecycle's deadlines, years ahead, must stay datable
+            raise sdsi_server.SdsiError(
+                400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000"
+            )
         return sdsi_server.Moment(moment, session)
 
-    signing_key = ECKey.generate_key("P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"})
+    signing_key = ECKey.generate_key(
+        "P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"}
+    )
 
     def signed(value: Any) -> Response:
-        """The answer, with a detached JWS over its exact bytes in JWS-Signature (SDSI 7; E-SDSI-7-SIGNED-MESSAGES)."""
+        """The answer, with a detached JWS over its exact bytes in JWS-Signature (SDSI 7;
+        E-SDSI-7-SIGNED-MESSAGES)."""
         body = json.dumps(value).encode()
         if minimal:
             return Response(body, media_type="application/json")
         signed_bytes = body + b" " if breaks == "SDSI-7-NEGOTIATION-INTEGRITY" else body
-        header, _, signature = jws.serialize_compact({"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key).split(".")
-        return Response(body, media_type="application/json", headers={"JWS-Signature": f"{header}..{signature}"})
+        header, _, signature = jws.serialize_compact(
+            {"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key
+        ).split(".")
+        return Response(
+            body, media_type="application/json", headers={"JWS-Signature": f"{header}..{signature}"}
+        )
 
     async def jwks(request: Request) -> Response:
-        return JSONResponse(KeySet([signing_key]).as_dict(private=False), media_type="application/jwk-set+json")
+        return JSONResponse(
+            KeySet([signing_key]).as_dict(private=False), media_type="application/jwk-set+json"
+        )
 
-    assistant_inputs = Draft202012Validator(sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER)
+    assistant_inputs = Draft202012Validator(
+        sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
 
     async def assistant(operation: str | None, given: dict[str, Any]) -> Response:
         if operation != "handle_user_request":
-            return problem(400, "Unknown operation", f"agent {sdsi_client.CLIENT_AGENT_ID!r} has no operation {operation!r}")
+            return problem(
+                400,
+                "Unknown operation",
+                f"agent {sdsi_client.CLIENT_AGENT_ID!r} has no operation {operation!r}",
+            )
         if (refused := nonconforming(assistant_inputs, given)) is not None:
             return refused
         try:
-            return JSONResponse(await sdsi_client.handle_user_request(given["utterance"], given["server"], fault=breaks))
+            return JSONResponse(
+                await sdsi_client.handle_user_request(
+                    given["utterance"], given["server"], fault=breaks
+                )
+            )
         except RuntimeError as error:
             return problem(500, "Internal error", str(error))
 
     async def sdsi_rpc(request: Request) -> Response:
-        """SDSI as in its Appendix A: method/params requests and bare payload messages to one endpoint;
-        answers framed as JSON-RPC 2.0 when the request is."""
+        """SDSI as in its Appendix A: method/params requests and bare payload messages to one
+        endpoint; answers framed as JSON-RPC 2.0 when the request is."""
         try:
             message = parse_json(await read_capped(request, MAX_BODY))
         except TooLarge as error:
@@ -327,27 +475,49 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
         framed = isinstance(message, dict) and message.get("jsonrpc") == "2.0"
         try:
             if not isinstance(message, dict):
-                raise sdsi_server.SdsiError(400, "Invalid request", "the request must be a JSON object")
-            params: dict[str, Any] = message["params"] if isinstance(message.get("params"), dict) else {}
-            if message.get("method") == "get_schema_template" and isinstance(params.get("scenario"), str):
+                raise sdsi_server.SdsiError(
+                    400, "Invalid request", "the request must be a JSON object"
+                )
+            params: dict[str, Any] = (
+                message["params"] if isinstance(message.get("params"), dict) else {}
+            )
+            if message.get("method") == "get_schema_template" and isinstance(
+                params.get("scenario"), str
+            ):
                 result = server.template(params["scenario"], params.get("preferred_language"))
             elif message.get("method") == "get_schema_updates":
-                result = server.updates(params.get("schema_id"), authenticated="authorization" in request.headers)
+                result = server.updates(
+                    params.get("schema_id"), authenticated="authorization" in request.headers
+                )
             elif "schema_id" in message and "payload" in message and "method" not in message:
                 result = server.execute(message["schema_id"], message["payload"])
             else:
-                raise sdsi_server.SdsiError(400, "Invalid request", "expected get_schema_template, get_schema_updates or a payload message")
+                raise sdsi_server.SdsiError(
+                    400,
+                    "Invalid request",
+                    "expected get_schema_template, get_schema_updates or a payload message",
+                )
         except sdsi_server.SdsiError as error:
             if framed:
-                return JSONResponse({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32602, "message": error.detail}})
+                return JSONResponse(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": message.get("id"),
+                        "error": {"code": -32602, "message": error.detail},
+                    }
+                )
             return problem(error.status, error.title, error.detail)
-        return JSONResponse({"jsonrpc": "2.0", "id": message.get("id"), "result": result} if framed else result)
+        return JSONResponse(
+            {"jsonrpc": "2.0", "id": message.get("id"), "result": result} if framed else result
+        )
 
     async def not_found(request: Request, _: Exception) -> Response:
         return problem(404, "Not found", f"nothing at {request.url.path}")
 
     async def not_allowed(request: Request, _: Exception) -> Response:
-        return problem(405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}")
+        return problem(
+            405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}"
+        )
 
     mcp = _mcp_server(breaks)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/")
@@ -358,19 +528,27 @@ def create_app(base: str, fault: str | None = None, test_mode: bool = True, *, f
             yield
         await clients.aclose()
 
-    document_path = "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
+    document_path = (
+        "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
+    )
     host = Starlette(
-        routes=[Route(document_path, well_known, methods=["GET", "HEAD"]),
-                Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
-                Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
-                Route("/sdsi/jwks.json", jwks),
-                Route("/aci/contexts/{ident}", stored_context),
-                Mount("/mcp", app=mcp_app),
-                *aci_host.invoked_mounts(base, fetch_context, breaks, minimal=minimal)],
+        routes=[
+            Route(document_path, well_known, methods=["GET", "HEAD"]),
+            Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+            Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
+            Route("/sdsi/jwks.json", jwks),
+            Route("/aci/contexts/{ident}", stored_context),
+            Mount("/mcp", app=mcp_app),
+            *aci_host.invoked_mounts(base, fetch_context, breaks, minimal=minimal),
+        ],
         exception_handlers={404: not_found, 405: not_allowed},
         middleware=[Middleware(ProblemDetailsOnly)],
         lifespan=lifespan,
     )
     if minimal:
         return MinimalResponses(host)
-    return AtRate(host, fault_rate, fault_seed) if fault_rate is not None and isinstance(breaks, Sometimes) else host
+    return (
+        AtRate(host, fault_rate, fault_seed)
+        if fault_rate is not None and isinstance(breaks, Sometimes)
+        else host
+    )

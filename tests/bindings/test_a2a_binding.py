@@ -18,10 +18,18 @@ BASE = "http://agent.test"
 
 
 def _card(rpc: str) -> dict[str, Any]:
-    return {"name": "hostile", "description": "d", "version": "1", "capabilities": {"streaming": False},
-            "supportedInterfaces": [{"url": rpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-            "defaultInputModes": ["application/json"], "defaultOutputModes": ["application/json"],
-            "skills": [{"id": "s", "name": "s", "description": "s", "tags": ["t"]}]}
+    return {
+        "name": "hostile",
+        "description": "d",
+        "version": "1",
+        "capabilities": {"streaming": False},
+        "supportedInterfaces": [
+            {"url": rpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "defaultInputModes": ["application/json"],
+        "defaultOutputModes": ["application/json"],
+        "skills": [{"id": "s", "name": "s", "description": "s", "tags": ["t"]}],
+    }
 
 
 def _app(card: Any, answer: Any = None) -> Starlette:
@@ -32,12 +40,23 @@ def _app(card: Any, answer: Any = None) -> Starlette:
         body = await request.json()
         return JSONResponse({"jsonrpc": "2.0", "id": body.get("id"), "result": answer})
 
-    return Starlette(routes=[Route("/.well-known/agent-card.json", well_known), Route("/rpc", rpc, methods=["POST"])])
+    return Starlette(
+        routes=[
+            Route("/.well-known/agent-card.json", well_known),
+            Route("/rpc", rpc, methods=["POST"]),
+        ]
+    )
 
 
 async def _send(app: Starlette) -> Any:
     async with HttpClient(timeout=5, transport=httpx.ASGITransport(app=app)) as client:
-        return await send_data(client, BASE, {"AgentContext": {"AgentID": "a"}}, lambda url: url.startswith(BASE), "m-1")
+        return await send_data(
+            client,
+            BASE,
+            {"AgentContext": {"AgentID": "a"}},
+            lambda url: url.startswith(BASE),
+            "m-1",
+        )
 
 
 async def test_a_card_that_points_off_origin_is_not_followed() -> None:

@@ -27,13 +27,20 @@ def woa_document(base: str) -> dict[str, Any]:
     document["transports"].pop("mcp")
     document["agents"][0]["transports"] = ["rest"]
     return document
+
+
 Route = Callable[[httpx.Request], httpx.Response]
 
 
 class Host:
     """An in-process host (httpx.MockTransport) that records every URL the suite asks for."""
 
-    def __init__(self, document: Any = None, routes: dict[str, Route] | None = None, summary: str = "a summary") -> None:
+    def __init__(
+        self,
+        document: Any = None,
+        routes: dict[str, Route] | None = None,
+        summary: str = "a summary",
+    ) -> None:
         self.document = woa_document(TARGET) if document is None else document
         self.routes = routes or {}
         self.summary = summary
@@ -47,10 +54,14 @@ class Host:
         if route:
             return route(request)
         if request.url.path == "/.well-known/woa.json":
-            return httpx.Response(200, json=self.document, headers={"content-type": "application/woa+json"})
+            return httpx.Response(
+                200, json=self.document, headers={"content-type": "application/woa+json"}
+            )
         if request.method == "POST":
             return httpx.Response(200, json={"summary": self.summary})
-        return httpx.Response(404, json={"title": "not found"}, headers={"content-type": "application/problem+json"})
+        return httpx.Response(
+            404, json={"title": "not found"}, headers={"content-type": "application/problem+json"}
+        )
 
 
 def certify(host: Host, timeout: float = 5) -> dict[str, Result]:
@@ -61,7 +72,14 @@ def certify(host: Host, timeout: float = 5) -> dict[str, Result]:
             if isinstance(event, ResultRecorded):
                 results[event.result.requirement] = event.result
 
-    asyncio.run(run(run_options(target=TARGET, suites=("woa",), timeout=timeout, transport=httpx.MockTransport(host)), [Collect()]))
+    asyncio.run(
+        run(
+            run_options(
+                target=TARGET, suites=("woa",), timeout=timeout, transport=httpx.MockTransport(host)
+            ),
+            [Collect()],
+        )
+    )
     return results
 
 
@@ -70,14 +88,18 @@ def _redirect(to: str) -> Route:
 
 
 def test_a_redirect_loop_is_an_error_with_the_loop_spelled_out() -> None:
-    host = Host(routes={"/.well-known/woa.json": _redirect("/a"), "/a": _redirect("/.well-known/woa.json")})
+    host = Host(
+        routes={"/.well-known/woa.json": _redirect("/a"), "/a": _redirect("/.well-known/woa.json")}
+    )
     results = certify(host)
     assert results["WOA-4-VERSION-1"].status is Status.ERROR
     assert "redirect loop" in results["WOA-4-VERSION-1"].message
 
 
 def test_a_redirect_to_the_metadata_address_is_never_followed() -> None:
-    host = Host(routes={"/.well-known/woa.json": _redirect("http://169.254.169.254/latest/meta-data/")})
+    host = Host(
+        routes={"/.well-known/woa.json": _redirect("http://169.254.169.254/latest/meta-data/")}
+    )
     results = certify(host)
     assert all("169.254" not in url for url in host.requested)
     assert "not on an allowed origin" in results["WOA-4-VERSION-1"].message
@@ -85,8 +107,14 @@ def test_a_redirect_to_the_metadata_address_is_never_followed() -> None:
 
 def test_a_same_origin_redirect_is_followed() -> None:
     document = woa_document(TARGET)
-    host = Host(routes={"/.well-known/woa.json": _redirect("/v1/woa.json"),
-                        "/v1/woa.json": lambda request: httpx.Response(200, json=document, headers={"content-type": "application/woa+json"})})
+    host = Host(
+        routes={
+            "/.well-known/woa.json": _redirect("/v1/woa.json"),
+            "/v1/woa.json": lambda request: httpx.Response(
+                200, json=document, headers={"content-type": "application/woa+json"}
+            ),
+        }
+    )
     results = certify(host)
     assert results["WOA-4-VERSION-1"].status is Status.PASS
     assert results["WOA-1-WELL-KNOWN-LOCATION"].status is Status.PASS
@@ -98,7 +126,9 @@ def test_a_remote_ref_is_never_fetched() -> None:
     host = Host(document)
     results = certify(host)
     assert all("evil.example" not in url for url in host.requested)
-    assert results["WOA-4.2-SCHEMAS-VALID-2020-12"].status is Status.PASS  # a remote $ref is valid 2020-12
+    assert (
+        results["WOA-4.2-SCHEMAS-VALID-2020-12"].status is Status.PASS
+    )  # a remote $ref is valid 2020-12
     assert results["WOA-5.2-SUCCESS-2XX"].status is Status.SKIP
     assert "does not fetch" in results["WOA-5.2-SUCCESS-2XX"].message
 

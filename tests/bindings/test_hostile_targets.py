@@ -1,4 +1,5 @@
-"""A target that cannot be reached, hangs, or answers junk ends the run in time, with a clear verdict."""
+"""A target that cannot be reached, hangs, or answers junk ends the run in time, with a clear
+verdict."""
 
 from __future__ import annotations
 
@@ -36,35 +37,60 @@ async def test_a_refused_connection_is_unreachable() -> None:
 async def test_a_name_that_does_not_resolve_is_unreachable() -> None:
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("[Errno -2] Name or service not known", request=request)
+
     with pytest.raises(TargetUnreachable, match="Name or service not known"):
-        await run(run_options(target="https://no-such-host.invalid", transport=httpx.MockTransport(refuse)))
+        await run(
+            run_options(
+                target="https://no-such-host.invalid", transport=httpx.MockTransport(refuse)
+            )
+        )
 
 
-@pytest.mark.parametrize(("app", "reason"), [
-    (hostile.answers_html, "not JSON"),
-    (hostile.answers_nested, "nests too deeply"),
-    (hostile.answers_50_mb, "exceeds the 10,485,760-byte cap"),
-    (hostile.never_answers, "no complete answer within 1 s"),
-])
-async def test_a_misbehaving_target_gets_error_results_with_the_reason(app, reason: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("app", "reason"),
+    [
+        (hostile.answers_html, "not JSON"),
+        (hostile.answers_nested, "nests too deeply"),
+        (hostile.answers_50_mb, "exceeds the 10,485,760-byte cap"),
+        (hostile.never_answers, "no complete answer within 1 s"),
+    ],
+)
+async def test_a_misbehaving_target_gets_error_results_with_the_reason(  # type: ignore[no-untyped-def]
+    app, reason: str, tmp_path: Path
+) -> None:
     started = time.monotonic()
     with serve(app, tls=False) as target:
-        summary = await run(run_options(target=target.url, suites=("woa",), timeout=1), writers_for(tmp_path))
+        summary = await run(
+            run_options(target=target.url, suites=("woa",), timeout=1), writers_for(tmp_path)
+        )
     assert time.monotonic() - started < 10
     _, results, footer = read_events(tmp_path / "events.jsonl")
-    about_document = [r for r in results if r["requirement"].startswith("WOA-4") and r["status"] not in (Status.NOT_APPLICABLE, Status.SKIP)]
-    assert about_document and all(r["status"] in (Status.ERROR, Status.FAIL) and reason in r["message"] for r in about_document)
-    assert not [r for r in results if r["status"] == Status.PASS and r["requirement"].startswith("WOA-4")]
+    about_document = [
+        r
+        for r in results
+        if r["requirement"].startswith("WOA-4")
+        and r["status"] not in (Status.NOT_APPLICABLE, Status.SKIP)
+    ]
+    assert about_document and all(
+        r["status"] in (Status.ERROR, Status.FAIL) and reason in r["message"]
+        for r in about_document
+    )
+    assert not [
+        r for r in results if r["status"] == Status.PASS and r["requirement"].startswith("WOA-4")
+    ]
     assert footer is not None and summary.level in ("inconclusive", "non-compliant")
 
 
-@pytest.mark.parametrize(("body", "reason"), [
-    (b"\xff\xfe{}", "not UTF-8"),
-    (b"\xef\xbb\xbf{}", "byte order mark"),
-    (b'{"a": NaN}', "NaN is not JSON"),
-    (b"{" * 3 + b"}", "not JSON"),
-    (b"1" * 5000, "not usable JSON"),
-])
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b"\xef\xbb\xbf{}", "byte order mark"),
+        (b'{"a": NaN}', "NaN is not JSON"),
+        (b"{" * 3 + b"}", "not JSON"),
+        (b"1" * 5000, "not usable JSON"),
+    ],
+)
 def test_strict_json_parsing(body: bytes, reason: str) -> None:
     with pytest.raises(NotJson, match=reason):
         parse_json(body)

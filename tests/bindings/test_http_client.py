@@ -1,4 +1,5 @@
-"""The suite's one HTTP path: a pooled connection the server closed as it was reused never becomes a verdict."""
+"""The suite's one HTTP path: a pooled connection the server closed as it was reused never
+becomes a verdict."""
 
 from __future__ import annotations
 
@@ -16,8 +17,12 @@ def _closing_once() -> tuple[httpx.MockTransport, list[str]]:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request.method)
-        if len(seen) == 1:  # what httpcore raises when the server closed the idle connection under the request
-            raise httpx.RemoteProtocolError("Server disconnected without sending a response.", request=request)
+        if (
+            len(seen) == 1
+        ):  # what httpcore raises when the server closed the idle connection under the request
+            raise httpx.RemoteProtocolError(
+                "Server disconnected without sending a response.", request=request
+            )
         return httpx.Response(200, json={"ok": True})
 
     return httpx.MockTransport(handler), seen

@@ -14,8 +14,18 @@ from tests import hostile
 
 async def test_a_tool_call_on_the_reference_host() -> None:
     with serve_host() as host:
-        call = await call_tool(host.url + "/mcp/", ["summarizer"], {"text": "one two three"}, cacert=host.cacert, timeout=5)
-    assert call.tool == "summarizer" and not call.is_error and call.structured == {"summary": "one two three"}
+        call = await call_tool(
+            host.url + "/mcp/",
+            ["summarizer"],
+            {"text": "one two three"},
+            cacert=host.cacert,
+            timeout=5,
+        )
+    assert (
+        call.tool == "summarizer"
+        and not call.is_error
+        and call.structured == {"summary": "one two three"}
+    )
 
 
 async def test_a_missing_tool_is_named() -> None:

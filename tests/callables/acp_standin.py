@@ -1,7 +1,8 @@
-"""A stand-in of the same shape as the ACI -01 hackathon code's ACP_hackathon/agents.py (not its code):
-`run_sub_agent(state, agent_context, feedback="")` asks an LLM through `call_llm_stream_full_output(prompt,
-agent_name)` for the updated AgentContext as JSON and returns {"agent_context", "full_output", "raw"};
-the context it returns carries -01's members ("Context/ContextURI", "full_output")."""
+"""A stand-in of the same shape as the ACI -01 hackathon code's ACP_hackathon/agents.py (not its
+code): `run_sub_agent(state, agent_context, feedback="")` asks an LLM through
+`call_llm_stream_full_output(prompt, agent_name)` for the updated AgentContext as JSON and
+returns {"agent_context", "full_output", "raw"}; the context it returns carries -01's members
+("Context/ContextURI", "full_output")."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ def call_llm_stream_full_output(prompt: str, agent_name: str) -> str:
     raise RuntimeError("the real code calls a model here; the glue stubs it")
 
 
-def _normalize_agent_context(parsed: dict[str, Any], base_context: dict[str, Any]) -> dict[str, Any]:
+def _normalize_agent_context(
+    parsed: dict[str, Any], base_context: dict[str, Any]
+) -> dict[str, Any]:
     return {
         "AgentID": parsed.get("AgentID", base_context.get("AgentID", "")),
         "AgentName": parsed.get("AgentName", base_context.get("AgentName", "")),
@@ -30,10 +33,18 @@ def _normalize_agent_context(parsed: dict[str, Any], base_context: dict[str, Any
     }
 
 
-def run_sub_agent(state: dict[str, Any], agent_context: dict[str, Any], feedback: str = "") -> dict[str, Any]:
+def run_sub_agent(
+    state: dict[str, Any], agent_context: dict[str, Any], feedback: str = ""
+) -> dict[str, Any]:
     agent_name = agent_context.get("AgentName", "sub_agent")
-    todo = "\n".join(f"- {i.get('itemId', '')}: {i.get('description', '')}" for i in agent_context.get("todoItems", []))
-    prompt = f"You are {agent_name}.\nYour assigned tasks (todoItems):\n{todo}\nLastUpdated: {datetime.now().isoformat()}"
+    todo = "\n".join(
+        f"- {i.get('itemId', '')}: {i.get('description', '')}"
+        for i in agent_context.get("todoItems", [])
+    )
+    prompt = (
+        f"You are {agent_name}.\nYour assigned tasks (todoItems):\n{todo}\nLastUpdated:"
+        f" {datetime.now().isoformat()}"
+    )
     raw = call_llm_stream_full_output(prompt, agent_name)
     try:
         parsed = json.loads(raw)

@@ -1,6 +1,7 @@
-"""Agent code certified without a server (run --agent-callable, the pytest plugin's --agent-callable):
-an ACI invoked agent and an SDSI server agent as functions, each clean and each with a fault caught
-alone; async functions; the usage errors; the ACI -01 hackathon code's shape through five lines of glue."""
+"""Agent code certified without a server (run --agent-callable, the pytest plugin's
+--agent-callable): an ACI invoked agent and an SDSI server agent as functions, each clean and
+each with a fault caught alone; async functions; the usage errors; the ACI -01 hackathon code's
+shape through five lines of glue."""
 
 from __future__ import annotations
 
@@ -18,8 +19,14 @@ SCENARIOS = ["--scenario", "flight_booking", "--scenario", "photo_retouch"]
 
 
 def _certify(tmp_path: Path, reference: str, *more: str) -> tuple[int, str, dict[str, Any]]:
-    result = runner.invoke(app, ["run", "--agent-callable", reference, "--report-dir", str(tmp_path), *more])
-    report = json.loads((tmp_path / "report.json").read_text()) if (tmp_path / "report.json").exists() else {}
+    result = runner.invoke(
+        app, ["run", "--agent-callable", reference, "--report-dir", str(tmp_path), *more]
+    )
+    report = (
+        json.loads((tmp_path / "report.json").read_text())
+        if (tmp_path / "report.json").exists()
+        else {}
+    )
     return result.exit_code, result.output, report
 
 
@@ -27,36 +34,62 @@ def _failing(report: dict[str, Any]) -> set[str]:
     return {r["requirement"] for r in report["results"] if r["status"] in ("fail", "error")}
 
 
-@pytest.mark.parametrize(("reference", "suite", "broken"), [
-    ("examples.aci_callable:agent", ["--suite", "aci"], set()),
-    ("examples.aci_callable:agent_that_ignores_the_context_uri", ["--suite", "aci"], {"ACI-5.2-CONTEXT-URI-RESOLVED"}),
-    ("examples.sdsi_callable:server", ["--suite", "sdsi", *SCENARIOS], set()),
-    ("examples.sdsi_callable:server_that_accepts_any_payload", ["--suite", "sdsi", *SCENARIOS], {"SDSI-3.1-SERVER-VALIDATES-PAYLOAD"}),
-])
-def test_a_function_is_certified_clean_and_its_fault_is_caught_alone(reference: str, suite: list[str], broken: set[str],
-                                                                       tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("reference", "suite", "broken"),
+    [
+        ("examples.aci_callable:agent", ["--suite", "aci"], set()),
+        (
+            "examples.aci_callable:agent_that_ignores_the_context_uri",
+            ["--suite", "aci"],
+            {"ACI-5.2-CONTEXT-URI-RESOLVED"},
+        ),
+        ("examples.sdsi_callable:server", ["--suite", "sdsi", *SCENARIOS], set()),
+        (
+            "examples.sdsi_callable:server_that_accepts_any_payload",
+            ["--suite", "sdsi", *SCENARIOS],
+            {"SDSI-3.1-SERVER-VALIDATES-PAYLOAD"},
+        ),
+    ],
+)
+def test_a_function_is_certified_clean_and_its_fault_is_caught_alone(
+    reference: str, suite: list[str], broken: set[str], tmp_path: Path
+) -> None:
     code, output, report = _certify(tmp_path, reference, *suite)
     assert _failing(report) == broken, output
     assert code == 0 and report["header"]["options"]["in_process"]
-    wire = next(r for r in report["results"] if r["requirement"] in ("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", "SDSI-7-HTTPS"))
+    wire = next(
+        r
+        for r in report["results"]
+        if r["requirement"] in ("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", "SDSI-7-HTTPS")
+    )
     assert wire["status"] == "skip" and "in-process" in wire["message"]  # no wire to judge
 
 
 def test_a_coroutine_function_is_awaited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "async_agent.py").write_text(
-        "from examples.aci_callable import agent as sync_agent\n\nasync def agent(agent_context):\n    return sync_agent(agent_context)\n")
-    monkeypatch.chdir(tmp_path)  # module:function resolves from the current directory, as uvicorn resolves an app
+        "from examples.aci_callable import agent as sync_agent\n\nasync def agent(agent_context):\n"
+        "    return sync_agent(agent_context)\n"
+    )
+    monkeypatch.chdir(
+        tmp_path
+    )  # module:function resolves from the current directory, as uvicorn resolves an app
     code, output, report = _certify(tmp_path / "reports", "async_agent:agent", "--suite", "aci")
     assert code == 0 and _failing(report) == set(), output
 
 
-@pytest.mark.parametrize(("arguments", "says"), [
-    (["--agent-callable", "examples.aci_callable:agent", "--suite", "woa"], "--suite aci"),
-    (["--agent-callable", "examples.sdsi_callable:server", "--suite", "sdsi"], "--scenario"),
-    (["--agent-callable", "examples.aci_callable", "--suite", "aci"], "module:attribute"),
-    (["--agent-callable", "examples.aci_callable:nothing", "--suite", "aci"], "cannot load"),
-    (["--agent-callable", "examples.aci_callable:agent", "--suite", "aci", "--mock"], "neither --target"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["--agent-callable", "examples.aci_callable:agent", "--suite", "woa"], "--suite aci"),
+        (["--agent-callable", "examples.sdsi_callable:server", "--suite", "sdsi"], "--scenario"),
+        (["--agent-callable", "examples.aci_callable", "--suite", "aci"], "module:attribute"),
+        (["--agent-callable", "examples.aci_callable:nothing", "--suite", "aci"], "cannot load"),
+        (
+            ["--agent-callable", "examples.aci_callable:agent", "--suite", "aci", "--mock"],
+            "neither --target",
+        ),
+    ],
+)
 def test_what_cannot_be_certified_is_a_usage_error(arguments: list[str], says: str) -> None:
     result = runner.invoke(app, ["run", *arguments])
     assert result.exit_code == 2 and says in result.output, result.output
@@ -76,30 +109,48 @@ pytest_plugins = ["pytester"]
 
 def test_the_pytest_plugin_certifies_a_function(pytester: pytest.Pytester) -> None:
     example = Path(__file__).parents[2] / "examples" / "aci_callable.py"
-    pytester.makepyfile(my_agents=example.read_text())  # the user's own module, in the project they run pytest in
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--agent-callable", "my_agents:agent", "--agent-suite", "aci")
+    pytester.makepyfile(
+        my_agents=example.read_text()
+    )  # the user's own module, in the project they run pytest in
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--agent-callable", "my_agents:agent", "--agent-suite", "aci"
+    )
     outcomes = result.parseoutcomes()
     assert "failed" not in outcomes and outcomes["passed"] >= 5, outcomes
 
 
-def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No sentence of ACI 5.2 or 5.3 bars an agent from declining a subtask: what it returns is judged, not that it returned."""
+def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No sentence of ACI 5.2 or 5.3 bars an agent from declining a subtask: what it returns is
+    judged, not that it returned."""
     (tmp_path / "choosy.py").write_text(
         "from examples.aci_callable import agent as answer\n\n"
         "def agent(agent_context):\n"
         "    if agent_context.get('Dependencies'):\n"
         "        raise ValueError('this agent takes no subtask that depends on another')\n"
-        "    return answer(agent_context)\n")
+        "    return answer(agent_context)\n"
+    )
     monkeypatch.chdir(tmp_path)
     code, output, report = _certify(tmp_path / "reports", "choosy:agent", "--suite", "aci")
     assert code == 0 and _failing(report) == set(), output
-    dependencies = next(r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED")
-    assert dependencies["status"] == "pass"  # judged on the subtasks it took; the declined ones are judged by no rule
+    dependencies = next(
+        r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED"
+    )
+    assert (
+        dependencies["status"] == "pass"
+    )  # judged on the subtasks it took; the declined ones are judged by no rule
 
 
-def test_a_function_that_never_returns_meets_the_request_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "stuck.py").write_text("import time\n\ndef agent(agent_context):\n    time.sleep(3600)\n")
+def test_a_function_that_never_returns_meets_the_request_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "stuck.py").write_text(
+        "import time\n\ndef agent(agent_context):\n    time.sleep(3600)\n"
+    )
     monkeypatch.chdir(tmp_path)
-    code, output, report = _certify(tmp_path / "reports", "stuck:agent", "--suite", "aci", "--timeout", "0.5", "--budget", "60")
+    code, output, report = _certify(
+        tmp_path / "reports", "stuck:agent", "--suite", "aci", "--timeout", "0.5", "--budget", "60"
+    )
     assert code in (1, 4), output  # the run ends, with a report, whatever the function does
     assert report["summary"]["completion"] == "complete"

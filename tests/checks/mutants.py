@@ -1,4 +1,5 @@
-"""What the fault tests share: certify the reference host with a fault, and print the table of faults caught."""
+"""What the fault tests share: certify the reference host with a fault, and print the table of
+faults caught."""
 
 from __future__ import annotations
 
@@ -12,13 +13,25 @@ from mocks.serve import serve_host
 __all__ = ["Collect", "certify", "print_table"]
 
 
-def certify(fault: str | None, suite: str, roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
-            binding: str = "woa-rest", strict: bool = False) -> list[Result]:
+def certify(
+    fault: str | None,
+    suite: str,
+    roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
+    binding: str = "woa-rest",
+    strict: bool = False,
+) -> list[Result]:
     """Run one suite against the reference host with `fault` (None: healthy); every result."""
     collect = Collect()
     with serve_host(fault) as host:
-        options = run_options(target=host.url, suites=(suite,), cacert=host.cacert, timeout=5, roles=roles, binding=binding,
-                             strict=strict)
+        options = run_options(
+            target=host.url,
+            suites=(suite,),
+            cacert=host.cacert,
+            timeout=5,
+            roles=roles,
+            binding=binding,
+            strict=strict,
+        )
         asyncio.run(run(options, [collect]))
     return collect.results
 
@@ -39,6 +52,11 @@ def caught_alone(results: list[Result], requirement: str) -> tuple[str, bool]:
 
     failed = {r.requirement for r in results if r.status is Status.FAIL}
     if catalogue()[requirement].level == "MAY":
-        warned = any(r.requirement == requirement and r.status is Status.PASS and r.message.startswith("warning") for r in results)
+        warned = any(
+            r.requirement == requirement
+            and r.status is Status.PASS
+            and r.message.startswith("warning")
+            for r in results
+        )
         return ("caught (warning)" if warned else "MISSED"), warned and not failed
     return ("caught" if requirement in failed else "MISSED"), failed == {requirement}

@@ -25,9 +25,12 @@ MASTER = ("master", "any")
 
 
 def roles_of(name: str) -> tuple[str, ...]:
-    """The role whose checks judge a fault's requirement (the module of its check: master or invoked)."""
+    """The role whose checks judge a fault's requirement (the module of its check: master or
+    invoked)."""
     modules = {c.function.__module__ for c in checks_for(FAULTS[name].requirement)}
     return MASTER if modules == {"conformance.checks.aci.master"} else INVOKED
+
+
 CAUGHT: dict[str, str] = {}
 
 
@@ -37,10 +40,14 @@ def table() -> Iterator[None]:
     print_table(CAUGHT, len(ACI_FAULTS), "ACI")
 
 
-@pytest.mark.parametrize("roles, binding", [(INVOKED, "woa-rest"), (INVOKED, "a2a"), (MASTER, "woa-rest")])
+@pytest.mark.parametrize(
+    "roles, binding", [(INVOKED, "woa-rest"), (INVOKED, "a2a"), (MASTER, "woa-rest")]
+)
 def test_the_reference_agents_have_no_failure(roles: tuple[str, ...], binding: str) -> None:
     results = certify(None, "aci", roles, binding)
-    assert [(r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
+    assert [
+        (r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)
+    ] == []
     assert sum(r.status is Status.PASS for r in results) >= 13
 
 
@@ -52,7 +59,9 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
     assert alone, [(r.requirement, r.message) for r in results if r.status is Status.FAIL]
 
 
-@pytest.mark.parametrize("name", ["aci-5.2-no-completion-without-context", "aci-5.2-item-state-binary"])
+@pytest.mark.parametrize(
+    "name", ["aci-5.2-no-completion-without-context", "aci-5.2-item-state-binary"]
+)
 def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
     results = certify(name, "aci", INVOKED, "a2a")
     assert {r.requirement for r in results if r.status is Status.FAIL} == {FAULTS[name].requirement}
@@ -61,11 +70,21 @@ def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
 def test_a_bare_a2a_agent_without_a_woa_document_is_certified() -> None:
     collect = Collect()
     with serve_host() as host:
-        options = run_options(target=host.url + "/a2a/diagnosis", suites=("aci",), cacert=host.cacert, timeout=5, roles=INVOKED, binding="a2a")
+        options = run_options(
+            target=host.url + "/a2a/diagnosis",
+            suites=("aci",),
+            cacert=host.cacert,
+            timeout=5,
+            roles=INVOKED,
+            binding="a2a",
+        )
         asyncio.run(run(options, [collect]))
     statuses = {r.requirement: r.status for r in collect.results}
     assert Status.FAIL not in statuses.values() and Status.ERROR not in statuses.values()
-    assert statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS and statuses["ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"] is Status.PASS
+    assert (
+        statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS
+        and statuses["ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"] is Status.PASS
+    )
 
 
 def test_every_aci_check_has_a_fault() -> None:
@@ -75,5 +94,9 @@ def test_every_aci_check_has_a_fault() -> None:
 
 def test_every_black_box_aci_must_has_a_check() -> None:
     checked = {c.requirement for c in CHECKS.values()}
-    uncovered = [r.id for r in catalogue().for_draft("aci") if r.testability == "black-box" and r.level == "MUST" and r.id not in checked]
+    uncovered = [
+        r.id
+        for r in catalogue().for_draft("aci")
+        if r.testability == "black-box" and r.level == "MUST" and r.id not in checked
+    ]
     assert uncovered == []

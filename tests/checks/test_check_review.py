@@ -1,5 +1,6 @@
-"""Every check read against its sentence (docs/check-review.json, rendered to docs/check-review.md by
-tools/render_check_review.py): one entry per registered check, under the requirement it judges."""
+"""Every check read against its sentence (docs/check-review.json, rendered to
+docs/check-review.md by tools/render_check_review.py): one entry per registered check, under the
+requirement it judges."""
 
 from __future__ import annotations
 
@@ -24,35 +25,52 @@ def test_every_check_is_reviewed_once_under_its_requirement_and_level() -> None:
         assert CHECKS[entry["check"]].requirement == entry["requirement"]
         assert entry["level"] == catalogue()[entry["requirement"]].level, entry["check"]
         assert entry["verdict"] in ("exact", "over", "under")
-        assert entry["status"] == ("" if entry["verdict"] == "exact" else entry["status"]) and entry["status"] in ("", "open", "fixed")
+        assert entry["status"] == (
+            "" if entry["verdict"] == "exact" else entry["status"]
+        ) and entry["status"] in ("", "open", "fixed")
         assert entry["verdict"] == "exact" or entry["fix"], entry["check"]
 
 
 def test_the_markdown_table_is_rendered_from_the_review() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "render_check_review.py"), "--check"], capture_output=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "render_check_review.py"), "--check"],
+        capture_output=True,
+    )
     assert done.returncode == 0, "run: python tools/render_check_review.py"
 
 
-_ID = re.compile(r"(?<![A-Z-])(E-)?((?:SDSI|WOA|ACI)-[0-9][0-9.]*-[A-Z0-9-]*[A-Z0-9])(?![A-Z0-9-])(?! \(not made)")
+_ID = re.compile(
+    r"(?<![A-Z-])(E-)?((?:SDSI|WOA|ACI)-[0-9][0-9.]*-[A-Z0-9-]*[A-Z0-9])(?![A-Z0-9-])(?! \(not"
+    r" made)"
+)
 
 
 def test_every_id_the_review_names_exists_unless_it_says_not_made() -> None:
     requirements = {r.id for r in catalogue()}
     errata = {e.id for e in register()}
-    unknown = [(entry["check"], "".join(found)) for entry in REVIEW for text in _texts(entry)
-               for found in _ID.findall(text) if (f"E-{found[1]}" not in errata if found[0] else found[1] not in requirements)]
+    unknown = [
+        (entry["check"], "".join(found))
+        for entry in REVIEW
+        for text in _texts(entry)
+        for found in _ID.findall(text)
+        if (f"E-{found[1]}" not in errata if found[0] else found[1] not in requirements)
+    ]
     assert unknown == []
 
 
 def test_every_quote_of_the_review_stands_in_the_drafts() -> None:
-    """A passage of 25 characters or more in double quotes is the drafts' text (white space folded; an
-    ellipsis may join two pieces), as the catalogue's quotes are."""
+    """A passage of 25 characters or more in double quotes is the drafts' text (white space
+    folded; an ellipsis may join two pieces), as the catalogue's quotes are."""
     drafts = " ".join(s.text for d in DRAFT_FILES for s in draft_sections(d))
     misquoted = []
     for entry in REVIEW:
         for text in (entry["sentence_requires"], entry["why"]):
             for quote in re.findall(r'"(\S[^"]{24,})"', text):
-                pieces = [p.strip() for p in re.split(r"\.\.\.|…", normalize(quote).rstrip(".,;:")) if p.strip()]
+                pieces = [
+                    p.strip()
+                    for p in re.split(r"\.\.\.|…", normalize(quote).rstrip(".,;:"))
+                    if p.strip()
+                ]
                 if not all(p in drafts for p in pieces):
                     misquoted.append((entry["check"], quote))
     assert misquoted == []

@@ -27,13 +27,34 @@ from mocks.serve import serve
 
 runner = CliRunner()
 CORPUS = Path(__file__).parents[1] / "instances" / "corpus"
-#: An input the suite cannot build: a lookahead pattern (no string is walked from it) on a required member.
-HARD = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]{8}$"}}}
+#: An input the suite cannot build: a lookahead pattern (no string is walked from it) on a required
+#: member.
+HARD = {
+    "type": "object",
+    "required": ["code"],
+    "properties": {"code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]{8}$"}},
+}
 PROBLEM = "application/problem+json"
 
 
-def _certify(url: str, cacert: Path | None, folder: Path, *more: str) -> tuple[int, str, dict[str, Any]]:
-    result = runner.invoke(cli, ["run", "--target", url, "--cacert", str(cacert), "--suite", "woa", "--report-dir", str(folder), *more])
+def _certify(
+    url: str, cacert: Path | None, folder: Path, *more: str
+) -> tuple[int, str, dict[str, Any]]:
+    result = runner.invoke(
+        cli,
+        [
+            "run",
+            "--target",
+            url,
+            "--cacert",
+            str(cacert),
+            "--suite",
+            "woa",
+            "--report-dir",
+            str(folder),
+            *more,
+        ],
+    )
     return result.exit_code, result.output, json.loads((folder / "report.json").read_text())
 
 
@@ -47,24 +68,47 @@ def test_the_fastapi_host_is_certified_clean_with_both_agents_exercised(tmp_path
     assert code == 0, output
     assert _failing(report) == set()
     agents = {a["id"]: a for a in report["coverage"]["agents"]}
-    assert agents.keys() == {"weather", "translate"} and all(a["exercised"] for a in agents.values())
-    assert "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]  # its $ref-to-Enum input was built
+    assert agents.keys() == {"weather", "translate"} and all(
+        a["exercised"] for a in agents.values()
+    )
+    assert (
+        "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]
+    )  # its $ref-to-Enum input was built
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_each_fault_of_the_fastapi_host_is_caught_on_its_requirement_alone(fault: str, tmp_path: Path) -> None:
+def test_each_fault_of_the_fastapi_host_is_caught_on_its_requirement_alone(
+    fault: str, tmp_path: Path
+) -> None:
     with serve(lambda base: create_app(base, fault)) as host:
         _, output, report = _certify(host.url, host.cacert, tmp_path)
     assert _failing(report) == {FAULTS[fault]}, output
 
 
 def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
-    """The fuzzer runs as users run it, in a process of its own: hypothesis moves the recursion limit while
-    it runs, and Python 3.11's compiler, in the thread serving FastAPI in this process, would take that for
-    a corrupted AST ("AST constructor recursion depth mismatch")."""
+    """The fuzzer runs as users run it, in a process of its own: hypothesis moves the recursion
+    limit while it runs, and Python 3.11's compiler, in the thread serving FastAPI in this
+    process, would take that for a corrupted AST ("AST constructor recursion depth mismatch")."""
     with serve(lambda base: create_app(base)) as host:
-        done = subprocess.run([sys.executable, "-m", "conformance.cli", "fuzz", "--target", host.url, "--cacert", str(host.cacert),
-                               "--report-dir", str(tmp_path), "--max-examples", "25"], capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "conformance.cli",
+                "fuzz",
+                "--target",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--report-dir",
+                str(tmp_path),
+                "--max-examples",
+                "25",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     output = done.stdout + done.stderr
     assert (tmp_path / "report.json").exists(), output
     report = json.loads((tmp_path / "report.json").read_text())
@@ -74,42 +118,88 @@ def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fault", [None, *sorted(mcp_host.FAULTS)])
-def test_a_host_on_the_mcp_sdk_is_certified_through_its_tools(fault: str | None, tmp_path: Path) -> None:
+def test_a_host_on_the_mcp_sdk_is_certified_through_its_tools(
+    fault: str | None, tmp_path: Path
+) -> None:
     with serve(lambda base: mcp_host.create_app(base, fault)) as host:
         code, output, report = _certify(host.url, host.cacert, tmp_path)
     assert _failing(report) == ({mcp_host.FAULTS[fault]} if fault else set()), output
-    assert report["summary"]["levels"]["woa"] == ("MUST-compliant" if fault else "SHOULD-compliant") and code == 0
-    assert all(a["exercised"] and a["requirements"] == ["WOA-5.3-MCP-TOOL-INVOCATION"] for a in report["coverage"]["agents"])
+    assert (
+        report["summary"]["levels"]["woa"] == ("MUST-compliant" if fault else "SHOULD-compliant")
+        and code == 0
+    )
+    assert all(
+        a["exercised"] and a["requirements"] == ["WOA-5.3-MCP-TOOL-INVOCATION"]
+        for a in report["coverage"]["agents"]
+    )
 
 
 @pytest.mark.parametrize("fault", [None, *sorted(fastapi_sdsi_server.FAULTS)])
-def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(fault: str | None, tmp_path: Path) -> None:
+def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(
+    fault: str | None, tmp_path: Path
+) -> None:
     with serve(lambda base: fastapi_sdsi_server.create_app(base, fault)) as host:
-        result = runner.invoke(cli, ["run", "--target", host.url, "--cacert", str(host.cacert), "--suite", "sdsi", "--report-dir",
-                                     str(tmp_path)])
+        result = runner.invoke(
+            cli,
+            [
+                "run",
+                "--target",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--suite",
+                "sdsi",
+                "--report-dir",
+                str(tmp_path),
+            ],
+        )
         report = json.loads((tmp_path / "report.json").read_text())
-        assert _failing(report) == ({fastapi_sdsi_server.FAULTS[fault]} if fault else set()), result.output
-        if fault is None:  # the same server as a WoA host: refusing an unknown schema_id breaks no MUST
+        assert _failing(report) == ({fastapi_sdsi_server.FAULTS[fault]} if fault else set()), (
+            result.output
+        )
+        if (
+            fault is None
+        ):  # the same server as a WoA host: refusing an unknown schema_id breaks no MUST
             code, output, report = _certify(host.url, host.cacert, tmp_path / "woa")
             assert code == 0, output
-            assert _failing(report) == {"WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-7-CACHE-CONTROL-AND-VALIDATOR"}  # two SHOULDs
+            assert _failing(report) == {
+                "WOA-5.2-VALID-INPUT-ACCEPTED",
+                "WOA-7-CACHE-CONTROL-AND-VALIDATOR",
+            }  # two SHOULDs
 
 
 def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
-    """A host with one agent per schema of the corpus (unless not `corpus`), each validating its input,
-    plus `extra` agents (id: inputs)."""
+    """A host with one agent per schema of the corpus (unless not `corpus`), each validating its
+    input, plus `extra` agents (id: inputs)."""
     agents: dict[str, Any] = {}
     for path in sorted(CORPUS.glob("*.json")) if corpus else []:
         for n, entry in enumerate(json.loads(path.read_text())):
             agents[f"{entry['source']}-{n}"] = entry["schema"]
     agents.update(extra)
-    checkers = {agent_id: validators.validator_for(s, default=Draft202012Validator)(s, format_checker=Draft202012Validator.FORMAT_CHECKER)
-                for agent_id, s in agents.items()}
+    checkers = {
+        agent_id: validators.validator_for(s, default=Draft202012Validator)(
+            s, format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+        for agent_id, s in agents.items()
+    }
 
     def build(base: str) -> Starlette:
-        document = {"woa_version": "1", "host": {"name": "corpus"}, "transports": {"rest": {"base": base, "invoke_path": "/a/{agent_id}"}},
-                    "agents": [{"id": i, "name": i, "description": "d", "inputs": s, "outputs": {"type": "object"}, "transports": ["rest"]}
-                               for i, s in agents.items()]}
+        document = {
+            "woa_version": "1",
+            "host": {"name": "corpus"},
+            "transports": {"rest": {"base": base, "invoke_path": "/a/{agent_id}"}},
+            "agents": [
+                {
+                    "id": i,
+                    "name": i,
+                    "description": "d",
+                    "inputs": s,
+                    "outputs": {"type": "object"},
+                    "transports": ["rest"],
+                }
+                for i, s in agents.items()
+            ],
+        }
 
         async def woa(request: Request) -> Response:
             return Response(json.dumps(document), media_type="application/woa+json")
@@ -119,15 +209,30 @@ def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
             try:
                 envelope = json.loads(await request.body())
             except ValueError:
-                return JSONResponse({"title": "not JSON", "status": 400}, status_code=400, media_type=PROBLEM)
-            lenient = agent_id == "hard-and-lenient"  # serves any envelope: a MUST the suite must see without a valid input
-            if not lenient and (not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id):
-                return JSONResponse({"title": "mismatch", "status": 400}, status_code=400, media_type=PROBLEM)
+                return JSONResponse(
+                    {"title": "not JSON", "status": 400}, status_code=400, media_type=PROBLEM
+                )
+            lenient = (
+                agent_id == "hard-and-lenient"
+            )  # serves any envelope: a MUST the suite must see without a valid input
+            if not lenient and (
+                not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id
+            ):
+                return JSONResponse(
+                    {"title": "mismatch", "status": 400}, status_code=400, media_type=PROBLEM
+                )
             if not lenient and not checkers[agent_id].is_valid(envelope.get("input")):
-                return JSONResponse({"title": "invalid input", "status": 422}, status_code=422, media_type=PROBLEM)
+                return JSONResponse(
+                    {"title": "invalid input", "status": 422}, status_code=422, media_type=PROBLEM
+                )
             return JSONResponse({})
 
-        return Starlette(routes=[Route("/.well-known/woa.json", woa), Route("/a/{agent_id}", invoke, methods=["POST"])])
+        return Starlette(
+            routes=[
+                Route("/.well-known/woa.json", woa),
+                Route("/a/{agent_id}", invoke, methods=["POST"]),
+            ]
+        )
 
     return build
 
@@ -138,14 +243,20 @@ def corpus_host() -> Iterator[Any]:
         yield host
 
 
-def test_every_agent_of_a_host_of_hundreds_is_exercised_by_default_or_named_with_why(corpus_host: Any, tmp_path: Path) -> None:
+def test_every_agent_of_a_host_of_hundreds_is_exercised_by_default_or_named_with_why(
+    corpus_host: Any, tmp_path: Path
+) -> None:
     code, output, report = _certify(corpus_host.url, corpus_host.cacert, tmp_path)
     coverage = {a["id"]: a for a in report["coverage"]["agents"]}
     assert len(coverage) == report["coverage"]["advertised"] >= 269
     missing = [a for a in coverage.values() if not a["exercised"]]
-    objectless = [a for a in missing if "admits no object" in a["why"]]  # corpus schemas of arrays and strings
+    objectless = [
+        a for a in missing if "admits no object" in a["why"]
+    ]  # corpus schemas of arrays and strings
     assert [a["id"] for a in missing if a not in objectless] == ["hard", "hard-and-lenient"]
-    assert len(objectless) == 13  # the corpus's array, tuple and enum roots: arrays of items, Tags, Coordinates, ...
+    assert (
+        len(objectless) == 13
+    )  # the corpus's array, tuple and enum roots: arrays of items, Tags, Coordinates, ...
     assert "no valid input could be built" in coverage["hard"]["why"]
     # the mismatch needs no valid input: the lenient hard agent is caught, the other judged
     assert "WOA-5.2-AGENT-MISMATCH-400" in coverage["hard"]["requirements"]
@@ -165,12 +276,14 @@ def test_a_partial_run_exits_4_when_every_agent_is_required(tmp_path: Path) -> N
         assert "1 of 2 advertised agents were not exercised" in report["summary"]["gate"]["reason"]
         code, output, report = _certify(host.url, host.cacert, tmp_path)
     assert code == 0 and "MUST-compliant, 1 of 2 agents" in output, output
-    assert 'MUST-compliant, 1 of 2 agents' in (tmp_path / "badge-woa.svg").read_text()
+    assert "MUST-compliant, 1 of 2 agents" in (tmp_path / "badge-woa.svg").read_text()
 
 
-def test_a_probe_cap_cuts_agents_breadth_first_and_says_so(corpus_host: Any, tmp_path: Path) -> None:
+def test_a_probe_cap_cuts_agents_breadth_first_and_says_so(
+    corpus_host: Any, tmp_path: Path
+) -> None:
     _, _, report = _certify(corpus_host.url, corpus_host.cacert, tmp_path, "--max-probes", "60")
     coverage = report["coverage"]["agents"]
     exercised = [a for a in coverage if a["exercised"]]
     assert 15 <= len(exercised) <= 30  # about three probes an agent before any agent gets a fourth
-    assert all("raise --max-probes" in a["why"] for a in coverage[len(exercised) + 13:])
+    assert all("raise --max-probes" in a["why"] for a in coverage[len(exercised) + 13 :])

@@ -22,8 +22,24 @@ runner = CliRunner()
 
 
 def _certify(host: ServedMock, folder: Path, *more: str) -> tuple[int, str, dict[str, Any]]:
-    result = runner.invoke(cli, ["run", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(folder), *more])
-    report = json.loads((folder / "report.json").read_text()) if (folder / "report.json").exists() else {}
+    result = runner.invoke(
+        cli,
+        [
+            "run",
+            "--target",
+            host.url,
+            "--cacert",
+            str(host.cacert),
+            "--report-dir",
+            str(folder),
+            *more,
+        ],
+    )
+    report = (
+        json.loads((folder / "report.json").read_text())
+        if (folder / "report.json").exists()
+        else {}
+    )
     return result.exit_code, result.output, report
 
 
@@ -31,7 +47,9 @@ def _verdicts(report: dict[str, Any]) -> dict[str, str]:
     return {r["requirement"]: r["status"] for r in report["results"]}
 
 
-def test_one_live_server_certified_five_times_in_a_row_gets_the_same_verdicts(tmp_path: Path) -> None:
+def test_one_live_server_certified_five_times_in_a_row_gets_the_same_verdicts(
+    tmp_path: Path,
+) -> None:
     with serve_host() as host:  # not --mock: the same server, its state kept from run to run
         runs = [_certify(host, tmp_path / str(n)) for n in range(5)]
     seeds = {report["header"]["options"]["seed"] for _, _, report in runs}
@@ -50,7 +68,8 @@ def test_a_given_seed_is_kept_and_recorded(tmp_path: Path) -> None:
 
 
 class Respelled:
-    """The reference host with its WoA document edited on the way out (how another framework would emit it)."""
+    """The reference host with its WoA document edited on the way out (how another framework
+    would emit it)."""
 
     def __init__(self, app: ASGIApp, edit: Callable[[dict[str, Any]], None]) -> None:
         self.app, self.edit = app, edit
@@ -73,8 +92,17 @@ class Respelled:
                         document = json.loads(body)
                         self.edit(document)
                         body = json.dumps(document).encode()
-                    headers = [(k, v) for k, v in start["headers"] if k.lower() not in (b"content-length", b"etag")]
-                    await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+                    headers = [
+                        (k, v)
+                        for k, v in start["headers"]
+                        if k.lower() not in (b"content-length", b"etag")
+                    ]
+                    await send(
+                        {
+                            **start,
+                            "headers": [*headers, (b"content-length", str(len(body)).encode())],
+                        }
+                    )
                     await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, receive, keep)
@@ -86,9 +114,15 @@ def _sdsi_operation(document: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 SPELLINGS = {
-    "literal": {"const": "flight_booking", "title": "Scenario", "type": "string"},  # pydantic Literal["flight_booking"]
+    "literal": {
+        "const": "flight_booking",
+        "title": "Scenario",
+        "type": "string",
+    },  # pydantic Literal["flight_booking"]
     "enum-ref": {"$ref": "#/$defs/Scenario"},  # a pydantic str Enum
-    "one-of-consts": {"oneOf": [{"const": "flight_booking"}, {"const": "photo_retouch"}]},  # zod z.union of literals
+    "one-of-consts": {
+        "oneOf": [{"const": "flight_booking"}, {"const": "photo_retouch"}]
+    },  # zod z.union of literals
 }
 
 
@@ -96,15 +130,24 @@ SPELLINGS = {
 def respelled() -> Iterator[Callable[[Callable[[dict[str, Any]], None]], Any]]:
     def hosting(edit: Callable[[dict[str, Any]], None]) -> Any:
         return serve(lambda base: Respelled(create_app(base), edit))
+
     yield hosting
 
 
 @pytest.mark.parametrize("spelling", sorted(SPELLINGS))
-def test_an_sdsi_server_is_certified_whatever_the_spelling_of_its_scenarios(spelling: str, respelled: Any, tmp_path: Path) -> None:
+def test_an_sdsi_server_is_certified_whatever_the_spelling_of_its_scenarios(
+    spelling: str, respelled: Any, tmp_path: Path
+) -> None:
     def edit(document: dict[str, Any]) -> None:
         inputs = _sdsi_operation(document, "get_schema_template")["inputs"]
         inputs["properties"]["scenario"] = SPELLINGS[spelling]
-        inputs["$defs"] = {"Scenario": {"enum": ["flight_booking", "photo_retouch"], "title": "Scenario", "type": "string"}}
+        inputs["$defs"] = {
+            "Scenario": {
+                "enum": ["flight_booking", "photo_retouch"],
+                "title": "Scenario",
+                "type": "string",
+            }
+        }
 
     with respelled(edit) as host:
         code, output, report = _certify(host, tmp_path, "--suite", "sdsi")
@@ -112,14 +155,20 @@ def test_an_sdsi_server_is_certified_whatever_the_spelling_of_its_scenarios(spel
     assert report["summary"]["levels"]["sdsi"] == "SHOULD-compliant"
 
 
-def test_scenario_is_honoured_over_woa_rest_and_refused_where_it_cannot_apply(respelled: Any, tmp_path: Path) -> None:
+def test_scenario_is_honoured_over_woa_rest_and_refused_where_it_cannot_apply(
+    respelled: Any, tmp_path: Path
+) -> None:
     def unlisted(document: dict[str, Any]) -> None:  # a plain string: only --scenario can name one
-        _sdsi_operation(document, "get_schema_template")["inputs"]["properties"]["scenario"] = {"type": "string"}
+        _sdsi_operation(document, "get_schema_template")["inputs"]["properties"]["scenario"] = {
+            "type": "string"
+        }
 
     with respelled(unlisted) as host:
         code, output, _ = _certify(host, tmp_path / "without", "--suite", "sdsi")
         assert code == 2, output
-        code, output, report = _certify(host, tmp_path / "with", "--suite", "sdsi", "--scenario", "flight_booking")
+        code, output, report = _certify(
+            host, tmp_path / "with", "--suite", "sdsi", "--scenario", "flight_booking"
+        )
         assert code == 0, output
         assert report["header"]["options"]["scenarios"] == ["flight_booking"]
     result = runner.invoke(cli, ["run", "--mock", "--suite", "woa", "--scenario", "flight_booking"])
@@ -127,7 +176,9 @@ def test_scenario_is_honoured_over_woa_rest_and_refused_where_it_cannot_apply(re
 
 
 def test_a_refused_schema_valid_input_breaks_no_must(respelled: Any, tmp_path: Path) -> None:
-    def free_text(document: dict[str, Any]) -> None:  # schema_id as a FastAPI server types it: any string
+    def free_text(
+        document: dict[str, Any],
+    ) -> None:  # schema_id as a FastAPI server types it: any string
         inputs = _sdsi_operation(document, "execute")["inputs"]
         inputs["properties"]["schema_id"] = {"type": "string"}
         inputs.pop("allOf", None)
@@ -141,5 +192,7 @@ def test_a_refused_schema_valid_input_breaks_no_must(respelled: Any, tmp_path: P
         assert code == 0, output
         code, _, report = _certify(host, tmp_path / "strict", "--suite", "woa", "--strict")
     assert code == 1  # the suite's stronger reading decides MUST compliance only under --strict
-    accepted = next(r for r in report["results"] if r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED")
+    accepted = next(
+        r for r in report["results"] if r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED"
+    )
     assert accepted["level"] == "MUST" and accepted["basis"] == "inferred"

@@ -1,5 +1,5 @@
-"""A host that protects its invocation endpoint (WoA 6: a MAY) is not failed for it: without credentials
-the invocation checks are skips that say why; with --header they are judged."""
+"""A host that protects its invocation endpoint (WoA 6: a MAY) is not failed for it: without
+credentials the invocation checks are skips that say why; with --header they are judged."""
 
 from __future__ import annotations
 
@@ -20,10 +20,24 @@ TARGET = "https://agent.test"
 def protected(app: ASGIApp) -> ASGIApp:
     async def guard(scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
-        if scope["type"] == "http" and scope["path"].endswith("/invoke") and headers.get(b"authorization") != b"Bearer s3cret":
-            await send({"type": "http.response.start", "status": 401,
-                        "headers": [(b"content-type", b"application/problem+json"), (b"www-authenticate", b"Bearer")]})
-            await send({"type": "http.response.body", "body": b'{"title": "Unauthorized", "status": 401}'})
+        if (
+            scope["type"] == "http"
+            and scope["path"].endswith("/invoke")
+            and headers.get(b"authorization") != b"Bearer s3cret"
+        ):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/problem+json"),
+                        (b"www-authenticate", b"Bearer"),
+                    ],
+                }
+            )
+            await send(
+                {"type": "http.response.body", "body": b'{"title": "Unauthorized", "status": 401}'}
+            )
             return
         await app(scope, receive, send)
 
@@ -33,7 +47,14 @@ def protected(app: ASGIApp) -> ASGIApp:
 def certify(headers: tuple[tuple[str, str], ...] = ()) -> dict[str, Result]:
     collect = Collect()
     transport = httpx.ASGITransport(app=protected(create_app(TARGET)))
-    asyncio.run(run(run_options(target=TARGET, suites=("woa",), transport=transport, timeout=5, headers=headers), [collect]))
+    asyncio.run(
+        run(
+            run_options(
+                target=TARGET, suites=("woa",), transport=transport, timeout=5, headers=headers
+            ),
+            [collect],
+        )
+    )
     return {r.requirement: r for r in collect.results}
 
 

@@ -23,12 +23,20 @@ from tests.checks.mutants import Collect
 def test_the_reference_server_passes_over_json_rpc() -> None:
     collect = Collect()
     with serve_host() as host:
-        options = run_options(target=host.url + "/sdsi/rpc", suites=("sdsi",), cacert=host.cacert, binding="jsonrpc",
-                             scenarios=("flight_booking", "photo_retouch"))
+        options = run_options(
+            target=host.url + "/sdsi/rpc",
+            suites=("sdsi",),
+            cacert=host.cacert,
+            binding="jsonrpc",
+            scenarios=("flight_booking", "photo_retouch"),
+        )
         asyncio.run(run(options, [collect]))
     verdicts = {r.requirement: r.status for r in collect.results}
     assert [r for r in collect.results if r.status in (Status.FAIL, Status.ERROR)] == []
-    assert verdicts["SDSI-4.3-OTHER-ACCEPTED"] is Status.PASS and verdicts["SDSI-6.2.2-PATCH-ID"] is Status.PASS
+    assert (
+        verdicts["SDSI-4.3-OTHER-ACCEPTED"] is Status.PASS
+        and verdicts["SDSI-6.2.2-PATCH-ID"] is Status.PASS
+    )
 
 
 async def test_json_rpc_framing_is_accepted_when_the_target_uses_it() -> None:
@@ -36,7 +44,14 @@ async def test_json_rpc_framing_is_accepted_when_the_target_uses_it() -> None:
         body = json.loads(request.content)
         if body.get("method") == "get_schema_template":
             return httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "result": sdsi_figure(7)})
-        return httpx.Response(200, json={"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "unknown schema"}})
+        return httpx.Response(
+            200,
+            json={
+                "jsonrpc": "2.0",
+                "id": 2,
+                "error": {"code": -32602, "message": "unknown schema"},
+            },
+        )
 
     async with HttpClient(transport=httpx.MockTransport(framed)) as client:
         binding = JsonRpcSdsi(client, "https://rpc.test/sdsi", ("flight_booking",))
@@ -46,9 +61,16 @@ async def test_json_rpc_framing_is_accepted_when_the_target_uses_it() -> None:
     assert rejected.rejected and "unknown schema" in (rejected.problem or "")
 
 
-@pytest.mark.parametrize(("key", "value"), [
-    ("origin", "PEK"), ("destination", "SHA"), ("departure_date", "2026-05-04"), ("cabin_class", "business"), ("passenger_count", 2),
-])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("origin", "PEK"),
+        ("destination", "SHA"),
+        ("departure_date", "2026-05-04"),
+        ("cabin_class", "business"),
+        ("passenger_count", 2),
+    ],
+)
 def test_example_values_come_from_the_semantic_descriptions(key: str, value: object) -> None:
     definition = next(k for k in sdsi_figure(2)["keys"] if k["key_name"] == key)
     assert example_value(definition) == value
@@ -58,5 +80,15 @@ def test_payloads_made_from_figure_2_keep_its_rules() -> None:
     from conformance.validation import validate_message
 
     template = sdsi_figure(2)
-    for payload in (payload_for(template, full=False), payload_for(template, full=True, other=["window seat"])):
-        assert validate_message("sdsi/payload-message", {"schema_id": template["schema_id"], "payload": payload}, template=template) == []
+    for payload in (
+        payload_for(template, full=False),
+        payload_for(template, full=True, other=["window seat"]),
+    ):
+        assert (
+            validate_message(
+                "sdsi/payload-message",
+                {"schema_id": template["schema_id"], "payload": payload},
+                template=template,
+            )
+            == []
+        )

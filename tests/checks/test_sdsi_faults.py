@@ -34,9 +34,13 @@ def table() -> Iterator[None]:
 
 
 @pytest.mark.parametrize("roles", [("server", "any"), ("client", "any")])
-def test_the_reference_server_and_client_agents_have_no_must_or_should_failure(roles: tuple[str, ...]) -> None:
+def test_the_reference_server_and_client_agents_have_no_must_or_should_failure(
+    roles: tuple[str, ...],
+) -> None:
     results = certify(None, roles)
-    assert [(r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
+    assert [
+        (r.requirement, r.message) for r in results if r.status in (Status.FAIL, Status.ERROR)
+    ] == []
 
 
 @pytest.mark.parametrize("name", SDSI_FAULTS)
@@ -53,7 +57,11 @@ def test_every_sdsi_check_has_a_fault() -> None:
 
 def test_every_black_box_sdsi_must_has_a_check() -> None:
     checked = {c.requirement for c in CHECKS.values()}
-    uncovered = [r.id for r in catalogue().for_draft("sdsi") if r.testability == "black-box" and r.level == "MUST" and r.id not in checked]
+    uncovered = [
+        r.id
+        for r in catalogue().for_draft("sdsi")
+        if r.testability == "black-box" and r.level == "MUST" and r.id not in checked
+    ]
     assert uncovered == []
 
 
@@ -63,8 +71,14 @@ def test_the_reference_client_reproduces_figures_4_and_5() -> None:
     from mocks.reference.sdsi_server import TEMPLATES
 
     mapper = RuleMapper()
-    flight = mapper.map("Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window seat.",
-                        TEMPLATES["flight_booking"])
-    photo = mapper.map("Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and add a vintage "
-                       "filter. Also, I want my eyes to look bigger.", sdsi_figure(10))
+    flight = mapper.map(
+        "Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a"
+        " window seat.",
+        TEMPLATES["flight_booking"],
+    )
+    photo = mapper.map(
+        "Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and"
+        " add a vintage filter. Also, I want my eyes to look bigger.",
+        sdsi_figure(10),
+    )
     assert flight == sdsi_figure(4)["payload"] and photo == sdsi_figure(5)["payload"]

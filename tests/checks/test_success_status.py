@@ -1,6 +1,6 @@
-"""WOA-5.2-SUCCESS-2XX as the sentence reads: only an answer that succeeded (its body conforms to the
-outputs schema, not problem details) under a status that is neither 2xx nor an error fails; a redirect
-is not a success, a 4xx or 5xx is the host's own error."""
+"""WOA-5.2-SUCCESS-2XX as the sentence reads: only an answer that succeeded (its body conforms to
+the outputs schema, not problem details) under a status that is neither 2xx nor an error fails; a
+redirect is not a success, a 4xx or 5xx is the host's own error."""
 
 from __future__ import annotations
 
@@ -16,17 +16,32 @@ DOCUMENT = {"agents": [{"id": "a", "inputs": {"type": "object"}, "outputs": {"ty
 
 def _probe(status: int, headers: dict[str, str], body: bytes = b'{"summary": "x"}') -> Probe:
     probe = Probe("valid", "a", None, "input {}", "https://h/a")
-    probe.response = HttpResponse(status, httpx.Headers(headers), body, "https://h/a", Exchange("POST", "https://h/a"))
+    probe.response = HttpResponse(
+        status, httpx.Headers(headers), body, "https://h/a", Exchange("POST", "https://h/a")
+    )
     return probe
 
 
-@pytest.mark.parametrize(("status", "headers", "succeeded"), [
-    (300, {"content-type": "application/json"}, True),  # the output, under a status that is no success
-    (307, {"content-type": "application/json", "location": "https://h/b"}, False),  # a redirect
-    (422, {"content-type": "application/json"}, False),  # the host's own error, whatever its body
-    (503, {"content-type": "application/json"}, False),
-    (300, {"content-type": "application/problem+json"}, False),
-    (200, {"content-type": "application/json"}, False),  # a 2xx is judged as such
-])
-def test_only_a_success_under_another_status_fails(status: int, headers: dict[str, str], succeeded: bool) -> None:
+@pytest.mark.parametrize(
+    ("status", "headers", "succeeded"),
+    [
+        (
+            300,
+            {"content-type": "application/json"},
+            True,
+        ),  # the output, under a status that is no success
+        (307, {"content-type": "application/json", "location": "https://h/b"}, False),  # a redirect
+        (
+            422,
+            {"content-type": "application/json"},
+            False,
+        ),  # the host's own error, whatever its body
+        (503, {"content-type": "application/json"}, False),
+        (300, {"content-type": "application/problem+json"}, False),
+        (200, {"content-type": "application/json"}, False),  # a 2xx is judged as such
+    ],
+)
+def test_only_a_success_under_another_status_fails(
+    status: int, headers: dict[str, str], succeeded: bool
+) -> None:
     assert _succeeded_elsewhere(_probe(status, headers), DOCUMENT) is succeeded

@@ -10,7 +10,10 @@ from conformance.report import Result, Status, summarize
 from conformance.requirements import catalogue
 from tests.checks.mutants import certify
 
-BCP14 = re.compile(r"\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b")
+BCP14 = re.compile(
+    r"\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT"
+    r" RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b"
+)
 
 
 def test_the_basis_is_keyword_exactly_when_the_quote_holds_a_bcp14_keyword() -> None:
@@ -19,7 +22,11 @@ def test_the_basis_is_keyword_exactly_when_the_quote_holds_a_bcp14_keyword() -> 
         holds = BCP14.search(requirement.quote) is not None
         assert (requirement.basis == "keyword") == (requirement.keyword is not None), requirement.id
         if requirement.basis == "keyword":
-            assert holds and requirement.keyword is not None and requirement.keyword in requirement.quote, requirement.id
+            assert (
+                holds
+                and requirement.keyword is not None
+                and requirement.keyword in requirement.quote
+            ), requirement.id
 
 
 def test_no_inferred_requirement_decides_a_must_without_strict() -> None:
@@ -29,18 +36,24 @@ def test_no_inferred_requirement_decides_a_must_without_strict() -> None:
 
 
 def test_an_invoked_agent_that_never_fetches_its_context_uri_passes_without_strict() -> None:
-    """The independent ACI -01 implementation's case: the sentence describes ContextURI, it binds no one."""
+    """The independent ACI -01 implementation's case: the sentence describes ContextURI, it binds
+    no one."""
     lenient = certify("aci-5.2-context-uri-resolved", "aci", ("invoked", "any"))
     verdict = next(r for r in lenient if r.requirement == "ACI-5.2-CONTEXT-URI-RESOLVED")
-    assert verdict.status is Status.FAIL and verdict.level == "SHOULD" and verdict.basis == "inferred"
+    assert (
+        verdict.status is Status.FAIL and verdict.level == "SHOULD" and verdict.basis == "inferred"
+    )
     assert decide(summarize(lenient)).code is ExitCode.PASSED
     strict = certify("aci-5.2-context-uri-resolved", "aci", ("invoked", "any"), strict=True)
-    assert next(r for r in strict if r.requirement == "ACI-5.2-CONTEXT-URI-RESOLVED").level == "MUST"
+    assert (
+        next(r for r in strict if r.requirement == "ACI-5.2-CONTEXT-URI-RESOLVED").level == "MUST"
+    )
     assert decide(summarize(strict)).code is ExitCode.MUST_FAILED
 
 
 def test_a_may_never_fails() -> None:
-    """LastUpdated as ISO 8601 without an offset: the draft gives no format (E-ACI-5.2-LASTUPDATED-FORMAT)."""
+    """LastUpdated as ISO 8601 without an offset: the draft gives no format
+    (E-ACI-5.2-LASTUPDATED-FORMAT)."""
     requirement = catalogue()["ACI-5.2-LAST-UPDATED-TIMESTAMP"]
     assert requirement.level == "MAY"
     result = Result.of(requirement, Status.FAIL, "LastUpdated '2026-05-04T09:00:00' has no offset")

@@ -21,7 +21,8 @@ from conformance.usecases.references import references
 from mocks.faults.woa_client import CLIENT_FAULTS
 from tests.checks.mutants import Collect, caught_alone, print_table
 
-#: The module's one fixture certifies every fault (a process per invocation): whichever test asks first waits for it.
+#: The module's one fixture certifies every fault (a process per invocation): whichever test asks
+#: first waits for it.
 pytestmark = pytest.mark.timeout(600)
 
 NAMES = sorted(CLIENT_FAULTS)
@@ -35,8 +36,16 @@ async def _certify_all(names: list[str | None]) -> dict[str | None, list[Result]
         collect = Collect()
         command = references().client_command(name)
         async with gate:
-            await run(run_options(target=command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command),
-                      [collect])
+            await run(
+                run_options(
+                    target=command,
+                    suites=("woa",),
+                    roles=("client", "any"),
+                    timeout=10,
+                    client_command=command,
+                ),
+                [collect],
+            )
         return name, collect.results
 
     return dict(await asyncio.gather(*(certify(n) for n in names)))
@@ -48,21 +57,35 @@ def results() -> Iterator[dict[str | None, list[Result]]]:
     print_table(CAUGHT, len(NAMES), "WoA client")
 
 
-def test_the_reference_client_has_no_must_or_should_failure(results: dict[str | None, list[Result]]) -> None:
+def test_the_reference_client_has_no_must_or_should_failure(
+    results: dict[str | None, list[Result]],
+) -> None:
     healthy = results[None]
-    assert [(r.requirement, r.message) for r in healthy if r.status in (Status.FAIL, Status.ERROR)] == []
+    assert [
+        (r.requirement, r.message) for r in healthy if r.status in (Status.FAIL, Status.ERROR)
+    ] == []
     judged = {r.requirement for r in healthy if r.status is Status.PASS}
     assert judged == {c.requirement for c in CHECKS.values() if c.driver == "client-command"}
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_client_fault_is_caught_on_its_requirement_alone(results: dict[str | None, list[Result]], name: str) -> None:
+def test_the_client_fault_is_caught_on_its_requirement_alone(
+    results: dict[str | None, list[Result]], name: str
+) -> None:
     CAUGHT[name], alone = caught_alone(results[name], CLIENT_FAULTS[name].requirement)
-    assert alone, [(r.requirement, r.message) for r in results[name] if r.status in (Status.FAIL, Status.ERROR)]
+    assert alone, [
+        (r.requirement, r.message) for r in results[name] if r.status in (Status.FAIL, Status.ERROR)
+    ]
 
 
-def test_every_client_check_has_a_fault_and_every_client_requirement_is_judged_or_says_why() -> None:
+def test_every_client_check_has_a_fault_and_every_client_requirement_is_judged_or_says_why() -> (
+    None
+):
     driven = {c.requirement for c in CHECKS.values() if c.driver == "client-command"}
     assert {f.requirement for f in CLIENT_FAULTS.values()} == driven
-    untestable = {r.id for r in catalogue().for_draft("woa") if r.role == "client" and r.id not in driven}
-    assert all(catalogue()[r].testability == "not-remotely-testable" for r in untestable), untestable
+    untestable = {
+        r.id for r in catalogue().for_draft("woa") if r.role == "client" and r.id not in driven
+    }
+    assert all(catalogue()[r].testability == "not-remotely-testable" for r in untestable), (
+        untestable
+    )

@@ -31,7 +31,11 @@ def table() -> Iterator[None]:
 def test_the_reference_host_has_no_must_or_should_failure() -> None:
     results = certify(None)
     assert [r for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
-    assert {r.status for r in results if r.check} <= {Status.PASS, Status.NOT_APPLICABLE, Status.SKIP}
+    assert {r.status for r in results if r.check} <= {
+        Status.PASS,
+        Status.NOT_APPLICABLE,
+        Status.SKIP,
+    }
 
 
 @pytest.mark.parametrize("name", WOA_FAULTS)
@@ -42,15 +46,26 @@ def test_the_fault_is_caught_on_its_requirement_alone(name: str) -> None:
 
 
 def test_every_woa_check_has_a_fault_and_every_fault_a_check() -> None:
-    checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith("WOA-") and c.driver is None}
+    checked = {
+        c.requirement
+        for c in CHECKS.values()
+        if c.requirement.startswith("WOA-") and c.driver is None
+    }
     faulted = {FAULTS[name].requirement for name in WOA_FAULTS}
     assert faulted <= checked
-    # WOA-8.1-NO-PLAIN-HTTP: what breaks it breaks two wider MUSTs too (tests/checks/test_woa_waivers.py proves it)
+    # WOA-8.1-NO-PLAIN-HTTP: what breaks it breaks two wider MUSTs too
+    # (tests/checks/test_woa_waivers.py proves it)
     assert checked - faulted == {"WOA-8.1-NO-PLAIN-HTTP"}, "a check that no fault proves"
 
 
 def test_every_black_box_woa_host_requirement_has_a_check() -> None:
     checked = {c.requirement for c in CHECKS.values()}
-    uncovered = [r.id for r in catalogue().for_draft("woa")
-                 if r.testability == "black-box" and r.role in ("host", "any") and r.level != "MAY" and r.id not in checked]
+    uncovered = [
+        r.id
+        for r in catalogue().for_draft("woa")
+        if r.testability == "black-box"
+        and r.role in ("host", "any")
+        and r.level != "MAY"
+        and r.id not in checked
+    ]
     assert uncovered == []

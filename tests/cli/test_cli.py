@@ -28,8 +28,24 @@ def test_requirements_json_lists_every_requirement_with_all_fields() -> None:
     result = runner.invoke(app, ["requirements", "--format", "json"])
     rows = json.loads(result.output)
     assert result.exit_code == 0 and len(rows) == len(catalogue())
-    fields = {"id", "draft", "section", "level", "keyword", "basis", "strict_level", "role", "quote", "also", "condition",
-              "testability", "testability_note", "url", "checks", "schemas"}
+    fields = {
+        "id",
+        "draft",
+        "section",
+        "level",
+        "keyword",
+        "basis",
+        "strict_level",
+        "role",
+        "quote",
+        "also",
+        "condition",
+        "testability",
+        "testability_note",
+        "url",
+        "checks",
+        "schemas",
+    }
     assert all(set(row) == fields for row in rows)
     by_id = {row["id"]: row for row in rows}
     assert by_id["WOA-4.1-AGENT-ID-ABNF"]["schemas"] == ["woa/agent"]
@@ -50,7 +66,9 @@ def test_vectors_validate_counts_the_cases() -> None:
 def test_errata_as_markdown_and_json() -> None:
     markdown = runner.invoke(app, ["errata", "--draft", "aci"])
     assert markdown.output.startswith("# Review of draft-chang-agent-context-interaction-02")
-    assert re.search(r"^### \d+\. E-ACI-5.2-ITEMSTATE-SPELLING\b.*\(editorial slip", markdown.output, re.M)
+    assert re.search(
+        r"^### \d+\. E-ACI-5.2-ITEMSTATE-SPELLING\b.*\(editorial slip", markdown.output, re.M
+    )
     assert "**Original text** (Section 5.2):" in markdown.output
     entries = json.loads(runner.invoke(app, ["errata", "--format", "json"]).output)
     assert {e["kind"] for e in entries} >= {"slip", "gap", "ambiguity", "figure-repair"}
@@ -58,9 +76,21 @@ def test_errata_as_markdown_and_json() -> None:
 
 def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: Path) -> None:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", "from conformance.cli import main; main()", "run",
-                           "--target", "https://127.0.0.1:9", "--report-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from conformance.cli import main; main()",
+            "run",
+            "--target",
+            "https://127.0.0.1:9",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert time.monotonic() - started < 5
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
@@ -68,8 +98,12 @@ def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: 
 
 
 def test_usage_errors_exit_2() -> None:
-    for arguments in (["run"], ["run", "--target", "ftp://x"], ["run", "--target", "https://x", "--mock"],
-                      ["run", "--target", "https://x", "--format", "pdf"]):
+    for arguments in (
+        ["run"],
+        ["run", "--target", "ftp://x"],
+        ["run", "--target", "https://x", "--mock"],
+        ["run", "--target", "https://x", "--format", "pdf"],
+    ):
         result = runner.invoke(app, arguments)
         assert result.exit_code == 2, arguments
 
@@ -77,8 +111,16 @@ def test_usage_errors_exit_2() -> None:
 def test_run_the_reference_mock_writes_every_report(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--mock", "--report-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html",
-                                                "badge-woa.svg", "badge-sdsi.svg", "badge-aci.svg"}
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "report.json",
+        "events.jsonl",
+        "junit.xml",
+        "summary.md",
+        "report.html",
+        "badge-woa.svg",
+        "badge-sdsi.svg",
+        "badge-aci.svg",
+    }
     report = json.loads((tmp_path / "report.json").read_text())
     assert len(report["results"]) == len(catalogue())
     assert "pass" not in {r["status"] for r in report["results"] if not r["check"]}
@@ -86,28 +128,47 @@ def test_run_the_reference_mock_writes_every_report(tmp_path: Path) -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text()
-    command = next(line.strip() for line in readme.splitlines() if "pytest" in line and line.strip().startswith("python3"))
+    command = next(
+        line.strip()
+        for line in readme.splitlines()
+        if "pytest" in line and line.strip().startswith("python3")
+    )
     assert command in (ROOT / ".ci" / "run").read_text()
 
 
 def test_each_command_is_imported_only_when_it_runs() -> None:
-    """`version` and `--help` import no command's module (issue 25: the start as quick as typer's); the
-    one line the command list shows is the first sentence of the command's own help."""
+    """`version` and `--help` import no command's module (issue 25: the start as quick as
+    typer's); the one line the command list shows is the first sentence of the command's own
+    help."""
     import importlib
 
     import typer
 
     from conformance.cli import COMMANDS, short_help
 
-    probe = ("import sys, runpy; sys.argv = ['agent-conformance', '{}']\n"
-             "try:\n    runpy.run_module('conformance.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('conformance.'))))")
+    probe = (
+        "import sys, runpy; sys.argv = ['agent-conformance', '{}']\ntry:\n   "
+        " runpy.run_module('conformance.cli', run_name='__main__')\nexcept SystemExit:\n   "
+        " pass\nimport json; print(json.dumps(sorted(m for m in sys.modules if"
+        " m.startswith('conformance.'))))"
+    )
     for argument in ("version", "--help"):
-        done = subprocess.run([sys.executable, "-c", probe.format(argument)], capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", probe.format(argument)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0 and done.stdout.strip(), done.stdout + done.stderr
         imported = json.loads(done.stdout.strip().splitlines()[-1])
-        assert not [m for m in imported if m.split(".")[1] in {"engine", "usecases", "checks", "report", "instances", "oracle"}], imported
+        assert not [
+            m
+            for m in imported
+            if m.split(".")[1] in {"engine", "usecases", "checks", "report", "instances", "oracle"}
+        ], imported
     for name, (target, line) in COMMANDS.items():
         module, attribute = target.split(":")
         found = getattr(importlib.import_module(f"conformance.cli.{module}"), attribute)
-        assert line == (found.info.help if isinstance(found, typer.Typer) else short_help(found)), name
+        assert line == (found.info.help if isinstance(found, typer.Typer) else short_help(found)), (
+            name
+        )

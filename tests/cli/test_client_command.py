@@ -16,17 +16,34 @@ EXAMPLE = ROOT / "examples" / "woa_client.py"
 
 
 def certify(tmp_path: Path, *arguments: str) -> tuple[int, dict[str, dict[str, str]], str]:
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--report-dir", str(tmp_path), *arguments],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--report-dir", str(tmp_path), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     report = tmp_path / "report.json"
-    results = {r["requirement"]: r for r in json.loads(report.read_text())["results"]} if report.exists() else {}
+    results = (
+        {r["requirement"]: r for r in json.loads(report.read_text())["results"]}
+        if report.exists()
+        else {}
+    )
     return done.returncode, results, done.stdout + done.stderr
 
 
-def test_the_readme_example_client_keeps_every_must_and_shows_its_missing_cache(tmp_path: Path) -> None:
-    code, results, _ = certify(tmp_path, "--client-command", f"{sys.executable} {EXAMPLE} {{document}} {{agent}} {{operation}} {{input}} {{cacert}}")
+def test_the_readme_example_client_keeps_every_must_and_shows_its_missing_cache(
+    tmp_path: Path,
+) -> None:
+    code, results, _ = certify(
+        tmp_path,
+        "--client-command",
+        f"{sys.executable} {EXAMPLE} {{document}} {{agent}} {{operation}} {{input}} {{cacert}}",
+    )
     assert code == 0
-    assert {r for r, v in results.items() if v["status"] in ("fail", "error")} == {"WOA-7-CLIENT-HONORS-CACHING"}
+    assert {r for r, v in results.items() if v["status"] in ("fail", "error")} == {
+        "WOA-7-CLIENT-HONORS-CACHING"
+    }
     assert results["WOA-8.1-CLIENT-VALIDATES-CERTIFICATES"]["status"] == "pass"
 
 
@@ -39,27 +56,48 @@ def test_a_client_that_does_nothing_is_never_a_pass(tmp_path: Path) -> None:
     code, results, output = certify(tmp_path, "--client-command", "true")
     assert code == 4, output  # inconclusive: the MUST checks could not reach a verdict
     assert not [r for r in results.values() if r["status"] == "pass" and r["level"] == "MUST"]
-    assert "never invoked the plain agent" in results["WOA-8.1-CLIENT-VALIDATES-CERTIFICATES"]["message"]
+    assert (
+        "never invoked the plain agent"
+        in results["WOA-8.1-CLIENT-VALIDATES-CERTIFICATES"]["message"]
+    )
 
 
 @pytest.mark.parametrize("command", ["sleep 60", "yes"])
-def test_a_client_that_hangs_or_floods_is_stopped_at_its_deadline(tmp_path: Path, command: str) -> None:
+def test_a_client_that_hangs_or_floods_is_stopped_at_its_deadline(
+    tmp_path: Path, command: str
+) -> None:
     started = time.monotonic()
     code, results, output = certify(tmp_path, "--timeout", "0.5", "--client-command", command)
     assert time.monotonic() - started < 60
     assert code == 4, output
-    assert ("killed at its deadline" if command.startswith("sleep") else "stopped for writing more than") in results["WOA-4.3.1-CLIENT-USES-POST"]["message"]
+    assert (
+        "killed at its deadline" if command.startswith("sleep") else "stopped for writing more than"
+    ) in results["WOA-4.3.1-CLIENT-USES-POST"]["message"]
 
 
 def test_the_reference_client_with_a_fault_through_the_command_line(tmp_path: Path) -> None:
-    code, results, _ = certify(tmp_path, "--mock", "--suite", "woa", "--role", "client", "--fault", "woa-8.1-client-validates-certificates")
+    code, results, _ = certify(
+        tmp_path,
+        "--mock",
+        "--suite",
+        "woa",
+        "--role",
+        "client",
+        "--fault",
+        "woa-8.1-client-validates-certificates",
+    )
     assert code == 1
     assert results["WOA-8.1-CLIENT-VALIDATES-CERTIFICATES"]["status"] == "fail"
 
 
-@pytest.mark.parametrize("arguments", [["--client-command", "true", "--target", "https://x.example"],
-                                       ["--client-command", "true", "--suite", "sdsi"],
-                                       ["--mock", "--suite", "woa", "--role", "client", "--fault", "woa-4-version-1"]])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--client-command", "true", "--target", "https://x.example"],
+        ["--client-command", "true", "--suite", "sdsi"],
+        ["--mock", "--suite", "woa", "--role", "client", "--fault", "woa-4-version-1"],
+    ],
+)
 def test_client_command_usage_errors(tmp_path: Path, arguments: list[str]) -> None:
     code, _, output = certify(tmp_path, *arguments)
     assert code == 2, output

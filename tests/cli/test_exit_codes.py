@@ -17,13 +17,21 @@ CLI = [sys.executable, "-m", "conformance.cli"]
 
 
 def _cli(*arguments: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *arguments], capture_output=True, text=True, timeout=120, **options)  # type: ignore[call-overload,no-any-return]
+    done: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
+        [*CLI, *arguments], capture_output=True, text=True, timeout=120, **options
+    )
+    return done
 
 
 def test_a_run_that_tests_nothing_exits_2_and_says_so(tmp_path: Path) -> None:
-    done = _cli("run", "--mock", "--role", "client", "--suite", "aci", "--report-dir", str(tmp_path))
+    done = _cli(
+        "run", "--mock", "--role", "client", "--suite", "aci", "--report-dir", str(tmp_path)
+    )
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1] == "agent-conformance: nothing was tested at MUST level (exit 2)"
+    assert (
+        done.stderr.strip().splitlines()[-1]
+        == "agent-conformance: nothing was tested at MUST level (exit 2)"
+    )
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["level"] == "untested" and report["summary"]["gate"]["exit_code"] == 2
 
@@ -39,8 +47,22 @@ def _wait_for_results(events: Path, process: subprocess.Popen[str], seconds: flo
 
 def test_sigint_finishes_the_run_as_interrupted_with_every_report(tmp_path: Path) -> None:
     with HOSTILE["slow-invocations"].serve() as url:
-        process = subprocess.Popen([*CLI, "run", "--target", url, "--allow-http-loopback", "--timeout", "1",
-                                    "--report-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            [
+                *CLI,
+                "run",
+                "--target",
+                url,
+                "--allow-http-loopback",
+                "--timeout",
+                "1",
+                "--report-dir",
+                str(tmp_path),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         _wait_for_results(tmp_path / "events.jsonl", process)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
@@ -51,54 +73,120 @@ def test_sigint_finishes_the_run_as_interrupted_with_every_report(tmp_path: Path
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["completion"] == "interrupted"
     assert any(r["message"] == "not judged: the run was interrupted" for r in report["results"])
-    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html",
-                                                "badge-woa.svg", "badge-sdsi.svg", "badge-aci.svg"}
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "report.json",
+        "events.jsonl",
+        "junit.xml",
+        "summary.md",
+        "report.html",
+        "badge-woa.svg",
+        "badge-sdsi.svg",
+        "badge-aci.svg",
+    }
 
 
 def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:
     scratch, reports = tmp_path / "tmp", tmp_path / "reports"
     scratch.mkdir()
-    process = subprocess.Popen([*CLI, "run", "--mock", "--report-dir", str(reports)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(scratch)})
+    process = subprocess.Popen(
+        [*CLI, "run", "--mock", "--report-dir", str(reports)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     _wait_for_results(reports / "events.jsonl", process)
     assert any(scratch.iterdir())  # the mock's CA and key, while it runs
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode in (1, 4), stderr  # interrupted: inconclusive, unless a MUST had already failed
+    assert process.returncode in (
+        1,
+        4,
+    ), stderr  # interrupted: inconclusive, unless a MUST had already failed
     assert "Traceback" not in stderr
     assert list(scratch.iterdir()) == []
     assert read_events(reports / "events.jsonl").footer["completion"] == "interrupted"  # type: ignore[index]
 
 
-DEFECT = ("import sys; import conformance.engine.runner as r\n"
-          "def broken(*a, **k): raise RuntimeError('a planted defect')\n"
-          "r.summarize = broken\n"
-          "from conformance.cli import main; sys.argv = ['agent-conformance', *sys.argv[1:]]; main()")
+DEFECT = (
+    "import sys; import conformance.engine.runner as r\n"
+    "def broken(*a, **k): raise RuntimeError('a planted defect')\n"
+    "r.summarize = broken\n"
+    "from conformance.cli import main; sys.argv = ['agent-conformance', *sys.argv[1:]]; main()"
+)
 
 
-def test_a_defect_of_the_suite_exits_3_with_one_line_and_the_traceback_in_the_log(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", DEFECT, "run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+def test_a_defect_of_the_suite_exits_3_with_one_line_and_the_traceback_in_the_log(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            DEFECT,
+            "run",
+            "--mock",
+            "--suite",
+            "woa",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 3
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("agent-conformance: internal error (a defect of the suite): RuntimeError: a planted defect")
+    assert last.startswith(
+        "agent-conformance: internal error (a defect of the suite): RuntimeError: a planted defect"
+    )
     assert str(tmp_path / "agent-conformance-debug.log") in last and "Traceback" not in done.stderr
     assert "Traceback" in (tmp_path / "agent-conformance-debug.log").read_text()
-    debug = subprocess.run([sys.executable, "-c", DEFECT, "run", "--mock", "--suite", "woa", "--debug", "--report-dir",
-                            str(tmp_path)], capture_output=True, text=True, timeout=120)
+    debug = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            DEFECT,
+            "run",
+            "--mock",
+            "--suite",
+            "woa",
+            "--debug",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert debug.returncode == 3 and "Traceback" in debug.stderr
 
 
 def test_a_cacert_that_is_not_a_certificate_is_a_usage_error(tmp_path: Path) -> None:
     bad = tmp_path / "ca.pem"
     bad.write_text("not a certificate")
-    done = _cli("run", "--target", "https://127.0.0.1:9", "--cacert", str(bad), "--report-dir", str(tmp_path / "r"))
-    assert done.returncode == 2 and done.stderr.startswith(f"agent-conformance: --cacert {bad} is not a PEM CA certificate")
+    done = _cli(
+        "run",
+        "--target",
+        "https://127.0.0.1:9",
+        "--cacert",
+        str(bad),
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"agent-conformance: --cacert {bad} is not a PEM CA certificate"
+    )
 
 
-def test_an_unwritable_report_folder_is_a_usage_error_before_anything_starts(tmp_path: Path) -> None:
+def test_an_unwritable_report_folder_is_a_usage_error_before_anything_starts(
+    tmp_path: Path,
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     done = _cli("run", "--mock", "--report-dir", str(blocker / "reports"))
     assert done.returncode == 2
-    assert done.stderr.startswith("agent-conformance: cannot write reports to") and "Reference mock" not in done.stdout
+    assert (
+        done.stderr.startswith("agent-conformance: cannot write reports to")
+        and "Reference mock" not in done.stdout
+    )

@@ -11,20 +11,43 @@ from typer.testing import CliRunner
 from conformance.cli import app
 
 
-def test_oracle_bench_prints_throughput_memory_the_baseline_ratio_and_encoders(tmp_path: Path) -> None:
+def test_oracle_bench_prints_throughput_memory_the_baseline_ratio_and_encoders(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "bench.json"
-    result = CliRunner().invoke(app, ["oracle", "bench", "--sizes", "400,800", "--baseline", "300", "--repeat", "2", "--output", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "oracle",
+            "bench",
+            "--sizes",
+            "400,800",
+            "--baseline",
+            "300",
+            "--repeat",
+            "2",
+            "--output",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    assert "fragments/s" in result.output and "same output: yes" in result.output and "encoder hashing" in result.output
+    assert (
+        "fragments/s" in result.output
+        and "same output: yes" in result.output
+        and "encoder hashing" in result.output
+    )
     assert "GFLOP/s" in result.output and "median" in result.output
     figures = json.loads(out.read_text())
-    assert [r["fragments"] for r in figures["replay"]] == [400, 800] and figures["baseline"]["same_output"] is True
+    assert [r["fragments"] for r in figures["replay"]] == [400, 800] and figures["baseline"][
+        "same_output"
+    ] is True
     assert all(r["same_output"] for r in figures["replay"])
 
 
 def test_the_first_fragments_are_the_same_whichever_sizes_a_run_measures() -> None:
-    """The trigger counts at 10^5 differed between runs because the fragments' times were spread over the run's
-    largest size; now fragment i is the same in every run, so the same size gives the same output."""
+    """The trigger counts at 10^5 differed between runs because the fragments' times were spread
+    over the run's largest size; now fragment i is the same in every run, so the same size gives
+    the same output."""
     from conformance.oracle.bench import BATCH, fragments
 
     whole = [v for _, _, v in fragments(0, BATCH + 500)]

@@ -1,5 +1,5 @@
-"""What a user sees: progress per draft, a table per draft, one line per MUST or SHOULD failure; --quiet;
-`requirements` never wraps an ID; help without type tags."""
+"""What a user sees: progress per draft, a table per draft, one line per MUST or SHOULD failure;
+--quiet; `requirements` never wraps an ID; help without type tags."""
 
 from __future__ import annotations
 
@@ -17,25 +17,52 @@ runner = CliRunner()
 
 
 def test_a_run_shows_each_draft_then_its_table_and_each_failure_on_one_line(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--mock", "--fault", "woa-4-version-1", "--report-dir", str(tmp_path)])
+    result = runner.invoke(
+        app, ["run", "--mock", "--fault", "woa-4-version-1", "--report-dir", str(tmp_path)]
+    )
     lines = result.output.splitlines()
-    assert f"WOA: {len(catalogue().for_draft('woa'))} requirements judged, 1 failing or erring" in lines
+    assert (
+        f"WOA: {len(catalogue().for_draft('woa'))} requirements judged, 1 failing or erring"
+        in lines
+    )
     assert any(line.startswith("│ WOA") and "non-compliant" in line for line in lines)
     assert "FAIL  WOA-4-VERSION-1 (WOA 4, MUST): /woa_version: '1' was expected" in lines
-    assert any(line.startswith("Reports: ") and "report.html" in line and "badge-woa.svg" in line for line in lines)
+    assert any(
+        line.startswith("Reports: ") and "report.html" in line and "badge-woa.svg" in line
+        for line in lines
+    )
 
 
 def test_quiet_shows_only_the_verdict(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--mock", "--suite", "woa", "--quiet", "--report-dir", str(tmp_path)])
+    result = runner.invoke(
+        app, ["run", "--mock", "--suite", "woa", "--quiet", "--report-dir", str(tmp_path)]
+    )
     assert result.exit_code == 0
     assert result.output.splitlines() == [f"Compliance: SHOULD-compliant. Reports: {tmp_path}"]
 
 
 def test_the_live_display_on_a_terminal(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--mock",
+            "--suite",
+            "woa",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"},
+    )
     assert done.returncode == 0, done.stderr
-    assert "Compliance: SHOULD-compliant" in done.stdout and "requirements judged" not in done.stdout
+    assert (
+        "Compliance: SHOULD-compliant" in done.stdout and "requirements judged" not in done.stdout
+    )
 
 
 def test_requirements_piped_is_one_line_per_requirement_and_never_wraps_an_id() -> None:
@@ -48,13 +75,17 @@ def test_requirements_piped_is_one_line_per_requirement_and_never_wraps_an_id() 
 def test_help_has_no_type_tags() -> None:
     for command in (["run"], ["proxy"], ["requirements"], ["compare"]):
         help_text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "160"}).output
-        assert "<bool>" not in help_text and "<str>" not in help_text and "<float" not in help_text, command
-    assert "woa|sdsi|aci|all" in runner.invoke(app, ["run", "--help"], env={"COLUMNS": "160"}).output
+        assert (
+            "<bool>" not in help_text and "<str>" not in help_text and "<float" not in help_text
+        ), command
+    assert (
+        "woa|sdsi|aci|all" in runner.invoke(app, ["run", "--help"], env={"COLUMNS": "160"}).output
+    )
 
 
 def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Path) -> None:
-    """Piped, a failure's message is cut at 160 characters with a marker saying how long it was; on a
-    60-column terminal the level stays whole ("non-compliant", not "non-…")."""
+    """Piped, a failure's message is cut at 160 characters with a marker saying how long it was;
+    on a 60-column terminal the level stays whole ("non-compliant", not "non-…")."""
     from conformance.cli._terminal import RunDisplay
     from conformance.report import Result, Status, summarize
 
@@ -66,7 +97,23 @@ def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Pa
     with console.capture() as captured:
         display.finish(summarize([long]), [], 1)
     assert "… (cut; 500 characters in the reports)" in captured.get()
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--mock", "--fault", "woa-4-version-1", "--suite", "woa",
-                           "--report-dir", str(tmp_path)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "60"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--mock",
+            "--fault",
+            "woa-4-version-1",
+            "--suite",
+            "woa",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "60"},
+    )
     assert "non-compliant" in done.stdout and "non-…" not in done.stdout, done.stdout

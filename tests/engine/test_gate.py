@@ -1,4 +1,5 @@
-"""The exit-code contract (conformance/engine/gate.py), case by case, as the README's table states it."""
+"""The exit-code contract (conformance/engine/gate.py), case by case, as the README's table
+states it."""
 
 from __future__ import annotations
 
@@ -12,30 +13,58 @@ WOA_MUST, SDSI_MUST = catalogue()["WOA-4-VERSION-1"], catalogue()["SDSI-4.3-OTHE
 SHOULD = catalogue()["WOA-7-CACHING-HEADERS"]
 
 
-def _code(*pairs: tuple[object, Status], completion: str = "complete", blocker: str | None = None) -> ExitCode:
+def _code(
+    *pairs: tuple[object, Status], completion: str = "complete", blocker: str | None = None
+) -> ExitCode:
     results = [Result.of(r, s, "") for r, s in pairs]  # type: ignore[arg-type]
     return decide(summarize(results, completion=completion, blocker=blocker)).code
 
 
-@pytest.mark.parametrize(("pairs", "completion", "blocker", "code"), [
-    ([(WOA_MUST, Status.PASS), (SHOULD, Status.FAIL)], "complete", None, ExitCode.PASSED),
-    ([(WOA_MUST, Status.FAIL), (WOA_MUST, Status.PASS)], "complete", None, ExitCode.MUST_FAILED),
-    ([(WOA_MUST, Status.ERROR), (WOA_MUST, Status.PASS)], "complete", None, ExitCode.INCONCLUSIVE),
-    ([(WOA_MUST, Status.PASS)], "interrupted", None, ExitCode.INCONCLUSIVE),
-    ([(WOA_MUST, Status.PASS)], "out-of-budget", None, ExitCode.INCONCLUSIVE),
-    ([(WOA_MUST, Status.FAIL)], "interrupted", None, ExitCode.MUST_FAILED),
-    ([(WOA_MUST, Status.NOT_APPLICABLE), (SHOULD, Status.PASS)], "complete", None, ExitCode.NOT_CERTIFIED),
-    ([(WOA_MUST, Status.SKIP)], "complete", None, ExitCode.NOT_CERTIFIED),
-    ([], "complete", None, ExitCode.NOT_CERTIFIED),
-    ([(WOA_MUST, Status.ERROR), (WOA_MUST, Status.FAIL)], "complete", "the WoA document could not be obtained",
-     ExitCode.NOT_CERTIFIED),
-])
-def test_exit_code(pairs: list[tuple[object, Status]], completion: str, blocker: str | None, code: ExitCode) -> None:
+@pytest.mark.parametrize(
+    ("pairs", "completion", "blocker", "code"),
+    [
+        ([(WOA_MUST, Status.PASS), (SHOULD, Status.FAIL)], "complete", None, ExitCode.PASSED),
+        (
+            [(WOA_MUST, Status.FAIL), (WOA_MUST, Status.PASS)],
+            "complete",
+            None,
+            ExitCode.MUST_FAILED,
+        ),
+        (
+            [(WOA_MUST, Status.ERROR), (WOA_MUST, Status.PASS)],
+            "complete",
+            None,
+            ExitCode.INCONCLUSIVE,
+        ),
+        ([(WOA_MUST, Status.PASS)], "interrupted", None, ExitCode.INCONCLUSIVE),
+        ([(WOA_MUST, Status.PASS)], "out-of-budget", None, ExitCode.INCONCLUSIVE),
+        ([(WOA_MUST, Status.FAIL)], "interrupted", None, ExitCode.MUST_FAILED),
+        (
+            [(WOA_MUST, Status.NOT_APPLICABLE), (SHOULD, Status.PASS)],
+            "complete",
+            None,
+            ExitCode.NOT_CERTIFIED,
+        ),
+        ([(WOA_MUST, Status.SKIP)], "complete", None, ExitCode.NOT_CERTIFIED),
+        ([], "complete", None, ExitCode.NOT_CERTIFIED),
+        (
+            [(WOA_MUST, Status.ERROR), (WOA_MUST, Status.FAIL)],
+            "complete",
+            "the WoA document could not be obtained",
+            ExitCode.NOT_CERTIFIED,
+        ),
+    ],
+)
+def test_exit_code(
+    pairs: list[tuple[object, Status]], completion: str, blocker: str | None, code: ExitCode
+) -> None:
     assert _code(*pairs, completion=completion, blocker=blocker) is code
 
 
 def test_each_draft_has_its_own_level() -> None:
-    summary = summarize([Result.of(WOA_MUST, Status.PASS, ""), Result.of(SDSI_MUST, Status.FAIL, "")])
+    summary = summarize(
+        [Result.of(WOA_MUST, Status.PASS, ""), Result.of(SDSI_MUST, Status.FAIL, "")]
+    )
     assert summary.level == "non-compliant"
     assert summary.levels == {"woa": "SHOULD-compliant", "sdsi": "non-compliant"}
 
@@ -43,5 +72,8 @@ def test_each_draft_has_its_own_level() -> None:
 def test_the_report_carries_the_gate_and_reads_back() -> None:
     summary = gated(summarize([Result.of(WOA_MUST, Status.PASS, "")], completion="interrupted"))
     data = summary.as_dict()
-    assert data["gate"] == {"exit_code": 4, "reason": "the run was interrupted before every requirement was judged"}
+    assert data["gate"] == {
+        "exit_code": 4,
+        "reason": "the run was interrupted before every requirement was judged",
+    }
     assert type(summary).from_dict(data) == summary

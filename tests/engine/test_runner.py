@@ -30,7 +30,13 @@ TARGET = "https://host.test"
 def _target(**options: object) -> Target:
     opts = run_options(target=TARGET, **options)  # type: ignore[arg-type]
     client = HttpClient()
-    return Target(opts, client, WoaRestBinding(TARGET, client), DocumentFetch(TARGET + "/.well-known/woa.json", None), Values(opts.seed))
+    return Target(
+        opts,
+        client,
+        WoaRestBinding(TARGET, client),
+        DocumentFetch(TARGET + "/.well-known/woa.json", None),
+        Values(opts.seed),
+    )
 
 
 async def test_a_check_that_gives_up_never_cancels_the_work_the_next_check_needs() -> None:
@@ -53,11 +59,22 @@ async def test_a_check_that_gives_up_never_cancels_the_work_the_next_check_needs
 
 def _only(monkeypatch: pytest.MonkeyPatch, requirement: str, function) -> None:  # type: ignore[no-untyped-def]
     from conformance.engine import runner
-    monkeypatch.setattr(runner, "checks_for", lambda rid, driver=None: [Check(function.__name__, rid, function)] if rid == requirement else [])
+
+    monkeypatch.setattr(
+        runner,
+        "checks_for",
+        lambda rid, driver=None: (
+            [Check(function.__name__, rid, function)] if rid == requirement else []
+        ),
+    )
 
 
-@pytest.mark.parametrize("raised", [SystemExit(3), GeneratorExit(), MemoryError("no room"), "cancelled-future"])
-async def test_anything_a_check_raises_is_an_error_result(raised: object, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "raised", [SystemExit(3), GeneratorExit(), MemoryError("no room"), "cancelled-future"]
+)
+async def test_anything_a_check_raises_is_an_error_result(
+    raised: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def misbehaves(target: Target) -> Verdict:
         if raised == "cancelled-future":
             future = asyncio.get_running_loop().create_future()
@@ -74,20 +91,27 @@ async def test_anything_a_check_raises_is_an_error_result(raised: object, monkey
                 seen[event.result.requirement] = event.result
 
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    summary = await run(run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()])
+    summary = await run(
+        run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()]
+    )
     result = seen["WOA-4-VERSION-1"]
     assert result.status is Status.ERROR  # type: ignore[attr-defined]
     assert summary.complete and summary.total == len(seen)
 
 
-async def test_a_run_out_of_budget_finishes_in_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_a_run_out_of_budget_finishes_in_order(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     async def slow(target: Target) -> Verdict:
         await asyncio.sleep(30)
         return passed("never")
 
     _only(monkeypatch, "WOA-4-AGENTS-ARRAY", slow)
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    summary = await run(run_options(target=TARGET, suites=("woa",), transport=transport, budget=1.0), writers_for(tmp_path))
+    summary = await run(
+        run_options(target=TARGET, suites=("woa",), transport=transport, budget=1.0),
+        writers_for(tmp_path),
+    )
     assert summary.completion == "out-of-budget"
     log = read_events(tmp_path / "events.jsonl")
     assert log.footer is not None and log.footer["completion"] == "out-of-budget"
@@ -110,33 +134,72 @@ async def test_a_cancelled_run_is_finished_as_interrupted(monkeypatch: pytest.Mo
                 footers.append(event)
 
     transport = httpx.ASGITransport(app=create_app(TARGET))
-    task = asyncio.create_task(run(run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()]))
+    task = asyncio.create_task(
+        run(run_options(target=TARGET, suites=("woa",), transport=transport), [Collect()])
+    )
     await asyncio.sleep(0.5)
     task.cancel("SIGINT")
     summary = await task
-    assert summary.completion == "interrupted" and footers and footers[0].summary.completion == "interrupted"
+    assert (
+        summary.completion == "interrupted"
+        and footers
+        and footers[0].summary.completion == "interrupted"
+    )
 
 
-#: Messages that report the target's own timing (whether the master's calls overlapped): the machine's load
-#: changes them, at any parallelism; their verdicts are compared.
+#: Messages that report the target's own timing (whether the master's calls overlapped): the
+#: machine's load changes them, at any parallelism; their verdicts are compared.
 TIMED = {"ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED"}
 
 
 def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None:
-    """Lanes (a draft and a role) run at once; every verdict and message, and the order of the results and of
-    their evidence, is what a run one check after another gives (the mock's own ids, keys and times aside:
-    each run starts a mock of its own)."""
-    roles = [option for role in ("host", "server", "client", "master", "invoked") for option in ("--role", role)]
+    """Lanes (a draft and a role) run at once; every verdict and message, and the order of the
+    results and of their evidence, is what a run one check after another gives (the mock's own
+    ids, keys and times aside: each run starts a mock of its own)."""
+    roles = [
+        option
+        for role in ("host", "server", "client", "master", "invoked")
+        for option in ("--role", role)
+    ]
     reports = []
     for parallel in ("1", "16"):
-        result = CliRunner().invoke(app, ["run", "--mock", "--suite", "all", *roles, "--quiet", "--seed", "3", "--parallel", parallel,
-                                          "--report-dir", str(tmp_path / parallel)])
+        result = CliRunner().invoke(
+            app,
+            [
+                "run",
+                "--mock",
+                "--suite",
+                "all",
+                *roles,
+                "--quiet",
+                "--seed",
+                "3",
+                "--parallel",
+                parallel,
+                "--report-dir",
+                str(tmp_path / parallel),
+            ],
+        )
         assert result.exit_code == 0, result.output
         report = json.loads((tmp_path / parallel / "report.json").read_text())
         origin = report["header"]["target"].split("//")[1]
-        reports.append([re.sub(r"127\.0\.0\.1:\d+", "LOOPBACK", json.dumps(
-            [r["requirement"], r["status"], "" if r["requirement"] in TIMED else r["message"], r.get("check"),
-             [e["method"] for e in r.get("evidence", [])]]).replace(origin, "HOST"))
-            for r in report["results"]])
+        reports.append(
+            [
+                re.sub(
+                    r"127\.0\.0\.1:\d+",
+                    "LOOPBACK",
+                    json.dumps(
+                        [
+                            r["requirement"],
+                            r["status"],
+                            "" if r["requirement"] in TIMED else r["message"],
+                            r.get("check"),
+                            [e["method"] for e in r.get("evidence", [])],
+                        ]
+                    ).replace(origin, "HOST"),
+                )
+                for r in report["results"]
+            ]
+        )
     assert len(reports[0]) > 200
     assert [pair for pair in zip(*reports, strict=True) if pair[0] != pair[1]] == []

@@ -21,7 +21,10 @@ def _certify(app: Any, suites: tuple[str, ...]) -> dict[str, Result]:
 
     async def certify() -> None:
         async with lifespan(app):  # the app's startup and shutdown, as under uvicorn
-            await run(run_options(target=IN_PROCESS_ORIGIN, suites=suites, transport=in_process(app)), [collect])
+            await run(
+                run_options(target=IN_PROCESS_ORIGIN, suites=suites, transport=in_process(app)),
+                [collect],
+            )
 
     asyncio.run(certify())
     return {r.requirement: r for r in collect.results}
@@ -37,17 +40,28 @@ def test_an_exception_in_the_app_is_a_500_answer_never_an_error_of_the_suite() -
         return await call_next(request)
 
     results = _certify(app, ("woa",))
-    assert not [r for r in results.values() if r.status is Status.ERROR], [r.message for r in results.values() if r.status is Status.ERROR]
+    assert not [r for r in results.values() if r.status is Status.ERROR], [
+        r.message for r in results.values() if r.status is Status.ERROR
+    ]
     assert results["WOA-5.2-VALID-INPUT-ACCEPTED"].status is Status.FAIL
     assert "500" in results["WOA-5.2-VALID-INPUT-ACCEPTED"].message
-    # translate answers 500 to a mismatch too: not served (so not WOA-5.2-AGENT-MISMATCH-400's), yet not a 400
+    # translate answers 500 to a mismatch too: not served (so not WOA-5.2-AGENT-MISMATCH-400's), yet
+    # not a 400
     assert results["WOA-5.2-AGENT-MISMATCH-400"].status is not Status.FAIL
     assert results["WOA-5.2-PLACEHOLDER-MISMATCH-400"].status is Status.FAIL
 
 
 def test_checks_of_the_connection_are_skips_in_process_with_the_reason() -> None:
     results = _certify(reference_host(IN_PROCESS_ORIGIN), ("woa", "sdsi", "aci"))
-    for requirement in ("WOA-8.1-HOST-USES-HTTPS", "WOA-8.1-TLS-1.3", "ACI-6-AGENTCONTEXT-CONFIDENTIALITY",
-                        "SDSI-7-HTTPS", "WOA-5.3-MCP-TOOL-INVOCATION"):
-        assert results[requirement].status is Status.SKIP, (requirement, results[requirement].message)
+    for requirement in (
+        "WOA-8.1-HOST-USES-HTTPS",
+        "WOA-8.1-TLS-1.3",
+        "ACI-6-AGENTCONTEXT-CONFIDENTIALITY",
+        "SDSI-7-HTTPS",
+        "WOA-5.3-MCP-TOOL-INVOCATION",
+    ):
+        assert results[requirement].status is Status.SKIP, (
+            requirement,
+            results[requirement].message,
+        )
         assert results[requirement].message == IN_PROCESS

@@ -45,10 +45,17 @@ def test_at_least_99_percent_of_the_corpus_gets_valid_instances_the_same_every_t
             continue
         checker = _validator(schema)
         wrong = [e for e in examples if not checker.is_valid(e)]
-        assert not wrong, f"{name}: {wrong[0]!r} is not valid: {next(checker.iter_errors(wrong[0])).message}"
+        assert not wrong, (
+            f"{name}: {wrong[0]!r} is not valid: {next(checker.iter_errors(wrong[0])).message}"
+        )
         assert valid_examples(schema, limit=4) == examples, f"{name}: not deterministic"
         made[entry["source"]] = made.get(entry["source"], 0) + 1
-    print({source: f"{made.get(source, 0)}/{sum(e['source'] == source for e in ENTRIES)}" for source in sorted({e['source'] for e in ENTRIES})})
+    print(
+        {
+            source: f"{made.get(source, 0)}/{sum(e['source'] == source for e in ENTRIES)}"
+            for source in sorted({e["source"] for e in ENTRIES})
+        }
+    )
     assert missed.keys() <= KNOWN_MISSES.keys(), missed
     assert sum(made.values()) / len(ENTRIES) >= TARGET
 
@@ -61,8 +68,18 @@ def test_near_misses_break_the_schema_they_were_made_from(source: str) -> None:
             assert not checker.is_valid(value), f"{entry['name']}: {description} is valid"
 
 
-@pytest.mark.parametrize("pattern", [r"^[a-z]{3,8}-\d{2}$", r"^\+?[1-9]\d{1,14}$", r"^[A-Z]{3}$", r"^(?:en|fr|de)(-[A-Z]{2})?$",
-                                     r"[^@\s]+@[^@\s]+\.[a-z]{2,}", r"^\d{4}-\d{2}-\d{2}$", r"^sk-[A-Za-z0-9_-]{20,}$"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"^[a-z]{3,8}-\d{2}$",
+        r"^\+?[1-9]\d{1,14}$",
+        r"^[A-Z]{3}$",
+        r"^(?:en|fr|de)(-[A-Z]{2})?$",
+        r"[^@\s]+@[^@\s]+\.[a-z]{2,}",
+        r"^\d{4}-\d{2}-\d{2}$",
+        r"^sk-[A-Za-z0-9_-]{20,}$",
+    ],
+)
 def test_strings_walked_from_a_pattern_match_it(pattern: str) -> None:
     import re
 
@@ -71,32 +88,66 @@ def test_strings_walked_from_a_pattern_match_it(pattern: str) -> None:
 
 
 def test_a_pattern_the_walk_cannot_make_gives_nothing_rather_than_a_wrong_string() -> None:
-    assert list(pattern_strings(r"^(?=.*\d)(?=.*[a-z]).{8,}$")) == []  # a lookahead: no string, not a wrong one
+    assert (
+        list(pattern_strings(r"^(?=.*\d)(?=.*[a-z]).{8,}$")) == []
+    )  # a lookahead: no string, not a wrong one
     assert list(pattern_strings(r"(a)\1")) == []
 
 
-@pytest.mark.parametrize("spelling", [
-    {"type": "string", "enum": ["flight_booking", "photo_retouch"]},
-    {"$ref": "#/$defs/Scenario"},
-    {"oneOf": [{"const": "flight_booking"}, {"const": "photo_retouch"}]},
-    {"anyOf": [{"const": "flight_booking", "type": "string"}, {"const": "photo_retouch", "type": "string"}]},
-    {"allOf": [{"$ref": "#/$defs/Scenario"}], "description": "pydantic v1 style"},
-])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        {"type": "string", "enum": ["flight_booking", "photo_retouch"]},
+        {"$ref": "#/$defs/Scenario"},
+        {"oneOf": [{"const": "flight_booking"}, {"const": "photo_retouch"}]},
+        {
+            "anyOf": [
+                {"const": "flight_booking", "type": "string"},
+                {"const": "photo_retouch", "type": "string"},
+            ]
+        },
+        {"allOf": [{"$ref": "#/$defs/Scenario"}], "description": "pydantic v1 style"},
+    ],
+)
 def test_listed_values_read_every_spelling_of_an_enumeration(spelling: dict[str, Any]) -> None:
-    schema = {"type": "object", "properties": {"scenario": spelling},
-              "$defs": {"Scenario": {"type": "string", "enum": ["flight_booking", "photo_retouch"], "title": "Scenario"}}}
+    schema = {
+        "type": "object",
+        "properties": {"scenario": spelling},
+        "$defs": {
+            "Scenario": {
+                "type": "string",
+                "enum": ["flight_booking", "photo_retouch"],
+                "title": "Scenario",
+            }
+        },
+    }
     assert listed_values(schema, "scenario") == ["flight_booking", "photo_retouch"]
-    assert listed_values({"type": "object", "properties": {"scenario": {"const": "flight_booking"}}}, "scenario") == ["flight_booking"]
-    assert listed_values({"type": "object", "properties": {"scenario": {"type": "string"}}}, "scenario") is None
+    assert listed_values(
+        {"type": "object", "properties": {"scenario": {"const": "flight_booking"}}}, "scenario"
+    ) == ["flight_booking"]
+    assert (
+        listed_values(
+            {"type": "object", "properties": {"scenario": {"type": "string"}}}, "scenario"
+        )
+        is None
+    )
 
 
 def test_the_builder_stays_bounded_on_schemas_built_to_explode() -> None:
-    recursive = {"$ref": "#/$defs/a", "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]},
-                                                  "b": {"allOf": [{"$ref": "#/$defs/a"}]}}}
+    recursive = {
+        "$ref": "#/$defs/a",
+        "$defs": {
+            "a": {"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]},
+            "b": {"allOf": [{"$ref": "#/$defs/a"}]},
+        },
+    }
     with pytest.raises(Ungeneratable):
         valid_examples(recursive)
-    fan = {"type": "object", "properties": {f"p{i}": {"anyOf": [{"type": "string"}] * 50} for i in range(200)},
-           "required": [f"p{i}" for i in range(200)]}
+    fan = {
+        "type": "object",
+        "properties": {f"p{i}": {"anyOf": [{"type": "string"}] * 50} for i in range(200)},
+        "required": [f"p{i}" for i in range(200)],
+    }
     assert valid_examples(fan, limit=1)
 
 

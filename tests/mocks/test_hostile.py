@@ -18,7 +18,9 @@ from conformance.report.writers.jsonl import read_events
 from mocks.hostile import HOSTILE, Hostile
 
 ROOT = Path(__file__).resolve().parents[2]
-BUDGET = 30  # seconds for the whole run (--budget), the process may take a few more to start and stop; the 80,000
+# seconds for the whole run (--budget), the process may take a few more to start and stop; the
+# 80,000
+BUDGET = 30
 # agents take 9 s alone and up to 25 s beside the other test worker on two cores
 MEMORY_MB = 500
 
@@ -28,10 +30,28 @@ def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None
     record, reports = tmp_path / "record.json", tmp_path / "reports"
     with hostile.serve() as url:
         started = time.monotonic()
-        done = subprocess.run([sys.executable, str(ROOT / "tests" / "outbound.py"), str(record), "run", "--target", url,
-                               "--allow-http-loopback", "--timeout", "1", "--budget", str(BUDGET),
-                               "--report-dir", str(reports), *hostile.args],
-                              capture_output=True, text=True, timeout=BUDGET + 30, cwd=tmp_path)
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "tests" / "outbound.py"),
+                str(record),
+                "run",
+                "--target",
+                url,
+                "--allow-http-loopback",
+                "--timeout",
+                "1",
+                "--budget",
+                str(BUDGET),
+                "--report-dir",
+                str(reports),
+                *hostile.args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=BUDGET + 30,
+            cwd=tmp_path,
+        )
         seconds = time.monotonic() - started
     seen = json.loads(record.read_text())
     print(f"\n{hostile.name}: exit {done.returncode}, {seconds:.1f} s, {seen['peak_mb']:.0f} MB")
@@ -40,19 +60,38 @@ def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None
     assert seconds < BUDGET + 10
     assert seen["peak_mb"] < MEMORY_MB
     allowed = urlsplit(url)
-    assert all(host == allowed.hostname and port == allowed.port for host, port in seen["connect"]), seen["connect"]
+    assert all(
+        host == allowed.hostname and port == allowed.port for host, port in seen["connect"]
+    ), seen["connect"]
     assert set(seen["getaddrinfo"]) <= {allowed.hostname}, seen["getaddrinfo"]
     if hostile.answers:
         ElementTree.parse(reports / "junit.xml")  # well-formed, whatever the target sent
         assert "<script" not in (reports / "summary.md").read_text(encoding="utf-8")
         log = read_events(reports / "events.jsonl")
-        assert not log.truncated and json.loads((reports / "report.json").read_text())["summary"]["gate"]["exit_code"] == hostile.exit_code
+        assert (
+            not log.truncated
+            and json.loads((reports / "report.json").read_text())["summary"]["gate"]["exit_code"]
+            == hostile.exit_code
+        )
 
 
 def test_the_reference_run_stays_under_500_mb_and_on_loopback(tmp_path: Path) -> None:
     record = tmp_path / "record.json"
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "outbound.py"), str(record), "run", "--mock",
-                           "--report-dir", str(tmp_path / "reports")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tests" / "outbound.py"),
+            str(record),
+            "run",
+            "--mock",
+            "--report-dir",
+            str(tmp_path / "reports"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     seen = json.loads(record.read_text())
     assert done.returncode == 0, done.stderr
     assert seen["peak_mb"] < MEMORY_MB and {host for host, _ in seen["connect"]} == {"127.0.0.1"}

@@ -17,18 +17,38 @@ def test_a_simulated_clock_drives_the_real_world() -> None:
     suggested = []
     for n in range(12):
         clock.advance(60)
-        suggested += evolution.observe("flight_booking", f"client-{n % 4}", {**REQUIRED, "other": "window seat please"}, None, None)
+        suggested += evolution.observe(
+            "flight_booking",
+            f"client-{n % 4}",
+            {**REQUIRED, "other": "window seat please"},
+            None,
+            None,
+        )
     assert [k["key_name"] for p in suggested for k in p["new_keys"]] == ["window_seat"]
-    assert evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0]["experimental"] is True
+    assert (
+        evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0][
+            "experimental"
+        ]
+        is True
+    )
     clock.advance(8 * DAY)  # no payload used the key through its trial: deprecated
-    assert evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0]["deprecated"] is True
+    assert (
+        evolution.patches("flight_booking", "client-0", None, None)[0]["new_keys"][0]["deprecated"]
+        is True
+    )
 
 
 def test_test_sessions_are_isolated_from_each_other_and_from_the_real_world() -> None:
     evolution = Evolution(TEMPLATES, clock=SimulatedClock(0.0))
     at = parse_time("2026-05-01T00:00:00Z")
     for n in range(12):
-        evolution.observe("flight_booking", f"client-{n % 4}", {**REQUIRED, "other": "window seat please"}, at + 60 * n, "session-a")
+        evolution.observe(
+            "flight_booking",
+            f"client-{n % 4}",
+            {**REQUIRED, "other": "window seat please"},
+            at + 60 * n,
+            "session-a",
+        )
     assert evolution.patches("flight_booking", "client-0", at + 3600, "session-a")
     assert evolution.patches("flight_booking", "client-0", at + 3600, "session-b") == []
     assert evolution.patches("flight_booking", "client-0", None, None) == []

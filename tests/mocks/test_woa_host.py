@@ -17,7 +17,9 @@ from mocks.serve import ServedMock, serve
 def host() -> Iterator[tuple[ServedMock, httpx.Client]]:
     with serve(create_app) as mock:
         assert mock.cacert is not None
-        with httpx.Client(base_url=mock.url, verify=ssl.create_default_context(cafile=str(mock.cacert))) as client:
+        with httpx.Client(
+            base_url=mock.url, verify=ssl.create_default_context(cafile=str(mock.cacert))
+        ) as client:
             yield mock, client
 
 
@@ -33,43 +35,83 @@ def test_the_document_keeps_every_message_rule(host: tuple[ServedMock, httpx.Cli
 def test_a_conditional_get_is_answered_304(host: tuple[ServedMock, httpx.Client]) -> None:
     _, client = host
     first = client.get("/.well-known/woa.json")
-    assert client.get("/.well-known/woa.json", headers={"if-none-match": first.headers["etag"]}).status_code == 304
-    assert client.get("/.well-known/woa.json", headers={"if-modified-since": first.headers["last-modified"]}).status_code == 304
+    assert (
+        client.get(
+            "/.well-known/woa.json", headers={"if-none-match": first.headers["etag"]}
+        ).status_code
+        == 304
+    )
+    assert (
+        client.get(
+            "/.well-known/woa.json", headers={"if-modified-since": first.headers["last-modified"]}
+        ).status_code
+        == 304
+    )
 
 
-def _invoke(client: httpx.Client, body: object, agent: str = "summarizer", **kwargs: object) -> httpx.Response:
+def _invoke(
+    client: httpx.Client, body: object, agent: str = "summarizer", **kwargs: object
+) -> httpx.Response:
     return client.post(f"/agents/{agent}/invoke", json=body, **kwargs)  # type: ignore[arg-type]
 
 
-def test_a_valid_invocation_answers_the_outputs_schema(host: tuple[ServedMock, httpx.Client]) -> None:
+def test_a_valid_invocation_answers_the_outputs_schema(
+    host: tuple[ServedMock, httpx.Client],
+) -> None:
     _, client = host
     document = client.get("/.well-known/woa.json").json()
-    response = _invoke(client, {"agent": "summarizer", "operation": "default", "input": {"text": "one two three", "max_words": 10}})
+    response = _invoke(
+        client,
+        {
+            "agent": "summarizer",
+            "operation": "default",
+            "input": {"text": "one two three", "max_words": 10},
+        },
+    )
     assert response.status_code == 200
-    assert validate_message("woa/success-response", response.json(), document=document, agent="summarizer") == []
+    assert (
+        validate_message(
+            "woa/success-response", response.json(), document=document, agent="summarizer"
+        )
+        == []
+    )
 
 
-@pytest.mark.parametrize(("body", "status"), [
-    ({"agent": "translator", "input": {"text": "x"}}, 400),
-    ({"agent": "summarizer", "input": {"max_words": 5}}, 422),
-    ({"agent": "summarizer", "input": "text"}, 400),
-    ({"agent": "summarizer", "operation": "translate", "input": {"text": "x"}}, 400),
-    (["not", "an", "envelope"], 400),
-])
-def test_bad_envelopes_get_a_4xx_problem(host: tuple[ServedMock, httpx.Client], body: object, status: int) -> None:
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"agent": "translator", "input": {"text": "x"}}, 400),
+        ({"agent": "summarizer", "input": {"max_words": 5}}, 422),
+        ({"agent": "summarizer", "input": "text"}, 400),
+        ({"agent": "summarizer", "operation": "translate", "input": {"text": "x"}}, 400),
+        (["not", "an", "envelope"], 400),
+    ],
+)
+def test_bad_envelopes_get_a_4xx_problem(
+    host: tuple[ServedMock, httpx.Client], body: object, status: int
+) -> None:
     response = _invoke(host[1], body)
     assert response.status_code == status
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["status"] == status
 
 
-@pytest.mark.parametrize(("content", "headers", "status"), [
-    (b"{not json", {"content-type": "application/json"}, 400),
-    (b'{"agent": "summarizer", "input": {"text": NaN}}', {"content-type": "application/json"}, 400),
-    (b'{"agent": "summarizer", "input": {"text": "x"}}', {"content-type": "text/plain"}, 415),
-    (b" " * (MAX_BODY + 1), {"content-type": "application/json"}, 413),
-])
-def test_bad_bodies_get_a_4xx_problem(host: tuple[ServedMock, httpx.Client], content: bytes, headers: dict[str, str], status: int) -> None:
+@pytest.mark.parametrize(
+    ("content", "headers", "status"),
+    [
+        (b"{not json", {"content-type": "application/json"}, 400),
+        (
+            b'{"agent": "summarizer", "input": {"text": NaN}}',
+            {"content-type": "application/json"},
+            400,
+        ),
+        (b'{"agent": "summarizer", "input": {"text": "x"}}', {"content-type": "text/plain"}, 415),
+        (b" " * (MAX_BODY + 1), {"content-type": "application/json"}, 413),
+    ],
+)
+def test_bad_bodies_get_a_4xx_problem(
+    host: tuple[ServedMock, httpx.Client], content: bytes, headers: dict[str, str], status: int
+) -> None:
     response = host[1].post("/agents/summarizer/invoke", content=content, headers=headers)
     assert response.status_code == status
     assert response.headers["content-type"] == "application/problem+json"
@@ -77,13 +119,23 @@ def test_bad_bodies_get_a_4xx_problem(host: tuple[ServedMock, httpx.Client], con
 
 def test_unknown_paths_and_agents_get_404_problems(host: tuple[ServedMock, httpx.Client]) -> None:
     _, client = host
-    for response in (client.get("/nowhere"), _invoke(client, {"agent": "x", "input": {}}, agent="x")):
-        assert response.status_code == 404 and response.headers["content-type"] == "application/problem+json"
+    for response in (
+        client.get("/nowhere"),
+        _invoke(client, {"agent": "x", "input": {}}, agent="x"),
+    ):
+        assert (
+            response.status_code == 404
+            and response.headers["content-type"] == "application/problem+json"
+        )
 
 
-def test_the_json_rpc_endpoint_caps_and_checks_its_input(host: tuple[ServedMock, httpx.Client]) -> None:
+def test_the_json_rpc_endpoint_caps_and_checks_its_input(
+    host: tuple[ServedMock, httpx.Client],
+) -> None:
     _, client = host
-    big = client.post("/sdsi/rpc", content=b" " * (MAX_BODY + 1), headers={"content-type": "application/json"})
+    big = client.post(
+        "/sdsi/rpc", content=b" " * (MAX_BODY + 1), headers={"content-type": "application/json"}
+    )
     bad = client.post("/sdsi/rpc", content=b"{bad", headers={"content-type": "application/json"})
     odd = client.post("/sdsi/rpc", json={"method": "nothing"})
     assert (big.status_code, bad.status_code, odd.status_code) == (413, 400, 400)

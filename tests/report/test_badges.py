@@ -5,7 +5,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.report import Result, ResultRecorded, RunFinished, RunHeader, RunStarted, Status, summarize
+from conformance.report import (
+    Result,
+    ResultRecorded,
+    RunFinished,
+    RunHeader,
+    RunStarted,
+    Status,
+    summarize,
+)
 from conformance.report.writers import FORMATS, BadgeWriter
 from conformance.report.writers.badges import COLOURS, badge_svg
 from conformance.requirements import catalogue
@@ -24,12 +32,18 @@ def test_one_badge_per_draft_with_its_level(tmp_path: Path) -> None:
     failing = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "no")
     passing = Result.of(catalogue()["SDSI-4.1-KEY-NAME-SNAKE-CASE"], Status.PASS, "yes")
     writer = BadgeWriter(tmp_path)
-    writer.handle(RunStarted(RunHeader("1", "https://t.example", ("woa", "sdsi", "aci"), "woa-rest", "now")))
+    writer.handle(
+        RunStarted(RunHeader("1", "https://t.example", ("woa", "sdsi", "aci"), "woa-rest", "now"))
+    )
     for result in (failing, passing):
         writer.handle(ResultRecorded(result))
     summary = summarize([failing, passing])
     writer.handle(RunFinished(summary))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["badge-aci.svg", "badge-sdsi.svg", "badge-woa.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "badge-aci.svg",
+        "badge-sdsi.svg",
+        "badge-woa.svg",
+    ]
     woa = ET.parse(tmp_path / "badge-woa.svg").getroot()
     assert woa.get("aria-label") == "agent-conformance WoA: non-compliant"
     assert COLOURS["non-compliant"] in (tmp_path / "badge-woa.svg").read_text()

@@ -1,4 +1,5 @@
-"""report.html in a real browser: Debian's chromium, headless, driven by selenium through chromedriver.
+"""report.html in a real browser: Debian's chromium, headless, driven by selenium through
+chromedriver.
 
 The page loads with no console error (its Content-Security-Policy admits only its own script), the
 filters and the search change what is shown, a `<script>` a target smuggled into a message does not
@@ -29,8 +30,13 @@ INJECTED = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwne
 
 if not (CHROMIUM and CHROMEDRIVER):
     if os.environ.get("CI"):
-        raise RuntimeError("CI installs Debian's chromium and chromium-driver (.ci/run); they are missing")
-    pytest.skip("Debian's chromium and chromium-driver are not installed (.ci/run installs them)", allow_module_level=True)
+        raise RuntimeError(
+            "CI installs Debian's chromium and chromium-driver (.ci/run); they are missing"
+        )
+    pytest.skip(
+        "Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
+        allow_module_level=True,
+    )
 
 from selenium import webdriver  # noqa: E402  (only once the browser is known to be there)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -49,11 +55,26 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
             def handle(self, event: object) -> None:
                 header_events.append(event)
 
-        asyncio.run(run(run_options(target=host.url, suites=("woa", "aci"), cacert=host.cacert, timeout=5), [collect, Keep()]))
+        asyncio.run(
+            run(
+                run_options(target=host.url, suites=("woa", "aci"), cacert=host.cacert, timeout=5),
+                [collect, Keep()],
+            )
+        )
     started = next(e for e in header_events if isinstance(e, RunStarted))
-    evidence = Exchange("POST", "https://target.example/agents/x/invoke", {"content-type": "application/json"},
-                        '{"agent": "x", "input": {}}', 200, {"content-type": "application/json"}, INJECTED)
-    results = [*collect.results, replace(collect.results[0], status=Status.FAIL, message=INJECTED, evidence=(evidence,))]
+    evidence = Exchange(
+        "POST",
+        "https://target.example/agents/x/invoke",
+        {"content-type": "application/json"},
+        '{"agent": "x", "input": {}}',
+        200,
+        {"content-type": "application/json"},
+        INJECTED,
+    )
+    results = [
+        *collect.results,
+        replace(collect.results[0], status=Status.FAIL, message=INJECTED, evidence=(evidence,)),
+    ]
     folder = tmp_path_factory.mktemp("html")
     writer = HtmlWriter(folder)
     writer.handle(started)
@@ -67,9 +88,19 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1280,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,900",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
@@ -80,7 +111,9 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chro
 
 
 @pytest.mark.timeout(300)
-def test_the_report_loads_filters_and_never_runs_a_targets_script(page: Path, browser: webdriver.Chrome, tmp_path: Path) -> None:
+def test_the_report_loads_filters_and_never_runs_a_targets_script(
+    page: Path, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
     browser.get(page.as_uri())
     shown = browser.find_element(By.ID, "shown")
     total = len(browser.find_elements(By.CSS_SELECTOR, "tbody tr.result"))
@@ -92,21 +125,34 @@ def test_the_report_loads_filters_and_never_runs_a_targets_script(page: Path, br
     assert 0 < woa < total
     for status in ("pass", "skip", "not-applicable", "waived", "error"):
         browser.find_element(By.CSS_SELECTOR, f'input.status-filter[value="{status}"]').click()
-    failing = [row.find_element(By.CSS_SELECTOR, "td.id").text for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result")
-               if row.is_displayed()]
+    failing = [
+        row.find_element(By.CSS_SELECTOR, "td.id").text
+        for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result")
+        if row.is_displayed()
+    ]
     assert "WOA-4-VERSION-1" in failing and len(failing) < woa
     browser.find_element(By.ID, "search").send_keys("VERSION-1")
     assert shown.text.startswith("1 of") or shown.text.startswith("2 of")
 
     assert browser.execute_script("return window.__pwned") is None
-    assert browser.execute_script("return document.body.textContent.includes(arguments[0])", INJECTED)  # shown as text
+    assert browser.execute_script(
+        "return document.body.textContent.includes(arguments[0])", INJECTED
+    )  # shown as text
 
     browser.get(page.as_uri())  # a count is a link to its results: the WoA MUST failures, one click
-    browser.find_element(By.CSS_SELECTOR, 'a[data-draft="woa"][data-level="MUST"][data-status="fail"]').click()
+    browser.find_element(
+        By.CSS_SELECTOR, 'a[data-draft="woa"][data-level="MUST"][data-status="fail"]'
+    ).click()
     assert browser.find_element(By.ID, "shown").text != f"{total} of {total} results shown"
-    visible = [row.get_attribute("id") for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result") if row.is_displayed()]
+    visible = [
+        row.get_attribute("id")
+        for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr.result")
+        if row.is_displayed()
+    ]
     assert "WOA-4-VERSION-1" in visible and all(v.startswith("WOA-") for v in visible if v)
     browser.set_window_size(420, 900)  # a phone: the page never scrolls sideways
-    assert browser.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
     screenshot = tmp_path / "report.png"
     assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000

@@ -17,8 +17,13 @@ from conformance.requirements.drafts import DRAFT_FILES, draft_sections, keyword
 
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_catalogue_file_matches_its_schema(draft: str) -> None:
-    schema = json.loads(resources.files("conformance.requirements").joinpath("catalogue.schema.json").read_text())
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in Draft202012Validator(schema).iter_errors(raw_entries(draft))]
+    schema = json.loads(
+        resources.files("conformance.requirements").joinpath("catalogue.schema.json").read_text()
+    )
+    errors = [
+        f"{list(e.absolute_path)}: {e.message}"
+        for e in Draft202012Validator(schema).iter_errors(raw_entries(draft))
+    ]
     assert errors == []
 
 
@@ -34,7 +39,9 @@ def test_duplicate_ids_are_rejected() -> None:
         Catalogue([first, first])
 
 
-def test_every_normative_keyword_is_catalogued_and_every_quote_is_in_the_draft(drafts_dir: Path | None) -> None:
+def test_every_normative_keyword_is_catalogued_and_every_quote_is_in_the_draft(
+    drafts_dir: Path | None,
+) -> None:
     """The completeness test: re-reads the drafts (../shared/drafts when present)."""
     findings = audit(drafts_dir)
     assert not findings, "\n".join(map(str, findings))
@@ -50,10 +57,18 @@ def test_shipped_drafts_are_the_shared_drafts(drafts_dir: Path | None) -> None:
 
 def test_the_audit_finds_a_missing_entry_and_a_misquote() -> None:
     kept = [r for r in catalogue() if r.id != "WOA-7-CLIENT-HONORS-CACHING"]
-    misquoted = [dataclasses.replace(r, quote=r.quote + " (not in the draft)") if r.id == "SDSI-4.3-OTHER-OPTIONAL" else r
-                 for r in kept]
+    misquoted = [
+        (
+            dataclasses.replace(r, quote=r.quote + " (not in the draft)")
+            if r.id == "SDSI-4.3-OTHER-OPTIONAL"
+            else r
+        )
+        for r in kept
+    ]
     problems = [str(f) for f in audit(entries=Catalogue(misquoted))]
-    assert any("SDSI-4.3-OTHER-OPTIONAL quotes text that is not in the section" in p for p in problems)
+    assert any(
+        "SDSI-4.3-OTHER-OPTIONAL quotes text that is not in the section" in p for p in problems
+    )
     assert any(p.startswith("woa 7: SHOULD has no catalogue entry") for p in problems)
 
 
@@ -66,22 +81,39 @@ def test_boilerplate_is_excluded_by_rule() -> None:
 
 def test_keyword_counts_are_those_of_the_drafts() -> None:
     """About 130 keyword sentences by the issue's rough count; every occurrence is counted here."""
-    counts = {d: sum(len(keyword_occurrences(s.text)) for s in draft_sections(d) if s.normative) for d in DRAFT_FILES}
+    counts = {
+        d: sum(len(keyword_occurrences(s.text)) for s in draft_sections(d) if s.normative)
+        for d in DRAFT_FILES
+    }
     assert counts == {"sdsi": 69, "woa": 74, "aci": 11}
 
 
 def test_aci_structural_rules_are_marked_as_such() -> None:
     structural = [r for r in catalogue().for_draft("aci") if r.basis in ("figure", "inferred")]
-    assert {"ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED", "ACI-5.2-ITEM-STATE-BINARY",
-            "ACI-5.2-TWO-PHASE-UNFINISHED", "ACI-5.2-TWO-PHASE-VERIFIED"} <= {r.id for r in structural}
+    assert {
+        "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED",
+        "ACI-5.2-ITEM-STATE-BINARY",
+        "ACI-5.2-TWO-PHASE-UNFINISHED",
+        "ACI-5.2-TWO-PHASE-VERIFIED",
+    } <= {r.id for r in structural}
     assert all(r.keyword is None for r in structural)
 
 
 def test_no_requirement_is_must_unless_its_sentence_or_a_figure_says_so() -> None:
     """A MUST rests on MUST, MUST NOT, REQUIRED, SHALL or SHALL NOT in its quote, or on a figure (or
-    ACI's structure) that fixes the format it checks; a rule read out of prose is inferred, never MUST."""
+    ACI's structure) that fixes the format it checks; a rule read out of prose is inferred, never
+    MUST."""
     strong = {"MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT"}
-    wrong = [r.id for r in catalogue() if r.level == "MUST"
-             and not (r.basis == "keyword" and r.keyword in strong) and r.basis not in ("figure", "structure")]
+    wrong = [
+        r.id
+        for r in catalogue()
+        if r.level == "MUST"
+        and not (r.basis == "keyword" and r.keyword in strong)
+        and r.basis not in ("figure", "structure")
+    ]
     assert wrong == []
-    assert all(r.keyword.split()[0] in r.quote for r in catalogue() if r.level == "MUST" and r.basis == "keyword" and r.keyword)
+    assert all(
+        r.keyword.split()[0] in r.quote
+        for r in catalogue()
+        if r.level == "MUST" and r.basis == "keyword" and r.keyword
+    )

@@ -1,5 +1,6 @@
 """jsonschema-rs is trusted only to say "valid": the differential shows it never calls valid what
-jsonschema calls invalid (and agrees the other way too), on every golden vector and on fuzzed variants."""
+jsonschema calls invalid (and agrees the other way too), on every golden vector and on fuzzed
+variants."""
 
 from __future__ import annotations
 
@@ -15,12 +16,36 @@ from conformance.validation import _valid_fast, validate_message
 from conformance.vectors import message_vector_files
 from tests.mocks.test_never_500 import _places
 
-CASES = [(vector["schema"], case["data"]) for path in message_vector_files() for vector in [json.loads(path.read_text())]
-         for case in vector["cases"]]
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63) | st.floats(allow_nan=False, allow_infinity=False)
-                    | st.text(max_size=12) | st.sampled_from(["", "1", "2026-11-23T10:00:00Z", "not a date", "https://a.example/x",
-                                                              "snake_case", "CamelCase", "rest", "mcp"]),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+CASES = [
+    (vector["schema"], case["data"])
+    for path in message_vector_files()
+    for vector in [json.loads(path.read_text())]
+    for case in vector["cases"]
+]
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "",
+            "1",
+            "2026-11-23T10:00:00Z",
+            "not a date",
+            "https://a.example/x",
+            "snake_case",
+            "CamelCase",
+            "rest",
+            "mcp",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 def agree(name: str, data: Any) -> None:
@@ -59,5 +84,9 @@ def test_a_message_too_deep_for_native_recursion_is_left_to_jsonschema() -> None
     deep: Any = "x"
     for _ in range(100_000):
         deep = [deep]
-    assert not _valid_fast("woa/envelope", {"agent": "a", "input": deep})  # jsonschema-rs would overflow the stack here
-    assert validate_message("woa/document", {"woa_version": 1})  # and an invalid message still gets its violations
+    assert not _valid_fast(
+        "woa/envelope", {"agent": "a", "input": deep}
+    )  # jsonschema-rs would overflow the stack here
+    assert validate_message(
+        "woa/document", {"woa_version": 1}
+    )  # and an invalid message still gets its violations

@@ -13,10 +13,25 @@ from conformance.schemas import schema, schema_names
 from conformance.validation import UNMAPPED, validate_message
 from conformance.validation.target_schemas import Unjudgeable, target_validator
 
-MESSAGES = {"common/problem-details", "woa/document", "woa/agent", "woa/operation", "woa/transport-rest",
-            "woa/transport-mcp", "woa/envelope", "woa/success-response", "sdsi/schema-template", "sdsi/key-definition",
-            "sdsi/payload-message", "sdsi/execution-result", "sdsi/schema-update-suggestion", "sdsi/schema-patch",
-            "sdsi/negotiation-request", "aci/task-context", "aci/agent-context"}
+MESSAGES = {
+    "common/problem-details",
+    "woa/document",
+    "woa/agent",
+    "woa/operation",
+    "woa/transport-rest",
+    "woa/transport-mcp",
+    "woa/envelope",
+    "woa/success-response",
+    "sdsi/schema-template",
+    "sdsi/key-definition",
+    "sdsi/payload-message",
+    "sdsi/execution-result",
+    "sdsi/schema-update-suggestion",
+    "sdsi/schema-patch",
+    "sdsi/negotiation-request",
+    "aci/task-context",
+    "aci/agent-context",
+}
 
 
 def test_every_message_of_the_drafts_has_a_schema() -> None:
@@ -41,7 +56,9 @@ def _deep(depth: int) -> Any:
 
 
 def test_a_message_nested_beyond_reason_is_a_violation_not_a_crash() -> None:
-    violations = validate_message("woa/document", {"woa_version": "1", "agents": [], "transports": {}, "x": _deep(5000)})
+    violations = validate_message(
+        "woa/document", {"woa_version": "1", "agents": [], "transports": {}, "x": _deep(5000)}
+    )
     assert [v.requirement for v in violations] in ([], [UNMAPPED])
 
 

@@ -1,5 +1,5 @@
-"""The spy host's scenarios: its documents keep every rule of the draft, so that a client that validates
-documents strictly is never penalised for following it."""
+"""The spy host's scenarios: its documents keep every rule of the draft, so that a client that
+validates documents strictly is never penalised for following it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The expected-failures baseline: listed failures are absorbed, unlisted ones fail, listed passes are stale;
-and `baseline REPORT.json` writes one. Runs are cut down to two requirements with --requirement."""
+"""The expected-failures baseline: listed failures are absorbed, unlisted ones fail, listed
+passes are stale; and `baseline REPORT.json` writes one. Runs are cut down to two requirements
+with --requirement."""
 
 from __future__ import annotations
 
@@ -11,45 +12,78 @@ from typer.testing import CliRunner
 from conformance.cli import app
 
 runner = CliRunner()
-SELECTED = ["--suite", "woa", "--requirement", "WOA-4-VERSION-1", "--requirement", "WOA-4-AGENTS-ARRAY"]
+SELECTED = [
+    "--suite",
+    "woa",
+    "--requirement",
+    "WOA-4-VERSION-1",
+    "--requirement",
+    "WOA-4-AGENTS-ARRAY",
+]
 
 
 def certify(tmp_path: Path, *arguments: str) -> tuple[int, dict[str, dict[str, str]]]:
-    result = runner.invoke(app, ["run", "--mock", "--report-dir", str(tmp_path / "reports"), *SELECTED, *arguments])
+    result = runner.invoke(
+        app, ["run", "--mock", "--report-dir", str(tmp_path / "reports"), *SELECTED, *arguments]
+    )
     report = json.loads((tmp_path / "reports" / "report.json").read_text())
     return result.exit_code, {r["requirement"]: r for r in report["results"]}
 
 
 def baseline_file(tmp_path: Path, **expected: str) -> str:
     path = tmp_path / "baseline.json"
-    path.write_text(json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": expected}))
+    path.write_text(
+        json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": expected})
+    )
     return str(path)
 
 
 def test_a_listed_failure_is_absorbed_with_its_reason(tmp_path: Path) -> None:
-    code, results = certify(tmp_path, "--fault", "woa-4-version-1",
-                            "--baseline", baseline_file(tmp_path, **{"WOA-4-VERSION-1": "migrating to version 1 in Q3"}))
+    code, results = certify(
+        tmp_path,
+        "--fault",
+        "woa-4-version-1",
+        "--baseline",
+        baseline_file(tmp_path, **{"WOA-4-VERSION-1": "migrating to version 1 in Q3"}),
+    )
     assert code == 0
     assert results["WOA-4-VERSION-1"]["status"] == "waived"
-    assert "absorbed by the baseline (migrating to version 1 in Q3)" in results["WOA-4-VERSION-1"]["message"]
+    assert (
+        "absorbed by the baseline (migrating to version 1 in Q3)"
+        in results["WOA-4-VERSION-1"]["message"]
+    )
 
 
 def test_an_unlisted_failure_fails_the_gate(tmp_path: Path) -> None:
-    code, results = certify(tmp_path, "--fault", "woa-4-version-1",
-                            "--baseline", baseline_file(tmp_path, **{"WOA-4-AGENTS-ARRAY": "known"}))
+    code, results = certify(
+        tmp_path,
+        "--fault",
+        "woa-4-version-1",
+        "--baseline",
+        baseline_file(tmp_path, **{"WOA-4-AGENTS-ARRAY": "known"}),
+    )
     assert code == 1
     assert results["WOA-4-VERSION-1"]["status"] == "fail"
 
 
-def test_a_listed_requirement_that_passes_is_stale_it_fails_the_gate_not_the_level(tmp_path: Path) -> None:
-    code, results = certify(tmp_path, "--baseline", baseline_file(tmp_path, **{"WOA-4-VERSION-1": "was failing"}))
+def test_a_listed_requirement_that_passes_is_stale_it_fails_the_gate_not_the_level(
+    tmp_path: Path,
+) -> None:
+    code, results = certify(
+        tmp_path, "--baseline", baseline_file(tmp_path, **{"WOA-4-VERSION-1": "was failing"})
+    )
     assert code == 1
     assert results["WOA-4-VERSION-1"]["status"] == "pass"  # the target's behaviour
     assert results["WOA-4-VERSION-1"]["message"].startswith("stale baseline entry")
     report = json.loads((tmp_path / "reports" / "report.json").read_text())
-    assert report["summary"]["levels"]["woa"] == "MUST-compliant"  # what the behaviour earns: only section 4 was selected, no SHOULD judged
+    assert (
+        report["summary"]["levels"]["woa"] == "MUST-compliant"
+    )  # what the behaviour earns: only section 4 was selected, no SHOULD judged
     assert report["summary"]["stale_baseline"] == ["WOA-4-VERSION-1"]
-    assert "the baseline lists 1 requirement(s) that now pass (WOA-4-VERSION-1)" in report["summary"]["gate"]["reason"]
+    assert (
+        "the baseline lists 1 requirement(s) that now pass (WOA-4-VERSION-1)"
+        in report["summary"]["gate"]["reason"]
+    )
     assert "MUST-compliant" in (tmp_path / "reports" / "badge-woa.svg").read_text()
 
 
@@ -60,12 +94,16 @@ def test_the_baseline_command_lists_a_reports_failures(tmp_path: Path) -> None:
     assert baseline["format"] == "agent-conformance-baseline/1"
     assert list(baseline["expected_failures"]) == ["WOA-4-VERSION-1"]
     (tmp_path / "written.json").write_text(written.output)
-    code, _ = certify(tmp_path, "--fault", "woa-4-version-1", "--baseline", str(tmp_path / "written.json"))
+    code, _ = certify(
+        tmp_path, "--fault", "woa-4-version-1", "--baseline", str(tmp_path / "written.json")
+    )
     assert code == 0
 
 
 def test_a_baseline_naming_unknown_requirements_is_a_usage_error(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--mock", "--baseline", baseline_file(tmp_path, **{"WOA-99-NOPE": "x"})])
+    result = runner.invoke(
+        app, ["run", "--mock", "--baseline", baseline_file(tmp_path, **{"WOA-99-NOPE": "x"})]
+    )
     assert result.exit_code == 2
 
 
@@ -76,7 +114,9 @@ def test_a_stale_entry_for_a_may_is_a_warning_not_a_failure(tmp_path: Path) -> N
 
     may = next(r for r in catalogue() if r.level == "MAY")
     path = tmp_path / "b.json"
-    path.write_text(json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": {may.id: "x"}}))
+    path.write_text(
+        json.dumps({"format": "agent-conformance-baseline/1", "expected_failures": {may.id: "x"}})
+    )
     baseline = Baseline.load(path)
     applied = baseline.apply(Result.of(may, Status.PASS, "fine"))
     assert applied.status is Status.PASS and applied.message.startswith("stale baseline entry")

@@ -1,5 +1,6 @@
-"""A run's options are built in one place (issue 23): run_options checks and normalises what a user gave
-alike for the CLI, the pytest plugin, fleet, rejudge, mutate and the tests, and names the option at fault."""
+"""A run's options are built in one place (issue 23): run_options checks and normalises what a
+user gave alike for the CLI, the pytest plugin, fleet, rejudge, mutate and the tests, and names
+the option at fault."""
 
 from __future__ import annotations
 
@@ -14,39 +15,65 @@ ROOT = Path(__file__).parents[1]
 
 
 def test_nothing_but_run_options_builds_a_run_s_options() -> None:
-    built = [f"{p.relative_to(ROOT)}:{n}" for folder in ("conformance", "bench") for p in (ROOT / folder).rglob("*.py")
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if re.search(r"\bRunOptions\(", line) and p.name != "target.py"]
+    built = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for folder in ("conformance", "bench")
+        for p in (ROOT / folder).rglob("*.py")
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bRunOptions\(", line) and p.name != "target.py"
+    ]
     assert built == []
 
 
 def test_what_a_user_gives_is_normalised() -> None:
-    options = run_options("https://agents.example/base/", suites="all", roles=("host",), allowed_origins=("https://other.example/",),
-                          headers=("Authorization: Bearer x",), levels=("must",), seed=7)
+    options = run_options(
+        "https://agents.example/base/",
+        suites="all",
+        roles=("host",),
+        allowed_origins=("https://other.example/",),
+        headers=("Authorization: Bearer x",),
+        levels=("must",),
+        seed=7,
+    )
     assert options.target == "https://agents.example/base" and options.suites == SUITES
-    assert options.roles == ("host", "any") and options.allowed_origins == ("https://other.example",)
-    assert options.headers == (("Authorization", "Bearer x"),) and options.selection.levels == ("MUST",) and options.seed == 7
-    assert run_options("https://a.example").seed != run_options("https://a.example").seed  # a fresh seed each run
+    assert options.roles == ("host", "any") and options.allowed_origins == (
+        "https://other.example",
+    )
+    assert (
+        options.headers == (("Authorization", "Bearer x"),)
+        and options.selection.levels == ("MUST",)
+        and options.seed == 7
+    )
+    assert (
+        run_options("https://a.example").seed != run_options("https://a.example").seed
+    )  # a fresh seed each run
 
 
-@pytest.mark.parametrize("target, given, option", [
-    ("ftp://agents.example", {}, "target"),
-    ("https://agents.example/?q=1", {}, "target"),
-    ("https://agents.example", {"suites": "wao"}, "suite"),
-    ("https://agents.example", {"suites": "woa", "scenarios": ("flight_booking",)}, "scenario"),
-    ("https://agents.example", {"suites": "all", "binding": "a2a"}, "binding"),
-    ("https://agents.example", {"headers": ("no colon",)}, "header"),
-    ("https://agents.example", {"allowed_origins": ("not a url",)}, "allow-origin"),
-    ("https://agents.example", {"requirements": ("WOA-0-NOTHING",)}, "requirement"),
-    ("https://agents.example", {"levels": ("sometimes",)}, "level"),
-    ("https://agents.example", {"cacert": "/nonexistent/ca.pem"}, "cacert"),
-    ("https://agents.example", {"baseline": "/nonexistent/baseline.json"}, "baseline"),
-])
-def test_an_option_that_cannot_be_used_is_named(target: str, given: dict[str, object], option: str) -> None:
+@pytest.mark.parametrize(
+    "target, given, option",
+    [
+        ("ftp://agents.example", {}, "target"),
+        ("https://agents.example/?q=1", {}, "target"),
+        ("https://agents.example", {"suites": "wao"}, "suite"),
+        ("https://agents.example", {"suites": "woa", "scenarios": ("flight_booking",)}, "scenario"),
+        ("https://agents.example", {"suites": "all", "binding": "a2a"}, "binding"),
+        ("https://agents.example", {"headers": ("no colon",)}, "header"),
+        ("https://agents.example", {"allowed_origins": ("not a url",)}, "allow-origin"),
+        ("https://agents.example", {"requirements": ("WOA-0-NOTHING",)}, "requirement"),
+        ("https://agents.example", {"levels": ("sometimes",)}, "level"),
+        ("https://agents.example", {"cacert": "/nonexistent/ca.pem"}, "cacert"),
+        ("https://agents.example", {"baseline": "/nonexistent/baseline.json"}, "baseline"),
+    ],
+)
+def test_an_option_that_cannot_be_used_is_named(
+    target: str, given: dict[str, object], option: str
+) -> None:
     with pytest.raises(OptionsUnusable) as raised:
         run_options(target, **given)  # type: ignore[arg-type]
     assert raised.value.option == option
 
 
 def test_in_process_and_client_targets_are_left_as_given() -> None:
-    assert run_options("python -m my.client {document}", client_command="python -m my.client {document}").target.startswith("python")
+    assert run_options(
+        "python -m my.client {document}", client_command="python -m my.client {document}"
+    ).target.startswith("python")

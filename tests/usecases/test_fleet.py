@@ -1,5 +1,6 @@
-"""Fleets: 20 reference and faulty hosts on loopback, certified serially, locally in parallel and on a Dask
-LocalCluster of two workers, give the same verdicts; a hanging host stalls nobody; a re-run keeps complete reports."""
+"""Fleets: 20 reference and faulty hosts on loopback, certified serially, locally in parallel and
+on a Dask LocalCluster of two workers, give the same verdicts; a hanging host stalls nobody; a
+re-run keeps complete reports."""
 
 from __future__ import annotations
 
@@ -18,9 +19,18 @@ from mocks.hostile import HOSTILE
 from mocks.serve import serve_host
 
 runner = CliRunner()
-FAULTS = ["woa-4-version-1", "woa-7-caching-headers", "woa-5.2-success-2xx", "woa-9.2-media-type", "woa-4.1-agent-id-unique",
-          "woa-5.2-agent-mismatch-400", "woa-4.3.1-rest-invoke-path-absolute", "woa-5.2-error-problem-details", "woa-8.1-tls-1.3",
-          "woa-4.2-schemas-valid-2020-12"]
+FAULTS = [
+    "woa-4-version-1",
+    "woa-7-caching-headers",
+    "woa-5.2-success-2xx",
+    "woa-9.2-media-type",
+    "woa-4.1-agent-id-unique",
+    "woa-5.2-agent-mismatch-400",
+    "woa-4.3.1-rest-invoke-path-absolute",
+    "woa-5.2-error-problem-details",
+    "woa-8.1-tls-1.3",
+    "woa-4.2-schemas-valid-2020-12",
+]
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +39,9 @@ def hosts() -> Iterator[list[TargetSpec]]:
         specs = []
         for fault in [None] * 9 + FAULTS:
             host = stack.enter_context(serve_host(fault))
-            specs.append(TargetSpec(host.url, suite="woa", cacert=str(host.cacert), timeout=5, budget=60))
+            specs.append(
+                TargetSpec(host.url, suite="woa", cacert=str(host.cacert), timeout=5, budget=60)
+            )
         hanging = stack.enter_context(HOSTILE["invocations-hang"].serve())
         specs.append(TargetSpec(hanging, suite="woa", timeout=1, budget=8))
         yield specs
@@ -51,30 +63,57 @@ def test_local_and_dask_fleets_match_serial_runs(hosts: list[TargetSpec], tmp_pa
     for spec in hosts:
         certify_one(spec, str(serial))
     local = fleet_results(hosts, tmp_path / "local", jobs=4)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         distributed = fleet_results(hosts, tmp_path / "dask", scheduler=cluster.scheduler_address)
-    assert [r["target"] for r in local] == [r["target"] for r in distributed] == [s.target for s in hosts]
-    assert verdicts(tmp_path / "local", hosts) == verdicts(serial, hosts) == verdicts(tmp_path / "dask", hosts)
+    assert (
+        [r["target"] for r in local]
+        == [r["target"] for r in distributed]
+        == [s.target for s in hosts]
+    )
+    assert (
+        verdicts(tmp_path / "local", hosts)
+        == verdicts(serial, hosts)
+        == verdicts(tmp_path / "dask", hosts)
+    )
     codes = [r["exit_code"] for r in local]
-    assert codes[:9] == [0] * 9 and codes[-1] != 0  # the healthy pass; the hanging host does not, and stalled nobody
+    assert (
+        codes[:9] == [0] * 9 and codes[-1] != 0
+    )  # the healthy pass; the hanging host does not, and stalled nobody
     found = verdicts(tmp_path / "local", hosts)
     for spec, fault in zip(hosts[9:19], FAULTS, strict=True):
-        assert found[spec.target][fault.upper()] == "fail", fault  # each fault caught on its requirement
+        assert found[spec.target][fault.upper()] == "fail", (
+            fault
+        )  # each fault caught on its requirement
 
 
-def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_reports(hosts: list[TargetSpec], tmp_path: Path) -> None:
+def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_reports(
+    hosts: list[TargetSpec], tmp_path: Path
+) -> None:
     listed = tmp_path / "targets.json"
     listed.write_text(json.dumps([spec.__dict__ for spec in hosts[:3]]))
-    first = runner.invoke(app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")])
+    first = runner.invoke(
+        app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")]
+    )
     assert first.exit_code == 0, first.output
     assert "3 of 3 targets passed" in first.output
-    assert {p.name for p in (tmp_path / "out").iterdir()} >= {"fleet.json", "fleet.md", "comparison.html", "comparison.md"}
-    again = runner.invoke(app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")])
+    assert {p.name for p in (tmp_path / "out").iterdir()} >= {
+        "fleet.json",
+        "fleet.md",
+        "comparison.html",
+        "comparison.md",
+    }
+    again = runner.invoke(
+        app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")]
+    )
     assert again.output.count("(kept from an earlier run)") == 3
 
 
 @pytest.mark.timeout(300)
-def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(hosts: list[TargetSpec], tmp_path: Path) -> None:
+def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(
+    hosts: list[TargetSpec], tmp_path: Path
+) -> None:
     import os
     import signal
     import threading
@@ -84,10 +123,18 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(hosts
 
     specs = hosts[:4]
     victim = f"certify-{slug(specs[0].target)}"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster.scheduler_address) as observer:
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster.scheduler_address) as observer,
+    ):
         rows: list[dict[str, object]] = []
-        fleet = threading.Thread(target=lambda: rows.extend(fleet_results(specs, tmp_path / "dask", scheduler=cluster.scheduler_address)))
+        fleet = threading.Thread(
+            target=lambda: rows.extend(
+                fleet_results(specs, tmp_path / "dask", scheduler=cluster.scheduler_address)
+            )
+        )
         fleet.start()
         killed = None
         deadline = time.monotonic() + 60
@@ -101,17 +148,28 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(hosts
         fleet.join(timeout=240)
     assert killed is not None, "the victim's task was never seen running"
     assert [r["target"] for r in rows] == [s.target for s in specs]
-    assert [r["exit_code"] for r in rows] == [0, 0, 0, 0]  # the victim's target certified again, the others untouched
+    assert [r["exit_code"] for r in rows] == [
+        0,
+        0,
+        0,
+        0,
+    ]  # the victim's target certified again, the others untouched
     serial = tmp_path / "serial"
     for spec in specs:
         certify_one(spec, str(serial))
     assert verdicts(tmp_path / "dask", specs) == verdicts(serial, specs)
 
 
-def test_a_scheduler_without_the_fleet_extra_says_which_extra_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scheduler_without_the_fleet_extra_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Dask is the [fleet] extra: without it, --scheduler is one line naming the extra, exit 2."""
-    monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it now fails, as when it is not installed
+    monkeypatch.setitem(
+        sys.modules, "distributed", None
+    )  # an import of it now fails, as when it is not installed
     targets = tmp_path / "targets.txt"
     targets.write_text("https://127.0.0.1:1\n")
-    result = runner.invoke(app, ["fleet", "--targets", str(targets), "--scheduler", "tcp://127.0.0.1:1"])
+    result = runner.invoke(
+        app, ["fleet", "--targets", str(targets), "--scheduler", "tcp://127.0.0.1:1"]
+    )
     assert result.exit_code == 2 and "pip install 'agent-conformance[fleet]'" in result.output

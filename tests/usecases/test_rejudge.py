@@ -1,6 +1,7 @@
-"""A recorded run of the reference agents (all three drafts, every role: WoA host and client, SDSI server and
-client, ACI master and invoked agents) re-judges, contacting nothing, to the same report apart from times; a
-changed check shows up as a changed verdict; the format is as documented."""
+"""A recorded run of the reference agents (all three drafts, every role: WoA host and client,
+SDSI server and client, ACI master and invoked agents) re-judges, contacting nothing, to the same
+report apart from times; a changed check shows up as a changed verdict; the format is as
+documented."""
 
 from __future__ import annotations
 
@@ -22,15 +23,37 @@ from conformance.recording import FORMAT, Replay
 
 runner = CliRunner()
 _TIMES = {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"}
-CLIENT = f"{sys.executable} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
+CLIENT = (
+    f"{sys.executable} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}}"
+    " {cacert}"
+)
 
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("recorded")
-    roles = [option for role in ("host", "server", "client", "master", "invoked") for option in ("--role", role)]
-    result = runner.invoke(app, ["run", "--mock", "--suite", "all", *roles, "--quiet", "--record", str(folder / "rec"), "--seed", "7",
-                                 "--report-dir", str(folder / "reports")])
+    roles = [
+        option
+        for role in ("host", "server", "client", "master", "invoked")
+        for option in ("--role", role)
+    ]
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--mock",
+            "--suite",
+            "all",
+            *roles,
+            "--quiet",
+            "--record",
+            str(folder / "rec"),
+            "--seed",
+            "7",
+            "--report-dir",
+            str(folder / "reports"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return folder / "rec"
 
@@ -53,15 +76,25 @@ def rejudged_report(recording: Path, folder: Path) -> tuple[dict[str, Any], str]
 
 def test_the_recording_is_in_its_documented_format(recording: Path) -> None:
     meta = json.loads((recording / "meta.json").read_text())
-    assert meta["format"] == FORMAT and meta["drafts"]["woa"] == "draft-gaikwad-woa-00" and meta["seed"] == 7 and len(meta["catalogue_sha256"]) == 64
+    assert (
+        meta["format"] == FORMAT
+        and meta["drafts"]["woa"] == "draft-gaikwad-woa-00"
+        and meta["seed"] == 7
+        and len(meta["catalogue_sha256"]) == 64
+    )
     lines = [json.loads(line) for line in (recording / "exchanges.jsonl").read_text().splitlines()]
     assert lines and all((recording / "bodies" / line["request_body"]).exists() for line in lines)
-    assert all((recording / "bodies" / line["response_body"]).exists() for line in lines if "response_body" in line)
+    assert all(
+        (recording / "bodies" / line["response_body"]).exists()
+        for line in lines
+        if "response_body" in line
+    )
     assert lines[0]["url"].endswith("/.well-known/woa.json")
 
 
 def test_a_recording_of_every_draft_and_role_rejudges_to_the_same_report_contacting_nothing(
-        recording: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    recording: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def no_server(*_: object, **__: object) -> None:
         raise AssertionError("a replay started a server")
 
@@ -75,20 +108,39 @@ def test_a_recording_of_every_draft_and_role_rejudges_to_the_same_report_contact
     judged = {(r["draft"], r["status"]) for r in report["results"]}
     assert {("woa", "pass"), ("sdsi", "pass"), ("aci", "pass")} <= judged
     inbound = [json.loads(line) for line in (recording / "inbound.jsonl").read_text().splitlines()]
-    assert {line["hosted"] for line in inbound if "hosted" in line} == {"sdsi-spy", "aci-spies", "context-store"}
+    assert {line["hosted"] for line in inbound if "hosted" in line} == {
+        "sdsi-spy",
+        "aci-spies",
+        "context-store",
+    }
 
 
 def test_a_recorded_client_certification_rejudges_to_the_same_report(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--client-command", CLIENT, "--quiet", "--record", str(tmp_path / "rec"),
-                                 "--report-dir", str(tmp_path / "live")])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--client-command",
+            CLIENT,
+            "--quiet",
+            "--record",
+            str(tmp_path / "rec"),
+            "--report-dir",
+            str(tmp_path / "live"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     report, output = rejudged_report(tmp_path / "rec", tmp_path / "again")
     assert "0 verdicts changed since the recording." in output
-    assert without_times(report) == without_times(json.loads((tmp_path / "live" / "report.json").read_text()))
+    assert without_times(report) == without_times(
+        json.loads((tmp_path / "live" / "report.json").read_text())
+    )
     assert sum(r["status"] == "pass" for r in report["results"]) >= 15
 
 
-def test_a_changed_check_shows_up_as_a_changed_verdict(recording: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_changed_check_shows_up_as_a_changed_verdict(
+    recording: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     async def stricter(_: object) -> Verdict:
         return failed("a stricter reading in a newer suite")
 
@@ -100,7 +152,9 @@ def test_a_changed_check_shows_up_as_a_changed_verdict(recording: Path, monkeypa
     assert "1 verdicts changed since the recording:" in result.output
 
 
-def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(recording: Path) -> None:
+def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(
+    recording: Path,
+) -> None:
     from conformance.bindings.http import ExchangeFailed, HttpClient
 
     first = json.loads((recording / "exchanges.jsonl").read_text().splitlines()[0])

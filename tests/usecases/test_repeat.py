@@ -20,8 +20,14 @@ MISMATCH = "WOA-5.2-AGENT-MISMATCH-400"
 
 
 def _run(tmp_path: Path, *arguments: str) -> tuple[int, str, dict[str, Any]]:
-    result = runner.invoke(app, ["run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path), *arguments])
-    report = json.loads((tmp_path / "report.json").read_text()) if (tmp_path / "report.json").exists() else {}
+    result = runner.invoke(
+        app, ["run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path), *arguments]
+    )
+    report = (
+        json.loads((tmp_path / "report.json").read_text())
+        if (tmp_path / "report.json").exists()
+        else {}
+    )
     return result.exit_code, result.output, report
 
 
@@ -29,22 +35,39 @@ def _result(report: dict[str, Any], requirement: str) -> dict[str, Any]:
     return next(r for r in report["results"] if r["requirement"] == requirement)
 
 
-@pytest.mark.parametrize(("failures", "runs", "bound"), [(0, 20, 0.1391), (4, 20, 0.4010), (0, 1, 0.95), (20, 20, 1.0), (1, 100, 0.0466)])
-def test_the_bound_is_the_exact_one_sided_clopper_pearson(failures: int, runs: int, bound: float) -> None:
+@pytest.mark.parametrize(
+    ("failures", "runs", "bound"),
+    [(0, 20, 0.1391), (4, 20, 0.4010), (0, 1, 0.95), (20, 20, 1.0), (1, 100, 0.0466)],
+)
+def test_the_bound_is_the_exact_one_sided_clopper_pearson(
+    failures: int, runs: int, bound: float
+) -> None:
     assert upper_bound(failures, runs) == pytest.approx(bound, abs=5e-4)
 
 
-def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pass(tmp_path: Path) -> None:
-    code, output, report = _run(tmp_path, "--fault", "woa-5.2-agent-mismatch-400", "--fault-rate", "0.2", "--repeat", "20")
+def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pass(
+    tmp_path: Path,
+) -> None:
+    code, output, report = _run(
+        tmp_path, "--fault", "woa-5.2-agent-mismatch-400", "--fault-rate", "0.2", "--repeat", "20"
+    )
     assert code == 1, output  # a MUST broken in any run fails the gate
     repeat = _result(report, MISMATCH)["repeat"]
-    assert repeat["runs"] == 20 and repeat["passes"] > 0 and repeat["failures"] > 0 and repeat["flaky"]  # single runs passed
+    assert (
+        repeat["runs"] == 20 and repeat["passes"] > 0 and repeat["failures"] > 0 and repeat["flaky"]
+    )  # single runs passed
     assert 0.05 <= repeat["rate"] <= 0.4 and repeat["upper_bound"] > repeat["rate"]
     assert repeat["method"] == "Clopper-Pearson, one-sided" and repeat["confidence"] == 0.95
     assert "flaky" in _result(report, MISMATCH)["message"] and "requirement(s) flaky" in output
-    assert len(report["header"]["options"]["repeat"]["seeds"]) == 20 == len(set(report["header"]["options"]["repeat"]["seeds"]))
+    assert (
+        len(report["header"]["options"]["repeat"]["seeds"])
+        == 20
+        == len(set(report["header"]["options"]["repeat"]["seeds"]))
+    )
     assert "**flaky**" in (tmp_path / "summary.md").read_text()
-    case = next(c for c in ET.parse(tmp_path / "junit.xml").iter("testcase") if c.get("name") == MISMATCH)
+    case = next(
+        c for c in ET.parse(tmp_path / "junit.xml").iter("testcase") if c.get("name") == MISMATCH
+    )
     properties = {p.get("name"): p.get("value") for p in case.iter("property")}
     assert properties["repeat.flaky"] == "True" and properties["repeat.runs"] == "20"
 
@@ -52,9 +75,20 @@ def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pa
 def test_a_clean_repeated_run_states_its_bound_for_every_must(tmp_path: Path) -> None:
     code, output, report = _run(tmp_path, "--repeat", "5")
     assert code == 0, output
-    judged = [r for r in report["results"] if r["level"] == "MUST" and r.get("repeat", {}).get("rate") is not None]
-    assert judged and all(r["repeat"]["failures"] == 0 and r["repeat"]["upper_bound"] == pytest.approx(0.4507, abs=1e-3) for r in judged)
-    assert "0 of 5 runs broke it, violation rate <= 45.1% at 95%" in _result(report, MISMATCH)["message"]
+    judged = [
+        r
+        for r in report["results"]
+        if r["level"] == "MUST" and r.get("repeat", {}).get("rate") is not None
+    ]
+    assert judged and all(
+        r["repeat"]["failures"] == 0
+        and r["repeat"]["upper_bound"] == pytest.approx(0.4507, abs=1e-3)
+        for r in judged
+    )
+    assert (
+        "0 of 5 runs broke it, violation rate <= 45.1% at 95%"
+        in _result(report, MISMATCH)["message"]
+    )
     assert report["summary"]["runs"] == 5 and "note" not in report["summary"]
     assert "Over 5 runs" in (tmp_path / "report.html").read_text()
 
@@ -62,7 +96,9 @@ def test_a_clean_repeated_run_states_its_bound_for_every_must(tmp_path: Path) ->
 def test_runs_go_on_until_every_must_is_bounded_by_the_rate_asked(tmp_path: Path) -> None:
     code, output, report = _run(tmp_path, "--max-violation-rate", "0.5", "--repeat", "30")
     repeat = report["header"]["options"]["repeat"]
-    assert code == 0 and repeat["runs"] == 5 and repeat["asked"] == 30 and repeat["stopped"], output  # 1 - 0.05**(1/5) <= 0.5
+    assert code == 0 and repeat["runs"] == 5 and repeat["asked"] == 30 and repeat["stopped"], (
+        output
+    )  # 1 - 0.05**(1/5) <= 0.5
     assert "Stopped after 5 of 30 runs" in output
 
 

@@ -1,4 +1,5 @@
-"""The golden vectors: all judged as their files expect, enough of them, and built from the drafts."""
+"""The golden vectors: all judged as their files expect, enough of them, and built from the
+drafts."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _builder() -> Any:
-    spec = importlib.util.spec_from_file_location("build_vectors", ROOT / "tools" / "build_vectors.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_vectors", ROOT / "tools" / "build_vectors.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules["build_vectors"] = module
@@ -36,7 +39,9 @@ def test_there_are_enough_cases_and_a_third_are_invalid() -> None:
 
 def test_vector_files_are_what_the_builder_writes() -> None:
     for path, text in _builder().build().items():
-        assert (ROOT / path).read_text(encoding="utf-8") == text, f"{path} is stale: run python tools/build_vectors.py"
+        assert (ROOT / path).read_text(encoding="utf-8") == text, (
+            f"{path} is stale: run python tools/build_vectors.py"
+        )
 
 
 def test_every_json_figure_of_the_drafts_has_a_vector_file() -> None:
@@ -44,13 +49,17 @@ def test_every_json_figure_of_the_drafts_has_a_vector_file() -> None:
     for number in range(2, 11):
         assert f"SDSI Figure {number}" in sources
     assert {"WoA Appendix A", "WoA Appendix B"} <= sources
-    assert any(s.startswith("ACI Figure 3") for s in sources) and any(s.startswith("ACI Figure 4") for s in sources)
+    assert any(s.startswith("ACI Figure 3") for s in sources) and any(
+        s.startswith("ACI Figure 4") for s in sources
+    )
 
 
 def test_a_figure_case_is_the_figure_as_the_draft_prints_it() -> None:
     from conformance.vectors.figures import sdsi_figure, woa_object
 
-    figure_2 = json.loads((vectors_root() / "sdsi" / "figure-02-flight-booking-template.json").read_text())
+    figure_2 = json.loads(
+        (vectors_root() / "sdsi" / "figure-02-flight-booking-template.json").read_text()
+    )
     assert figure_2["cases"][0]["data"] == sdsi_figure(2)
     envelope = json.loads((vectors_root() / "woa" / "appendix-b-envelope.json").read_text())
     assert envelope["cases"][0]["data"] == woa_object("agent's inputs schema:")
@@ -75,4 +84,7 @@ def test_a_wrong_expectation_is_reported_with_file_and_case(tmp_path: Path) -> N
     vector["cases"][1]["requirements"] = ["SDSI-4.1-KEY-NAME-UNIQUE"]
     path.write_text(json.dumps(vector))
     failures = check_vectors(tmp_path).failures
-    assert failures == [f for f in failures if "figure-03-semantic-annotation.json case 1" in f] and len(failures) == 1
+    assert (
+        failures == [f for f in failures if "figure-03-semantic-annotation.json case 1" in f]
+        and len(failures) == 1
+    )

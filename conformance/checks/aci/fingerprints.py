@@ -24,10 +24,19 @@ from urllib.parse import unquote
 
 __all__ = ["agent_contexts", "task_context_marks", "views"]
 
-#: Members only a TaskContext has (ACI Figure 3): two of them together, one of them distinctive, are its
-#: fingerprint. StartTime, EndTime or TaskName alone with another are ordinary words in a subtask's own
-#: context (a booking from 09:00 to 10:00), so at least one must be a member no subtask context would carry.
-TASK_ONLY = ("TaskID", "TaskName", "TaskDescription", "GoalStatus", "OverallStatus", "StartTime", "EndTime")
+#: Members only a TaskContext has (ACI Figure 3): two of them together, one of them distinctive, are
+#: its fingerprint. StartTime, EndTime or TaskName alone with another are ordinary words in a
+#: subtask's own context (a booking from 09:00 to 10:00), so at least one must be a member no
+#: subtask context would carry.
+TASK_ONLY = (
+    "TaskID",
+    "TaskName",
+    "TaskDescription",
+    "GoalStatus",
+    "OverallStatus",
+    "StartTime",
+    "EndTime",
+)
 DISTINCTIVE = frozenset({"TaskID", "GoalStatus", "OverallStatus"})
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{24,}={0,2}$")
 _MAX_DEPTH = 3
@@ -54,14 +63,19 @@ def _decodings(text: str) -> Iterator[Any]:
             yield json.loads(stripped)
     if _BASE64.match(stripped):
         try:
-            raw = base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_" if "-" in stripped or "_" in stripped else None)
+            raw = base64.b64decode(
+                stripped + "=" * (-len(stripped) % 4),
+                altchars=b"-_" if "-" in stripped or "_" in stripped else None,
+            )
             yield raw.decode("utf-8")
         except (binascii.Error, UnicodeDecodeError, ValueError):
             pass
     if "%" in text and unquote(text) != text:
         yield unquote(text)
     starts = (m.start() for m in re.finditer(r"[{\[]", text[:_SCAN]) if m.start() > 0)
-    for start in itertools.islice(starts, _TRIES):  # JSON embedded in prose: a few tries, never a quadratic scan
+    for start in itertools.islice(
+        starts, _TRIES
+    ):  # JSON embedded in prose: a few tries, never a quadratic scan
         try:
             value, _ = json.JSONDecoder().raw_decode(text[start:_SCAN])
             yield value
@@ -118,7 +132,8 @@ def _objects(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def agent_contexts(message: Any) -> list[dict[str, Any]]:
-    """The objects that look like AgentContexts (they carry an AgentID), JSON text included, each once."""
+    """The objects that look like AgentContexts (they carry an AgentID), JSON text included, each
+    once."""
     found: list[dict[str, Any]] = []
 
     def collect(value: Any) -> None:

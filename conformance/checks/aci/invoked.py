@@ -11,27 +11,42 @@ from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target, rest_config
 from ...validation import validate_message
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import (
+    Skip,
+    Verdict,
+    check,
+    errored,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+    waived,
+)
 from .invoked_session import InvokedSession, Sent, invoked_session
 
 STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-SPELLING
-#: The AgentContexts sent with the context at hand, whose answers the rules on what an agent returns judge
-#: (in a run that watches: every one that passed by)
+#: The AgentContexts sent with the context at hand, whose answers the rules on what an agent returns
+#: judge (in a run that watches: every one that passed by)
 _VALID = ("inline", "dependent", "by-reference", "observed")
 
 
 async def _session(target: Target, *, watched: bool = False) -> InvokedSession | Verdict:
-    """The session, or the verdict when there is nothing to judge. In a run that watches, only a check
-    that judges AgentContexts as they pass by (`watched`) gets one: the others judge what an agent does
-    with the suite's own AgentContexts."""
+    """The session, or the verdict when there is nothing to judge. In a run that watches, only a
+    check that judges AgentContexts as they pass by (`watched`) gets one: the others judge what
+    an agent does with the suite's own AgentContexts."""
     if "invoked" not in target.options.roles:
         return not_applicable("this run does not certify invoked agents")
     if target.observed is not None:
         if not watched:
-            raise NotObserved("this check judges what an invoked agent does with the suite's own AgentContexts")
+            raise NotObserved(
+                "this check judges what an invoked agent does with the suite's own AgentContexts"
+            )
         return await invoked_session(target)
     if not isinstance(target.document, dict) and target.options.binding != "a2a":
-        return errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+        return errored(
+            "cannot be judged:"
+            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
+        )
     found = await invoked_session(target)
     if found.unmet:
         return found.unmet.verdict()
@@ -49,31 +64,43 @@ def _judge(sent: list[Sent], problem: Callable[[Sent], str | None], success: str
     wrong = [(s, p) for s in sent if (p := problem(s))]
     if wrong:
         listed = "; ".join(f"{s.label()}: {p}" for s, p in wrong[:4])
-        return failed(f"{len(wrong)} of {len(sent)} replies: {listed}", *_evidence([s for s, _ in wrong]))
+        return failed(
+            f"{len(wrong)} of {len(sent)} replies: {listed}", *_evidence([s for s, _ in wrong])
+        )
     return passed(f"{success} ({len(sent)} replies)", *_evidence(sent))
 
 
 def _answered(found: InvokedSession, *kinds: str) -> list[Sent]:
-    """The replies to valid AgentContexts with the context at hand (inline, dependent, by reference, or
-    `kinds`) that carry an answer: an agent may decline a subtask (a hotel agent sent the prescription's),
-    and no sentence of 5.2 or 5.3 forbids it, so a declined one (not 2xx) is judged by none of the rules
-    on what an agent returns (docs/check-review.md)."""
+    """The replies to valid AgentContexts with the context at hand (inline, dependent, by
+    reference, or `kinds`) that carry an answer: an agent may decline a subtask (a hotel agent
+    sent the prescription's), and no sentence of 5.2 or 5.3 forbids it, so a declined one (not
+    2xx) is judged by none of the rules on what an agent returns (docs/check-review.md)."""
     return [s for s in found.of(*(kinds or _VALID)) if s.reply.ok or s.reply.status is None]
 
 
 def _none_returned(found: InvokedSession, *kinds: str) -> Verdict | None:
-    """A skip when the agents declined every valid AgentContext of `kinds`: nothing came back to judge."""
+    """A skip when the agents declined every valid AgentContext of `kinds`: nothing came back to
+    judge."""
     sent = found.of(*(kinds or _VALID))
     if sent and not _answered(found, *kinds):
-        return skipped(Skip.NOT_OBSERVED, f"every AgentContext sent was declined (the first: {sent[0].label()}, answered {sent[0].reply.status}): "
-                       "nothing came back to judge", *_evidence(sent[:1]))
+        return skipped(
+            Skip.NOT_OBSERVED,
+            f"every AgentContext sent was declined (the first: {sent[0].label()}, answered"
+            f" {sent[0].reply.status}): nothing came back to judge",
+            *_evidence(sent[:1]),
+        )
     return None
 
 
 def _violations(requirement: str) -> Callable[[Sent], str | None]:
     def problem(sent: Sent) -> str | None:
-        found = [v for v in validate_message("aci/agent-context", sent.reply.body) if v.requirement == requirement]
+        found = [
+            v
+            for v in validate_message("aci/agent-context", sent.reply.body)
+            if v.requirement == requirement
+        ]
         return "; ".join(f"{v.path}: {v.message}" for v in found[:2]) or None
+
     return problem
 
 
@@ -89,7 +116,10 @@ async def aci_2_1_returns_its_own_agent_context(target: Target) -> Verdict:
     def problem(sent: Sent) -> str | None:
         body = sent.reply.body
         if not isinstance(body, dict):
-            return f"answered {sent.reply.status} with {type(body).__name__}, not an object holding the AgentContext"
+            return (
+                f"answered {sent.reply.status} with {type(body).__name__}, not an object holding"
+                " the AgentContext"
+            )
         if set(body) != {"AgentContext"}:
             return f"the reply holds {sorted(body)}, not exactly one AgentContext"
         returned = sent.returned or {}
@@ -97,15 +127,19 @@ async def aci_2_1_returns_its_own_agent_context(target: Target) -> Verdict:
             if returned.get(member) != sent.context[member]:
                 return f"{member} is {returned.get(member)!r}, not {sent.context[member]!r}"
         text = str(body)
-        leaked = [agent for agent, canary in canaries.items() if agent != sent.agent and canary in text]
+        leaked = [
+            agent for agent, canary in canaries.items() if agent != sent.agent and canary in text
+        ]
         return f"the reply carries what was sent to {leaked}" if leaked else None
 
-    return _none_returned(found) or _judge(_answered(found), problem, "each reply is the agent's own AgentContext and nothing else")
+    return _none_returned(found) or _judge(
+        _answered(found), problem, "each reply is the agent's own AgentContext and nothing else"
+    )
 
 
 async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
-    """A rule the AgentContext schema and rules judge, on every reply to a valid context (in a run that
-    watches, on every AgentContext an answer carried)."""
+    """A rule the AgentContext schema and rules judge, on every reply to a valid context (in a
+    run that watches, on every AgentContext an answer carried)."""
     found = await _session(target, watched=True)
     if isinstance(found, Verdict):
         return found
@@ -146,24 +180,36 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
         return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))
     problems = [f"{s.label()}: {p}" for s in judged if (p := _violations(requirement)(s))]
     for label, message in sent:
-        problems += [f"{label}: {v.path}: {v.message}" for v in validate_message("aci/agent-context", _as_delivered(message))
-                     if v.requirement == requirement][:1]
+        problems += [
+            f"{label}: {v.path}: {v.message}"
+            for v in validate_message("aci/agent-context", _as_delivered(message))
+            if v.requirement == requirement
+        ][:1]
     count = f"{len(judged)} returned, {len(sent)} sent by the master"
     if problems:
-        return failed(f"{len(problems)} AgentContexts ({count}): " + "; ".join(problems[:4]), *_evidence(judged))
+        return failed(
+            f"{len(problems)} AgentContexts ({count}): " + "; ".join(problems[:4]),
+            *_evidence(judged),
+        )
     return passed(f"{success} ({count})", *_evidence(judged))
 
 
 @check("ACI-5.2-AGENTCONTEXT-MEMBERS")
 async def aci_5_2_agent_context_has_its_members(target: Target) -> Verdict:
-    """5.2: every AgentContext, returned by an invoked agent or sent by a master, has Figure 4's members."""
-    return await _either_role(target, "ACI-5.2-AGENTCONTEXT-MEMBERS", "every AgentContext has Figure 4's members")
+    """5.2: every AgentContext, returned by an invoked agent or sent by a master, has Figure 4's
+    members."""
+    return await _either_role(
+        target, "ACI-5.2-AGENTCONTEXT-MEMBERS", "every AgentContext has Figure 4's members"
+    )
 
 
 @check("ACI-5.2-TODO-ITEMS")
 async def aci_5_2_todo_items_are_well_formed(target: Target) -> Verdict:
-    """5.2: todoItems is an array of {itemId, description}, in what invoked agents return and masters send."""
-    return await _either_role(target, "ACI-5.2-TODO-ITEMS", "todoItems keep their {itemId, description} form")
+    """5.2: todoItems is an array of {itemId, description}, in what invoked agents return and
+    masters send."""
+    return await _either_role(
+        target, "ACI-5.2-TODO-ITEMS", "todoItems keep their {itemId, description} form"
+    )
 
 
 @check("ACI-5.2-ITEM-STATE-BINARY")
@@ -174,32 +220,44 @@ async def aci_5_2_item_states_are_binary(target: Target) -> Verdict:
 
 @check("ACI-5.2-ITEM-STATE-PER-ITEM")
 async def aci_5_2_one_state_per_item(target: Target) -> Verdict:
-    """5.2: ItemstateUpdates "records the completion state of each item": every todo item has a state."""
+    """5.2: ItemstateUpdates "records the completion state of each item": every todo item has a
+    state."""
     return await _schema_rule(target, "ACI-5.2-ITEM-STATE-PER-ITEM", "every todo item has a state")
 
 
 @check("ACI-5.2-ITEM-STATE-ONE-EACH")
 async def aci_5_2_one_state_for_each_item(target: Target) -> Verdict:
-    """The suite's reading of 5.2 (inferred): exactly one state per todo item, none for an unknown itemId."""
-    return await _schema_rule(target, "ACI-5.2-ITEM-STATE-ONE-EACH", "one state per todo item, no unknown item")
+    """The suite's reading of 5.2 (inferred): exactly one state per todo item, none for an
+    unknown itemId."""
+    return await _schema_rule(
+        target, "ACI-5.2-ITEM-STATE-ONE-EACH", "one state per todo item, no unknown item"
+    )
 
 
 @check("ACI-5.2-KEY-INFORMATION-PER-ITEM")
 async def aci_5_2_key_information_for_completed_items(target: Target) -> Verdict:
     """5.2: KeyInformation holds "output abstracts generated by the agent for each item"."""
-    return await _schema_rule(target, "ACI-5.2-KEY-INFORMATION-PER-ITEM", "every todo item has its outputabstract")
+    return await _schema_rule(
+        target, "ACI-5.2-KEY-INFORMATION-PER-ITEM", "every todo item has its outputabstract"
+    )
 
 
 @check("ACI-5.2-LAST-UPDATED-TIMESTAMP")
 async def aci_5_2_last_updated_is_a_timestamp(target: Target) -> Verdict:
-    """5.2: LastUpdated, when present, "records the timestamp": a string (its form is ACI-5.2-LAST-UPDATED-RFC3339's)."""
-    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-TIMESTAMP", "LastUpdated, where given, is a string")
+    """5.2: LastUpdated, when present, "records the timestamp": a string (its form is
+    ACI-5.2-LAST-UPDATED-RFC3339's)."""
+    return await _schema_rule(
+        target, "ACI-5.2-LAST-UPDATED-TIMESTAMP", "LastUpdated, where given, is a string"
+    )
 
 
 @check("ACI-5.2-LAST-UPDATED-RFC3339")
 async def aci_5_2_last_updated_is_rfc_3339(target: Target) -> Verdict:
-    """The suite's reading (inferred, E-ACI-5.2-LASTUPDATED-FORMAT): LastUpdated, when present, is an RFC 3339 date-time."""
-    return await _schema_rule(target, "ACI-5.2-LAST-UPDATED-RFC3339", "LastUpdated, where given, is RFC 3339")
+    """The suite's reading (inferred, E-ACI-5.2-LASTUPDATED-FORMAT): LastUpdated, when present,
+    is an RFC 3339 date-time."""
+    return await _schema_rule(
+        target, "ACI-5.2-LAST-UPDATED-RFC3339", "LastUpdated, where given, is RFC 3339"
+    )
 
 
 @check("ACI-5.2-DEPENDENCIES-PRESERVED")
@@ -213,15 +271,22 @@ async def aci_5_2_dependencies_are_preserved(target: Target) -> Verdict:
         if sent.returned is None:
             return f"answered {sent.reply.status} without an AgentContext"
         got = sent.returned.get("Dependencies")
-        return None if got == sent.context["Dependencies"] else f"Dependencies came back as {got!r}, sent {sent.context['Dependencies']!r}"
+        return (
+            None
+            if got == sent.context["Dependencies"]
+            else f"Dependencies came back as {got!r}, sent {sent.context['Dependencies']!r}"
+        )
 
-    return _none_returned(found) or _judge(_answered(found), problem, "Dependencies come back as sent")
+    return _none_returned(found) or _judge(
+        _answered(found), problem, "Dependencies come back as sent"
+    )
 
 
 @check("ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION")
 async def aci_5_3_returns_updated_state_and_key_information(target: Target) -> Verdict:
-    """5.3: "the Server Agent returns an updated AgentContext containing ItemStateUpdates and KeyInformation":
-    both arrays, and not both exactly as they were sent (then nothing was updated), on every answered message."""
+    """5.3: "the Server Agent returns an updated AgentContext containing ItemStateUpdates and
+    KeyInformation": both arrays, and not both exactly as they were sent (then nothing was
+    updated), on every answered message."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
@@ -235,24 +300,39 @@ async def aci_5_3_returns_updated_state_and_key_information(target: Target) -> V
             return "the AgentContext lacks ItemstateUpdates or KeyInformation"
         before = next((sent.context[m] for m in STATE_MEMBERS if m in sent.context), None)
         if states == before and returned["KeyInformation"] == sent.context.get("KeyInformation"):
-            return "ItemstateUpdates and KeyInformation came back exactly as sent: nothing was executed"
+            return (
+                "ItemstateUpdates and KeyInformation came back exactly as sent: nothing was"
+                " executed"
+            )
         return None
 
-    return _none_returned(found) or _judge(_answered(found), problem, "each reply updates ItemstateUpdates and KeyInformation")
+    return _none_returned(found) or _judge(
+        _answered(found), problem, "each reply updates ItemstateUpdates and KeyInformation"
+    )
 
 
 def _completed(sent: Sent) -> list[str]:
     returned = sent.returned or {}
-    states: list[Any] = next((returned[m] for m in STATE_MEMBERS if isinstance(returned.get(m), list)), [])
+    states: list[Any] = next(
+        (returned[m] for m in STATE_MEMBERS if isinstance(returned.get(m), list)), []
+    )
     return [str(s.get("itemId")) for s in states if isinstance(s, dict) and s.get("state") == 1]
 
 
 def _reference_verdict(found: InvokedSession, kind: str, story: str) -> Verdict:
     assert found.store is not None
     resolved = found.of("by-reference")
-    unresolved = [s.agent for s in resolved if not any(f.status == 200 for f in found.store.fetched(s.reference))]
+    unresolved = [
+        s.agent
+        for s in resolved
+        if not any(f.status == 200 for f in found.store.fetched(s.reference))
+    ]
     if unresolved:
-        return skipped(Skip.DEPENDS_ON, f"{unresolved} did not fetch a valid ContextURI, so refusing a bad one shows nothing (see ACI-5.2-CONTEXT-URI-RESOLVED)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            f"{unresolved} did not fetch a valid ContextURI, so refusing a bad one shows nothing"
+            " (see ACI-5.2-CONTEXT-URI-RESOLVED)",
+        )
 
     def problem(sent: Sent) -> str | None:
         if sent.reply.rejected:
@@ -274,22 +354,42 @@ async def aci_5_2_context_uri_is_resolved(target: Target) -> Verdict:
 
     def problem(sent: Sent) -> str | None:
         fetched = store.fetched(sent.reference)
-        return None if any(f.status == 200 for f in fetched) else "never fetched the ContextURI it was given"
+        return (
+            None
+            if any(f.status == 200 for f in fetched)
+            else "never fetched the ContextURI it was given"
+        )
 
     handed = found.of("by-reference")
-    # an agent that refused the reference outright (a 4xx, say because the suite's store is plain HTTP on
-    # loopback) made a choice about the reference, not a failure to resolve it
-    refused = [s for s in handed if s.reply.status is not None and 400 <= s.reply.status < 500 and not store.fetched(s.reference)]
+    # an agent that refused the reference outright (a 4xx, say because the suite's store is plain
+    # HTTP on loopback) made a choice about the reference, not a failure to resolve it
+    refused = [
+        s
+        for s in handed
+        if s.reply.status is not None
+        and 400 <= s.reply.status < 500
+        and not store.fetched(s.reference)
+    ]
     if handed and len(refused) == len(handed):
-        return skipped(Skip.INCONCLUSIVE, f"every agent refused the by-reference message ({refused[0].label()}: {refused[0].reply.status}) without "
-                       "fetching: whether it would resolve a reference it accepts was not seen", *_evidence(refused[:1]))
-    return _judge([s for s in handed if s not in refused], problem, "every agent fetched the ContextURI it was handed")
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"every agent refused the by-reference message ({refused[0].label()}:"
+            f" {refused[0].reply.status}) without fetching: whether it would resolve a reference it"
+            " accepts was not seen",
+            *_evidence(refused[:1]),
+        )
+    return _judge(
+        [s for s in handed if s not in refused],
+        problem,
+        "every agent fetched the ContextURI it was handed",
+    )
 
 
 @check("ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT")
 async def aci_5_2_no_completion_without_the_context(target: Target) -> Verdict:
-    """The suite's reading of 5.2 (inferred): an agent whose ContextURI cannot be resolved (a tampered
-    reference the store refuses) does not go on as if it had the context: it completes no item."""
+    """The suite's reading of 5.2 (inferred): an agent whose ContextURI cannot be resolved (a
+    tampered reference the store refuses) does not go on as if it had the context: it completes
+    no item."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
@@ -298,7 +398,8 @@ async def aci_5_2_no_completion_without_the_context(target: Target) -> Verdict:
 
 @check("ACI-6-EXPIRED-REFERENCE-NOT-USED")
 async def aci_6_expired_references_are_refused(target: Target) -> Verdict:
-    """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to serve it."""
+    """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to
+    serve it."""
     found = await _session(target)
     if isinstance(found, Verdict):
         return found
@@ -307,14 +408,17 @@ async def aci_6_expired_references_are_refused(target: Target) -> Verdict:
 
 @check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", wire=True)
 async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
-    """6: AgentContext messages travel over TLS: the endpoint of every invoked agent certified is https.
-    Read from the document, so a plain-HTTP host fails here rather than going untested. What a master
-    sends goes to the suite's spies, a channel the suite chose (E-ACI-6-SPIES-CHANNEL): not judged."""
+    """6: AgentContext messages travel over TLS: the endpoint of every invoked agent certified is
+    https. Read from the document, so a plain-HTTP host fails here rather than going untested.
+    What a master sends goes to the suite's spies, a channel the suite chose
+    (E-ACI-6-SPIES-CHANNEL): not judged."""
     roles = {r for r in ("invoked",) if r in target.options.roles}
     if not roles:
         if "master" in target.options.roles:
-            return not_applicable("a master's AgentContexts go to the suite's spies over a channel the suite chose "
-                                  "(E-ACI-6-SPIES-CHANNEL); only invoked agents' endpoints are judged")
+            return not_applicable(
+                "a master's AgentContexts go to the suite's spies over a channel the suite chose "
+                "(E-ACI-6-SPIES-CHANNEL); only invoked agents' endpoints are judged"
+            )
         return not_applicable("this run certifies no ACI agent")
     masters = False
     if target.options.binding == "a2a" and not isinstance(target.document, dict):
@@ -325,19 +429,37 @@ async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
             return not_applicable("the target offers no ACI agent in the roles certified")
         rest = rest_config(target.document)
         base = rest.get("base") if isinstance(rest, dict) else None
-        endpoints = {a["id"]: str(a.get("x-a2a", "")) if target.options.binding == "a2a" and role_of(a) == "invoked" else str(base or "")
-                     for a in agents}
+        endpoints = {
+            a["id"]: (
+                str(a.get("x-a2a", ""))
+                if target.options.binding == "a2a" and role_of(a) == "invoked"
+                else str(base or "")
+            )
+            for a in agents
+        }
         masters = any(role_of(a) == "master" for a in agents)
-    unknown = sorted(agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://")))
+    unknown = sorted(
+        agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://"))
+    )
     if unknown:
         return skipped(Skip.UNREACHABLE, f"no endpoint URL for {unknown}")
     plain = sorted({url for url in endpoints.values() if url.startswith("http://")})
-    evidence = (target.discovery.response.exchange,) if target.discovery.response is not None else ()
-    if not plain and masters:  # what a master sends goes to the suite's spies, which the suite serves without TLS
-        return waived(f"AgentContexts reach the {len(endpoints)} agents certified over HTTPS; those a master sends went to "
-                      "the suite's spies over plain HTTP on loopback, a channel the suite weakened itself: not judged", *evidence)
+    evidence = (
+        (target.discovery.response.exchange,) if target.discovery.response is not None else ()
+    )
+    if (
+        not plain and masters
+    ):  # what a master sends goes to the suite's spies, which the suite serves without TLS
+        return waived(
+            f"AgentContexts reach the {len(endpoints)} agents certified over HTTPS; those a master"
+            " sends went to the suite's spies over plain HTTP on loopback, a channel the suite"
+            " weakened itself: not judged",
+            *evidence,
+        )
     if not plain:
         return passed(f"AgentContexts go to {len(endpoints)} agents over HTTPS", *evidence)
     if all(target.waives_plain_http(url) for url in plain):
-        return waived(f"plain HTTP on loopback ({plain[0]}), waived by --allow-http-loopback", *evidence)
+        return waived(
+            f"plain HTTP on loopback ({plain[0]}), waived by --allow-http-loopback", *evidence
+        )
     return failed(f"AgentContexts would travel over plain HTTP to {plain}", *evidence)

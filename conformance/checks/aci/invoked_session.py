@@ -40,7 +40,9 @@ KINDS = ("inline", "dependent", "by-reference", "tampered", "expired")
 
 def subtasks() -> dict[str, dict[str, Any]]:
     """The golden subtasks, by AgentID."""
-    cases = json.loads((vectors_root() / "aci" / "section-3-subtasks.json").read_text(encoding="utf-8"))["cases"]
+    cases = json.loads(
+        (vectors_root() / "aci" / "section-3-subtasks.json").read_text(encoding="utf-8")
+    )["cases"]
     return {c["data"]["AgentContext"]["AgentID"]: c["data"] for c in cases}
 
 
@@ -72,7 +74,9 @@ class InvokedSession:
     unmet: Unmet | None = None  # why nothing was sent
     sent: list[Sent] = field(default_factory=list)
     store: ContextStore | None = None
-    observed: bool = False  # the AgentContexts answers carried in a run that watches (kind "observed")
+    observed: bool = (
+        False  # the AgentContexts answers carried in a run that watches (kind "observed")
+    )
 
     def of(self, *kinds: str) -> list[Sent]:
         return [s for s in self.sent if s.kind in kinds]
@@ -82,7 +86,9 @@ def _addressed(template: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any
     message = copy.deepcopy(template)
     context = message["AgentContext"]
     context["AgentID"] = agent["id"]
-    context["AgentName"] = agent.get("name", agent["id"]) if isinstance(agent.get("name"), str) else agent["id"]
+    context["AgentName"] = (
+        agent.get("name", agent["id"]) if isinstance(agent.get("name"), str) else agent["id"]
+    )
     return message
 
 
@@ -95,10 +101,17 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
         # A bare A2A agent: its AgentID is taken from the last segment of its URL (E-ACI-BINDINGS).
         base = target.options.target.rstrip("/")
         agent_id = urlsplit(base).path.rsplit("/", 1)[-1] or "a2a-agent"
-        return [({"id": agent_id, "name": agent_id}, A2aInvoked(target.client, agent_id, base, target.may_call, _message_ids(target)))], Unmet("")
+        return [
+            (
+                {"id": agent_id, "name": agent_id},
+                A2aInvoked(target.client, agent_id, base, target.may_call, _message_ids(target)),
+            )
+        ], Unmet("")
     agents = [a for a in aci_agents(target.document) if role_of(a) == "invoked"]
     if not agents:
-        return [], Unmet("the target offers no ACI invoked agent (an execute_subtask operation)", absent=True)
+        return [], Unmet(
+            "the target offers no ACI invoked agent (an execute_subtask operation)", absent=True
+        )
     found: list[tuple[dict[str, Any], AciInvoked]] = []
     reasons = []
     for agent in agents:
@@ -107,7 +120,18 @@ def _bindings(target: Target) -> tuple[list[tuple[dict[str, Any], AciInvoked]], 
             if not isinstance(card, str) or not target.may_call(card):
                 reasons.append(f"{agent['id']}: no x-a2a agent card base the address policy allows")
                 continue
-            found.append((agent, A2aInvoked(target.client, agent["id"], card.rstrip("/"), target.may_call, _message_ids(target))))
+            found.append(
+                (
+                    agent,
+                    A2aInvoked(
+                        target.client,
+                        agent["id"],
+                        card.rstrip("/"),
+                        target.may_call,
+                        _message_ids(target),
+                    ),
+                )
+            )
         else:
             url, reason = target.invoke_url(agent["id"])
             if url is None:
@@ -126,7 +150,9 @@ async def _gather(target: Target) -> InvokedSession:
     session = InvokedSession(store=ContextStore(target.values))
     store = session.store
     assert store is not None
-    async with hosted("context-store", lambda _: store.app(), recorder=target.recorder, replay=target.replay) as base:
+    async with hosted(
+        "context-store", lambda _: store.app(), recorder=target.recorder, replay=target.replay
+    ) as base:
         store.base = base
         for agent, binding in found:
             own = golden.get(agent["id"], golden["hotel-booking"])
@@ -134,7 +160,11 @@ async def _gather(target: Target) -> InvokedSession:
             canary = f"canary-{target.values.hex(6, 'aci-invoked')}"
             messages = {"inline": _addressed(own, agent), "dependent": _addressed(dependent, agent)}
             messages["inline"]["AgentContext"]["Context"] += f" Reference note {canary}."
-            for kind, ttl, lenient in (("by-reference", 600.0, False), ("tampered", 600.0, False), ("expired", -60.0, True)):
+            for kind, ttl, lenient in (
+                ("by-reference", 600.0, False),
+                ("tampered", 600.0, False),
+                ("expired", -60.0, True),
+            ):
                 message = _addressed(own, agent)
                 text = message["AgentContext"].pop("Context")
                 uri = store.put(f"{text} Reference note {canary}.", ttl=ttl, lenient=lenient)
@@ -143,22 +173,41 @@ async def _gather(target: Target) -> InvokedSession:
             for kind in KINDS:
                 message = messages[kind]
                 reply = await binding.execute(message)
-                session.sent.append(Sent(agent["id"], kind, message, reply, message["AgentContext"].get("ContextURI", ""), canary))
+                session.sent.append(
+                    Sent(
+                        agent["id"],
+                        kind,
+                        message,
+                        reply,
+                        message["AgentContext"].get("ContextURI", ""),
+                        canary,
+                    )
+                )
     return session
 
 
 def _observed(target: Target) -> InvokedSession:
-    """In a run that watches: every AgentContext an answer carried (wherever in it), as returned by the
-    agent it names for what its request carried (an empty AgentContext when the request carried none)."""
+    """In a run that watches: every AgentContext an answer carried (wherever in it), as returned
+    by the agent it names for what its request carried (an empty AgentContext when the request
+    carried none)."""
     assert target.observed is not None
     session = InvokedSession(observed=True)
     for observed in target.observed.calls():
-        asked: dict[str, Any] = next(iter(carried(observed.request_json(), "AgentContext")), {"AgentContext": {}})
+        asked: dict[str, Any] = next(
+            iter(carried(observed.request_json(), "AgentContext")), {"AgentContext": {}}
+        )
         for returned in carried(observed.response_json(), "AgentContext"):
             context = returned["AgentContext"] if isinstance(returned["AgentContext"], dict) else {}
-            reply = Reply(observed.status, returned, media_type_of(observed.response_headers), observed.exchange(),
-                          None if observed.status is not None else observed.error or "no answer")
-            session.sent.append(Sent(str(context.get("AgentID", "an agent")), "observed", asked, reply))
+            reply = Reply(
+                observed.status,
+                returned,
+                media_type_of(observed.response_headers),
+                observed.exchange(),
+                None if observed.status is not None else observed.error or "no answer",
+            )
+            session.sent.append(
+                Sent(str(context.get("AgentID", "an agent")), "observed", asked, reply)
+            )
     return session
 
 

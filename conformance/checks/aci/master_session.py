@@ -2,16 +2,17 @@
 and asks each ACI master of the target to run the draft's two tasks, once per run:
 
 - `tour`: the tour plan (hotel, flight, weather: independent subtasks);
-- `doctor`: the doctor visit (diagnosis, then prescription, then medicine: each needs the one before);
+- `doctor`: the doctor visit (diagnosis, then prescription, then medicine: each needs the one
+    before);
 - `tour-unfinished`: the tour plan, the weather spy answering state 0 with a plausible abstract;
 - `tour-unverified`: the tour plan, the hotel spy answering state 1 with an empty abstract;
 - `tour-contradicting`: the same, its abstract saying the booking failed.
 
 The master is invoked through WoA REST: run_task with {"UserQuery", "agents": the URL of the
 run's spy document}. `tour` runs alone (whether its calls overlap is reported); the other runs are
-independent (each has spies of its own) and are asked for at once, at most --parallel at a time. The spies run on http://127.0.0.1 (the master under test must be allowed to
-call loopback agents, as a test deployment is).
-"""
+independent (each has spies of its own) and are asked for at once, at most --parallel at a time.
+The spies run on http://127.0.0.1 (the master under test must be allowed to call loopback agents,
+as a test deployment is)."""
 
 from __future__ import annotations
 
@@ -30,11 +31,18 @@ from ..registry import Unmet
 
 __all__ = ["RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]
 
-RUNS = {"tour": ("tour", "normal"), "doctor": ("doctor", "normal"), "tour-unfinished": ("tour", "unfinished"),
-        "tour-unverified": ("tour", "unverified"), "tour-contradicting": ("tour", "contradicting"),
-        "doctor-upstream-fails": ("doctor", "upstream-fails")}
-SCENARIO_SPIES = {"tour": ("hotel-booking", "flight-booking", "weather-checking"),
-                  "doctor": ("diagnosis", "prescription", "buy-medicine")}
+RUNS = {
+    "tour": ("tour", "normal"),
+    "doctor": ("doctor", "normal"),
+    "tour-unfinished": ("tour", "unfinished"),
+    "tour-unverified": ("tour", "unverified"),
+    "tour-contradicting": ("tour", "contradicting"),
+    "doctor-upstream-fails": ("doctor", "upstream-fails"),
+}
+SCENARIO_SPIES = {
+    "tour": ("hotel-booking", "flight-booking", "weather-checking"),
+    "doctor": ("diagnosis", "prescription", "buy-medicine"),
+}
 #: The subtask each collaborative subtask needs the result of (ACI section 3).
 UPSTREAM = {"prescription": "diagnosis", "buy-medicine": "prescription"}
 
@@ -63,7 +71,9 @@ async def _gather(target: Target) -> MasterSession:
     target.sends("tasks for the master, and the suite's spy agents")
     masters = [a for a in aci_agents(target.document) if role_of(a) == "master"]
     if not masters:
-        return MasterSession(Unmet("the target offers no ACI master agent (a run_task operation)", absent=True))
+        return MasterSession(
+            Unmet("the target offers no ACI master agent (a run_task operation)", absent=True)
+        )
     url, reason = target.invoke_url(masters[0]["id"])
     if url is None:
         return MasterSession(Unmet(reason or ""))
@@ -91,24 +101,39 @@ async def _gather(target: Target) -> MasterSession:
                 record.fetched = (record.reference, *await fetch(record.reference))
         return run
 
-    for name, (_, behaviour) in RUNS.items():  # made in order: their canaries come from the seed in this order
+    for name, (
+        _,
+        behaviour,
+    ) in RUNS.items():  # made in order: their canaries come from the seed in this order
         spies.runs[name] = SpyRun.made(name, behaviour, target.values)
-    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay) as base:
+    async with hosted(
+        "aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay
+    ) as base:
         spies.base = base
-        alone = [await play("tour", "tour")]  # whether its calls overlap is reported: nothing else may slow the master then
-        played = await asyncio.gather(*(play(name, scenario) for name, (scenario, _) in RUNS.items() if name != "tour"))
+        alone = [
+            await play("tour", "tour")
+        ]  # whether its calls overlap is reported: nothing else may slow the master then
+        played = await asyncio.gather(
+            *(play(name, scenario) for name, (scenario, _) in RUNS.items() if name != "tour")
+        )
     session.runs = {run.name: run for run in (*alone, *played)}
     return session
 
 
 def _observed(target: Target) -> MasterSession:
-    """In a run that watches: every TaskContext an answer carried (wherever in it), as a run's reply."""
+    """In a run that watches: every TaskContext an answer carried (wherever in it), as a run's
+    reply."""
     assert target.observed is not None
     session = MasterSession()
     for n, observed in enumerate(target.observed.calls()):
         for returned in carried(observed.response_json(), "TaskContext"):
-            reply = Reply(observed.status, returned, media_type_of(observed.response_headers), observed.exchange(),
-                          None if observed.status is not None else observed.error or "no answer")
+            reply = Reply(
+                observed.status,
+                returned,
+                media_type_of(observed.response_headers),
+                observed.exchange(),
+                None if observed.status is not None else observed.error or "no answer",
+            )
             name = f"{observed.method} {observed.path} ({n})"
             session.runs[name] = MasterRun(name, "observed", SpyRun(name), reply)
     return session

@@ -25,12 +25,18 @@ from ..registry import Skip, Unmet, Verdict, check, errored, failed, passed, ski
 __all__ = ["UTTERANCES"]
 
 UTTERANCES = {
-    "flight_booking": "Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window seat.",
-    "photo_retouch": "Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and add a vintage filter. "
-                     "Also, I want my eyes to look bigger.",
+    "flight_booking": (
+        "Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a"
+        " window seat."
+    ),
+    "photo_retouch": (
+        "Please retouch this photo: smooth the skin, whiten teeth, make the background blurry, and"
+        " add a vintage filter. Also, I want my eyes to look bigger."
+    ),
     None: "Order me a large iced latte with oat milk.",
 }
-#: Words of the draft's utterances that a key of the template covers: they must not land in "other" (SDSI 4.3).
+#: Words of the draft's utterances that a key of the template covers: they must not land in "other"
+#: (SDSI 4.3).
 MAPPABLE = ("beijing", "shanghai", "monday", "business", "vintage", "teeth", "blur", "skin")
 
 
@@ -53,12 +59,14 @@ class ClientSession:
     unmet: Unmet | None = None
     drives: list[Drive] = field(default_factory=list)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
-    observed: bool = False  # what passed by in a run that watches: one drive per schema_id, no utterance
+    observed: bool = (
+        False  # what passed by in a run that watches: one drive per schema_id, no utterance
+    )
 
 
 def _observed(target: Target) -> ClientSession:
-    """In a run that watches: the payload messages that passed by (wherever they travelled), one drive
-    per schema_id, beside the templates that passed by."""
+    """In a run that watches: the payload messages that passed by (wherever they travelled), one
+    drive per schema_id, beside the templates that passed by."""
     assert target.observed is not None
     found, drives = ClientSession(observed=True), dict[str, Drive]()
     for observed in target.observed.calls():
@@ -68,15 +76,26 @@ def _observed(target: Target) -> ClientSession:
         for message in carried(observed.request_json(), "schema_id", "payload"):
             if not isinstance(message["schema_id"], str):
                 continue
-            drive = drives.setdefault(str(message["schema_id"]), Drive(str(message["schema_id"]), "(a payload that passed by)"))
+            drive = drives.setdefault(
+                str(message["schema_id"]),
+                Drive(str(message["schema_id"]), "(a payload that passed by)"),
+            )
             drive.records.append(Recorded("execute", message))
             drive.exchange = drive.exchange or observed.exchange()
     found.drives = list(drives.values())
     return found
 
+
 def _client_agent(document: Any) -> dict[str, Any] | None:
-    agents: list[Any] = document["agents"] if isinstance(document, dict) and isinstance(document.get("agents"), list) else []
-    return next((a for a in agents if isinstance(a, dict) and "handle_user_request" in operation_names(a)), None)
+    agents: list[Any] = (
+        document["agents"]
+        if isinstance(document, dict) and isinstance(document.get("agents"), list)
+        else []
+    )
+    return next(
+        (a for a in agents if isinstance(a, dict) and "handle_user_request" in operation_names(a)),
+        None,
+    )
 
 
 async def _gather(target: Target) -> ClientSession:
@@ -85,19 +104,32 @@ async def _gather(target: Target) -> ClientSession:
 
     agent = _client_agent(target.document)
     if agent is None:
-        return ClientSession(Unmet("the target offers no agent with a handle_user_request operation", absent=True))
+        return ClientSession(
+            Unmet("the target offers no agent with a handle_user_request operation", absent=True)
+        )
     url, reason = target.invoke_url(agent["id"])
     if url is None:
         return ClientSession(Unmet(reason or ""))
     spy, found = Spy(), ClientSession(templates=Spy().templates)
-    async with hosted("sdsi-spy", lambda base: spy_app(base, spy), recorder=target.recorder, replay=target.replay) as base:
+    async with hosted(
+        "sdsi-spy", lambda base: spy_app(base, spy), recorder=target.recorder, replay=target.replay
+    ) as base:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)
-            envelope = {"agent": agent["id"], "operation": "handle_user_request",
-                        "input": {"utterance": utterance, "server": base + "/.well-known/woa.json"}}
+            envelope = {
+                "agent": agent["id"],
+                "operation": "handle_user_request",
+                "input": {"utterance": utterance, "server": base + "/.well-known/woa.json"},
+            }
             try:
-                response = await target.client.request("POST", url, json=envelope, headers={"accept": "application/json"})
-                drive.status, drive.exchange, drive.answer = response.status, response.exchange, response.body
+                response = await target.client.request(
+                    "POST", url, json=envelope, headers={"accept": "application/json"}
+                )
+                drive.status, drive.exchange, drive.answer = (
+                    response.status,
+                    response.exchange,
+                    response.body,
+                )
             except (ExchangeFailed, Unreachable) as error:
                 drive.problem = str(error)
             await asyncio.sleep(0)
@@ -106,25 +138,34 @@ async def _gather(target: Target) -> ClientSession:
     return found
 
 
-async def _session(target: Target, *, watched: bool = False) -> tuple[ClientSession | None, Verdict | None]:
-    """The client session, or the verdict when there is nothing to judge. In a run that watches, only a
-    check that judges payloads as they pass by (`watched`) gets one: the others judge what the client
-    does with the suite's utterances."""
+async def _session(
+    target: Target, *, watched: bool = False
+) -> tuple[ClientSession | None, Verdict | None]:
+    """The client session, or the verdict when there is nothing to judge. In a run that watches,
+    only a check that judges payloads as they pass by (`watched`) gets one: the others judge what
+    the client does with the suite's utterances."""
     if target.observed is not None:
         if not watched:
             raise NotObserved("this check judges what the client does with the suite's utterances")
-        found = await target.memo("sdsi-client-session", lambda: asyncio.sleep(0, _observed(target)))
+        found = await target.memo(
+            "sdsi-client-session", lambda: asyncio.sleep(0, _observed(target))
+        )
         if not found.drives:
             raise NotObserved("no SDSI payload passed by")
         return found, None
     if not isinstance(target.document, dict):
-        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+        return None, errored(
+            "cannot be judged:"
+            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
+        )
     found = await target.memo("sdsi-client-session", lambda: _gather(target))
     if found.unmet:
         return None, found.unmet.verdict()
     broken = [d for d in found.drives if d.problem]
     if broken:
-        return None, errored(f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}")
+        return None, errored(
+            f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}"
+        )
     return found, None
 
 
@@ -146,15 +187,27 @@ async def sdsi_3_2_negotiation_request(target: Target) -> Verdict:
     for drive in _mapped(found):
         operations = [r.operation for r in drive.records]
         first_payload = operations.index("execute") if "execute" in operations else len(operations)
-        asked = [r for r in drive.records[:first_payload] if r.operation == "get_schema_template"
-                 and isinstance(r.input, dict) and isinstance(r.input.get("scenario"), str)]
+        asked = [
+            r
+            for r in drive.records[:first_payload]
+            if r.operation == "get_schema_template"
+            and isinstance(r.input, dict)
+            and isinstance(r.input.get("scenario"), str)
+        ]
         if drive.payloads() and not asked:
-            problems.append(f"{drive.scenario}: a payload was sent without first asking for the scenario's template")
-    return _verdict(found, problems, "the client asked for the template of the scenario before every payload")
+            problems.append(
+                f"{drive.scenario}: a payload was sent without first asking for the scenario's"
+                " template"
+            )
+    return _verdict(
+        found, problems, "the client asked for the template of the scenario before every payload"
+    )
 
 
 #: The payload rules that judge a payload against its template: with none at hand, nothing to judge.
-_NEEDS_TEMPLATE = frozenset({"SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE"})
+_NEEDS_TEMPLATE = frozenset(
+    {"SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE"}
+)
 
 
 def _payload_rule(requirement: str, success: str) -> Any:
@@ -162,25 +215,44 @@ def _payload_rule(requirement: str, success: str) -> Any:
         found, verdict = await _session(target, watched=True)
         if verdict or found is None:
             return verdict or errored("")
-        sent = [(d, p) for d in _mapped(found) for p in d.payloads()
-                if requirement not in _NEEDS_TEMPLATE or d.scenario in found.templates]
+        sent = [
+            (d, p)
+            for d in _mapped(found)
+            for p in d.payloads()
+            if requirement not in _NEEDS_TEMPLATE or d.scenario in found.templates
+        ]
         if not sent and found.observed:
             raise NotObserved("no payload passed by whose template passed by too")
         if not sent:
-            return skipped(Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances")
-        problems = [f"{d.scenario}: {v.path}: {v.message}" for d, p in sent
-                    for v in validate_message("sdsi/payload-message", p, template=found.templates.get(d.scenario or ""))
-                    if v.requirement == requirement]
+            return skipped(
+                Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances"
+            )
+        problems = [
+            f"{d.scenario}: {v.path}: {v.message}"
+            for d, p in sent
+            for v in validate_message(
+                "sdsi/payload-message", p, template=found.templates.get(d.scenario or "")
+            )
+            if v.requirement == requirement
+        ]
         return _verdict(found, problems, success)
 
     judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
     return check(requirement)(judge)
 
 
-_payload_rule("SDSI-3.2-PAYLOAD-MESSAGE", "every payload message names its schema_id and carries a payload object")
+_payload_rule(
+    "SDSI-3.2-PAYLOAD-MESSAGE",
+    "every payload message names its schema_id and carries a payload object",
+)
 _payload_rule("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "every payload carries all REQUIRED keys")
-_payload_rule("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", "every payload uses the template's keys, each with a value of its key_type")
-_payload_rule("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", '"other" is always a string or an array of strings')
+_payload_rule(
+    "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
+    "every payload uses the template's keys, each with a value of its key_type",
+)
+_payload_rule(
+    "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", '"other" is always a string or an array of strings'
+)
 
 
 def _other_text(payload: Any) -> str:
@@ -194,9 +266,14 @@ async def sdsi_4_3_other_minimized(target: Target) -> Verdict:
     found, verdict = await _session(target)
     if verdict or found is None:
         return verdict or errored("")
-    problems = [f"{d.scenario}: \"other\" holds {word!r}, which a key of the template covers"
-                for d in _mapped(found) for p in d.payloads() for word in MAPPABLE if word in _other_text(p).lower()]
-    return _verdict(found, problems, "fragments the template's keys cover were not put in \"other\"")
+    problems = [
+        f'{d.scenario}: "other" holds {word!r}, which a key of the template covers'
+        for d in _mapped(found)
+        for p in d.payloads()
+        for word in MAPPABLE
+        if word in _other_text(p).lower()
+    ]
+    return _verdict(found, problems, 'fragments the template\'s keys cover were not put in "other"')
 
 
 @check("SDSI-6.1-LOW-CONFIDENCE-TO-OTHER")
@@ -204,14 +281,26 @@ async def sdsi_6_1_low_confidence_to_other(target: Target) -> Verdict:
     found, verdict = await _session(target)
     if verdict or found is None:
         return verdict or errored("")
-    flights = [p for d in _mapped(found) if d.scenario == "flight_booking" for p in d.payloads()
-               if isinstance(p, dict) and isinstance(p.get("payload"), dict)
-               and isinstance(p["payload"].get("other", ""), str | list)]  # other shapes are judged by their own rules
+    flights = [
+        p
+        for d in _mapped(found)
+        if d.scenario == "flight_booking"
+        for p in d.payloads()
+        if isinstance(p, dict)
+        and isinstance(p.get("payload"), dict)
+        and isinstance(p["payload"].get("other", ""), str | list)
+    ]  # other shapes are judged by their own rules
     if not flights:
-        return skipped(Skip.NOT_OBSERVED, "the client sent no well-formed payload for the flight-booking utterance")
-    problems = [] if any("window" in _other_text(p).lower() for p in flights) else [
-        "\"window seat\", which no key of Figure 2 covers, did not reach \"other\""]
-    return _verdict(found, problems, "the fragment no key covers (\"window seat\") went to \"other\"")
+        return skipped(
+            Skip.NOT_OBSERVED,
+            "the client sent no well-formed payload for the flight-booking utterance",
+        )
+    problems = (
+        []
+        if any("window" in _other_text(p).lower() for p in flights)
+        else ['"window seat", which no key of Figure 2 covers, did not reach "other"']
+    )
+    return _verdict(found, problems, 'the fragment no key covers ("window seat") went to "other"')
 
 
 @check("SDSI-3.2-NO-SERVER-REPORTED")
@@ -222,16 +311,29 @@ async def sdsi_3_2_no_server_reported(target: Target) -> Verdict:
     drive = next(d for d in found.drives if d.scenario is None)
     evidence = (drive.exchange,) if drive.exchange else ()
     if drive.payloads():
-        return failed(f"for {drive.utterance!r}, which the server cannot serve, the client sent a payload anyway", *evidence)
+        return failed(
+            f"for {drive.utterance!r}, which the server cannot serve, the client sent a payload"
+            " anyway",
+            *evidence,
+        )
     if drive.status is None:
         return errored(f"for {drive.utterance!r} the client gave no answer", *evidence)
     if 200 <= drive.status < 300 and _claims_success(drive.answer):
-        return failed(f"for {drive.utterance!r}, which no server can serve, the client reported success: {str(drive.answer)[:200]}", *evidence)
-    return passed(f"for a request no server serves, the client answered {drive.status} without sending a payload or claiming success", *evidence)
+        return failed(
+            f"for {drive.utterance!r}, which no server can serve, the client reported success:"
+            f" {str(drive.answer)[:200]}",
+            *evidence,
+        )
+    return passed(
+        f"for a request no server serves, the client answered {drive.status} without sending a"
+        " payload or claiming success",
+        *evidence,
+    )
 
 
 def _claims_success(body: Any) -> bool:
-    """Whether a client's answer says the request was served: a status that reads done, or a result with no error."""
+    """Whether a client's answer says the request was served: a status that reads done, or a
+    result with no error."""
     try:
         answer = parse_json(body) if isinstance(body, bytes) else body
     except NotJson:

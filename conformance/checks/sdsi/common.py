@@ -12,30 +12,44 @@ from .session import Exchanged, Session, session
 __all__ = ["judge_exchanges", "unavailable"]
 
 
-async def unavailable(target: Target, *, watched: bool = False) -> tuple[Session | None, Verdict | None]:
-    """The session, or the verdict every SDSI check gives when there is nothing to judge. In a run that
-    watches, only a check that judges messages as they pass by (`watched`) gets one: the others judge
-    what the suite's own payloads make a server do."""
+async def unavailable(
+    target: Target, *, watched: bool = False
+) -> tuple[Session | None, Verdict | None]:
+    """The session, or the verdict every SDSI check gives when there is nothing to judge. In a
+    run that watches, only a check that judges messages as they pass by (`watched`) gets one: the
+    others judge what the suite's own payloads make a server do."""
     if target.observed is not None:
         if not watched:
-            raise NotObserved("this check judges how a server answers the suite's own template requests and payloads")
+            raise NotObserved(
+                "this check judges how a server answers the suite's own template requests and"
+                " payloads"
+            )
         return await session(target), None
     if target.options.binding != "jsonrpc" and not isinstance(target.document, dict):
-        return None, errored(f"cannot be judged: {target.discovery.problem or 'the WoA document is not a JSON object'}")
+        return None, errored(
+            "cannot be judged:"
+            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
+        )
     found = await session(target)
     if found.binding is None:
         return None, (found.unmet or Unmet("no SDSI binding")).verdict()
     if not found.templates:
-        return None, skipped(Skip.NEEDS_INPUT, "the server names no scenario (the enum of get_schema_template's scenario input, or --scenario)")
+        return None, skipped(
+            Skip.NEEDS_INPUT,
+            "the server names no scenario (the enum of get_schema_template's scenario input, or"
+            " --scenario)",
+        )
     return found, None
 
 
 Judge = Callable[[Exchanged], str | None]
 
 
-async def judge_exchanges(target: Target, kinds: tuple[str, ...], judge: Judge, success: str) -> Verdict:
-    """Judge the payload exchanges of `kinds` (with "observed", in a run that watches too, those that
-    passed by): fail listing the wrong answers, pass when all are right."""
+async def judge_exchanges(
+    target: Target, kinds: tuple[str, ...], judge: Judge, success: str
+) -> Verdict:
+    """Judge the payload exchanges of `kinds` (with "observed", in a run that watches too, those
+    that passed by): fail listing the wrong answers, pass when all are right."""
     found, verdict = await unavailable(target, watched="observed" in kinds)
     if verdict or found is None:
         return verdict or errored("")  # unavailable gives one or the other
@@ -46,9 +60,18 @@ async def judge_exchanges(target: Target, kinds: tuple[str, ...], judge: Judge, 
         return skipped(Skip.NOT_OBSERVED, "no such payload could be made from the templates")
     broken = [e for e in exchanged if e.reply.status is None]
     if broken:
-        return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *[e.reply.exchange for e in broken[:3] if e.reply.exchange])
+        return errored(
+            f"{broken[0].label()}: {broken[0].reply.problem}",
+            *[e.reply.exchange for e in broken[:3] if e.reply.exchange],
+        )
     wrong = [(e, problem) for e in exchanged if (problem := judge(e))]
     if wrong:
         listed = "; ".join(f"{e.label()}: {problem}" for e, problem in wrong[:5])
-        return failed(f"{len(wrong)} of {len(exchanged)}: {listed}", *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange])
-    return passed(f"{success} ({len(exchanged)} payloads)", *[e.reply.exchange for e in exchanged[:1] if e.reply.exchange])
+        return failed(
+            f"{len(wrong)} of {len(exchanged)}: {listed}",
+            *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange],
+        )
+    return passed(
+        f"{success} ({len(exchanged)} payloads)",
+        *[e.reply.exchange for e in exchanged[:1] if e.reply.exchange],
+    )

@@ -23,13 +23,17 @@ async def _drive(target: Target, name: str) -> Drive | Verdict:
     if verdict is not None or session is None:
         return verdict or errored("")  # unavailable gives one or the other
     if session.binding is not None and not session.binding.supports_updates:
-        return not_applicable("the server offers no get_schema_updates, so it serves no patches to observe")
+        return not_applicable(
+            "the server offers no get_schema_updates, so it serves no patches to observe"
+        )
     found = await drives(target, session)
     if found.problem:
         return skipped(Skip.NEEDS_TEST_HOOK, found.problem)
     drive = found.by_name.get(name)
     if drive is None:
-        return not_applicable("no scenario of the server declares a per-client DSP (cohort \"client\")")
+        return not_applicable(
+            'no scenario of the server declares a per-client DSP (cohort "client")'
+        )
     if drive.problem:
         evidence = [r.exchange for *_, r in drive.sent[-1:] if r is not None and r.exchange]
         if drive.broken:
@@ -39,15 +43,25 @@ async def _drive(target: Target, name: str) -> Drive | Verdict:
 
 
 def _evidence(*points: Checkpoint | None) -> list[Exchange]:
-    return [p.reply.exchange for p in points if p is not None and p.reply is not None and p.reply.exchange]
+    return [
+        p.reply.exchange
+        for p in points
+        if p is not None and p.reply is not None and p.reply.exchange
+    ]
 
 
 def _compare(drive: Drive, name: str, story: str) -> Verdict:
     point = drive.checkpoints[name]
     if point.states == point.expected:
-        return passed(f"{story}: the server serves {point.states or 'no new key'}, as the oracle does", *_evidence(point))
-    return failed(f"{story}: the server serves new keys {point.states or 'none'} where the oracle, with the "
-                  f"configuration the server declares, serves {point.expected or 'none'}", *_evidence(point))
+        return passed(
+            f"{story}: the server serves {point.states or 'no new key'}, as the oracle does",
+            *_evidence(point),
+        )
+    return failed(
+        f"{story}: the server serves new keys {point.states or 'none'} where the oracle, with the "
+        f"configuration the server declares, serves {point.expected or 'none'}",
+        *_evidence(point),
+    )
 
 
 async def _started(target: Target, name: str) -> Drive | Verdict:
@@ -58,7 +72,11 @@ async def _started(target: Target, name: str) -> Drive | Verdict:
         return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if after.states != ["experimental"] or ending.states != ["experimental"]:
-        return skipped(Skip.DEPENDS_ON, "the new key was not experimental through its trial (see SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the new key was not experimental through its trial (see"
+            " SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)",
+        )
     return drive
 
 
@@ -69,7 +87,10 @@ async def _evaluated(target: Target, name: str) -> Drive | Verdict:
     if isinstance(drive, Verdict):
         return drive
     if "experimental" in drive.checkpoints["trial-ended"].states:
-        return skipped(Skip.DEPENDS_ON, "the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)",
+        )
     return drive
 
 
@@ -78,18 +99,26 @@ async def _never_fires(target: Target) -> Verdict | None:
     burst of one wish, written one way, brought no key (else not firing would pass vacuously)."""
     lifecycle = await _drive(target, "lifecycle")
     if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
-        return skipped(Skip.DEPENDS_ON, "a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)",
+        )
     return None
 
 
 @check("SDSI-6.2.1-TRIGGER-DUAL-GATE")
 async def sdsi_6_2_1_trigger_needs_both_gates(target: Target) -> Verdict:
-    """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many times."""
+    """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many
+    times."""
     drive = await _drive(target, "single-client")
     if isinstance(drive, Verdict):
         return drive
     notes = drive.notes
-    return _compare(drive, "end", f"one client sent {notes['requests']} requests of {notes['copies']} identical fragments")
+    return _compare(
+        drive,
+        "end",
+        f"one client sent {notes['requests']} requests of {notes['copies']} identical fragments",
+    )
 
 
 @check("SDSI-6.2.1-HEAT-DECAY")
@@ -100,30 +129,44 @@ async def sdsi_6_2_1_heat_decays(target: Target) -> Verdict:
     if isinstance(drive, Verdict):
         return drive
     if drive.checkpoints["quiet"].states:
-        return skipped(Skip.DEPENDS_ON, "the burst fired before the quiet began, short of the requests the declared increment needs "
-                       "(see SDSI-6.2.1-HEAT-INCREMENT)", *_evidence(drive.checkpoints["quiet"]))
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the burst fired before the quiet began, short of the requests the declared increment"
+            " needs (see SDSI-6.2.1-HEAT-INCREMENT)",
+            *_evidence(drive.checkpoints["quiet"]),
+        )
     notes = drive.notes
-    return _compare(drive, "end", f"{notes['requests'] - 1} requests, {notes['wait_hours']} h of quiet, then one more")
+    return _compare(
+        drive,
+        "end",
+        f"{notes['requests'] - 1} requests, {notes['wait_hours']} h of quiet, then one more",
+    )
 
 
 @check("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL")
 async def sdsi_6_2_1_heat_decays_with_the_declared_half_life(target: Target) -> Verdict:
-    """The suite's reading of 6.2.1 (inferred): heat decays exponentially with the half-life the server
-    declares: a wish trickling in so slowly that such decay keeps the heat at 70% of the threshold never fires."""
+    """The suite's reading of 6.2.1 (inferred): heat decays exponentially with the half-life the
+    server declares: a wish trickling in so slowly that such decay keeps the heat at 70% of the
+    threshold never fires."""
     decay = await _drive(target, "decay")
     if not isinstance(decay, Verdict) and decay.checkpoints["end"].states:
-        return skipped(Skip.DEPENDS_ON, "the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)")
+        return skipped(
+            Skip.DEPENDS_ON, "the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)"
+        )
     drive = await _drive(target, "trickle")
     if isinstance(drive, Verdict):
         return drive
-    return _compare(drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart")
+    return _compare(
+        drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart"
+    )
 
 
 @check("SDSI-6.2.1-FRAGMENT-ENCODED")
 async def sdsi_6_2_1_fragments_are_encoded(target: Target) -> Verdict:
-    """6.2.1: "Each fragment extracted from the "other" key MUST be encoded into a semantic vector": one
-    wish written in other cases and punctuation is one wish to any semantic encoding, so a burst of it
-    fires where the same wish written one way does. A server that pools raw strings never fires."""
+    """6.2.1: "Each fragment extracted from the "other" key MUST be encoded into a semantic
+    vector": one wish written in other cases and punctuation is one wish to any semantic
+    encoding, so a burst of it fires where the same wish written one way does. A server that
+    pools raw strings never fires."""
     if (unfired := await _never_fires(target)) is not None:
         return unfired
     drive = await _drive(target, "forms")
@@ -131,17 +174,25 @@ async def sdsi_6_2_1_fragments_are_encoded(target: Target) -> Verdict:
         return drive
     after = drive.checkpoints["after"]
     if not after.states:
-        return failed(f"{drive.notes['requests']} requests of one wish written five ways ({', '.join(repr(f) for f in sorted(drive.fragments))}) "
-                      "brought no key, where the same wish written one way did: the fragments were not encoded as one meaning",
-                      *_evidence(after))
-    return passed(f"one wish written five ways fired after {drive.notes['requests']} requests, as written one way", *_evidence(after))
+        return failed(
+            f"{drive.notes['requests']} requests of one wish written five ways"
+            f" ({', '.join(repr(f) for f in sorted(drive.fragments))}) brought no key, where the"
+            " same wish written one way did: the fragments were not encoded as one meaning",
+            *_evidence(after),
+        )
+    return passed(
+        f"one wish written five ways fired after {drive.notes['requests']} requests, as written"
+        " one way",
+        *_evidence(after),
+    )
 
 
 @check("SDSI-6.2.1-SIMILARITY-CLUSTERING")
 async def sdsi_6_2_1_fragments_cluster_by_similarity(target: Target) -> Verdict:
-    """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where a burst
-    of one wish fires (else never firing passes vacuously) and the declared similarity threshold leaves
-    a wide margin over what any encoder gives two unrelated wishes (0.6 or more)."""
+    """6.2.1: two unrelated wishes are two clusters, each below the threshold. Judged only where
+    a burst of one wish fires (else never firing passes vacuously) and the declared similarity
+    threshold leaves a wide margin over what any encoder gives two unrelated wishes (0.6 or
+    more)."""
     if (unfired := await _never_fires(target)) is not None:
         return unfired
     drive = await _drive(target, "two-intents")
@@ -149,40 +200,78 @@ async def sdsi_6_2_1_fragments_cluster_by_similarity(target: Target) -> Verdict:
         return drive
     threshold = drive.notes.get("similarity_threshold")
     if isinstance(threshold, int | float) and threshold < 0.6:
-        return skipped(Skip.INCONCLUSIVE, f"the declared similarity threshold {threshold} is too low for two unrelated wishes to be told apart by any encoder")
-    return _compare(drive, "end", "two unrelated wishes, alternating, each below the threshold alone")
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"the declared similarity threshold {threshold} is too low for two unrelated wishes to"
+            " be told apart by any encoder",
+        )
+    return _compare(
+        drive, "end", "two unrelated wishes, alternating, each below the threshold alone"
+    )
 
 
 @check("SDSI-6.2.1-HEAT-INCREMENT")
 async def sdsi_6_2_1_heat_rises_by_the_increment(target: Target) -> Verdict:
-    """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the threshold."""
+    """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the
+    threshold."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     before, after = drive.checkpoints["before"], drive.checkpoints["after"]
     if before.states:  # any key, in any state: the heat rose by more than the increment
-        return failed(f"a new key was served before the request at which the heat exceeds the threshold: {before.states}", *_evidence(before))
+        return failed(
+            "a new key was served before the request at which the heat exceeds the threshold:"
+            f" {before.states}",
+            *_evidence(before),
+        )
     if not after.states:
-        return failed("after the request at which the heat exceeds the threshold the server serves no new key", *_evidence(after))
-    return passed(f"the trigger fired on the request the oracle names (request {len(drive.sent)})", *_evidence(before, after))
+        return failed(
+            "after the request at which the heat exceeds the threshold the server serves no"
+            " new key",
+            *_evidence(after),
+        )
+    return passed(
+        f"the trigger fired on the request the oracle names (request {len(drive.sent)})",
+        *_evidence(before, after),
+    )
 
 
 @check("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS")
 async def sdsi_6_2_2_description_quotes_real_fragments(target: Target) -> Verdict:
-    """6.2.2: the new key's semantic_description includes a mapping example from a fragment the suite sent."""
+    """6.2.2: the new key's semantic_description includes a mapping example from a fragment the
+    suite sent."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     after = drive.checkpoints["after"]
     new = [s for s in after.served if not s.modified]
     if not new:
-        return skipped(Skip.DEPENDS_ON, "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)",
+        )
     sent = {w for f in drive.fragments for w in content_words(f)}
-    unfounded = [s for s in new if not any(content_words(source) & sent for source in mapping_sources(s.description))]
+    unfounded = [
+        s
+        for s in new
+        if not any(content_words(source) & sent for source in mapping_sources(s.description))
+    ]
     if not unfounded:
-        return passed(f"the description of {new[0].name!r} has a mapping example drawn from the fragments sent", *_evidence(after))
-    return failed(f"the description of {unfounded[0].name!r} has no mapping example ('...' -> ...) whose source shares a word with "
-                  f"the fragments sent ({', '.join(sorted(drive.fragments))}): {unfounded[0].description[:200]!r}", *_evidence(after))
+        return passed(
+            f"the description of {new[0].name!r} has a mapping example drawn from the fragments"
+            " sent",
+            *_evidence(after),
+        )
+    return failed(
+        f"the description of {unfounded[0].name!r} has no mapping example ('...' -> ...) whose"
+        f" source shares a word with the fragments sent ({', '.join(sorted(drive.fragments))}):"
+        f" {unfounded[0].description[:200]!r}",
+        *_evidence(after),
+    )
+
+
+def _moment(point: Checkpoint, after: Checkpoint) -> str:
+    return "right after the trigger" if point is after else "a minute before the trial ends"
 
 
 @check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
@@ -193,28 +282,45 @@ async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
         return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if not after.served:
-        return skipped(Skip.DEPENDS_ON, "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)",
+        )
     for point in (after, ending):
         if not point.states or any(state != "experimental" for state in point.states):
-            return failed(f"at {point.name} ({'right after the trigger' if point is after else 'a minute before the trial ends'}) "
-                          f"the new key is {point.states}, not experimental", *_evidence(point))
-    return passed("the new key was experimental right after the trigger and a minute before its trial ended", *_evidence(after, ending))
+            return failed(
+                f"at {point.name}"
+                f" ({_moment(point, after)})"
+                f" the new key is {point.states}, not experimental",
+                *_evidence(point),
+            )
+    return passed(
+        "the new key was experimental right after the trigger and a minute before its trial ended",
+        *_evidence(after, ending),
+    )
 
 
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
 async def sdsi_6_2_3_keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
-    """6.2.3: "Upon completion of the trial period, the server agent evaluates the aggregated metrics":
-    on the lifecycle drive, whose unused key every rule set must decide on (usage 0 deprecates), the key
-    has left the experimental state by the end of its grace period at the latest; the draft does not
-    say how soon after the trial the evaluation runs."""
+    """6.2.3: "Upon completion of the trial period, the server agent evaluates the aggregated
+    metrics": on the lifecycle drive, whose unused key every rule set must decide on (usage 0
+    deprecates), the key has left the experimental state by the end of its grace period at the
+    latest; the draft does not say how soon after the trial the evaluation runs."""
     drive = await _started(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     ended, later = drive.checkpoints["trial-ended"], drive.checkpoints["grace-ended"]
     if "experimental" in ended.states and "experimental" in later.states:
-        return failed("the trial ended and a grace period went by, and the unused key is still experimental: it was not evaluated",
-                      *_evidence(ended, later))
-    when = "a minute after the trial ended" if "experimental" not in ended.states else "by the end of the grace period"
+        return failed(
+            "the trial ended and a grace period went by, and the unused key is still experimental:"
+            " it was not evaluated",
+            *_evidence(ended, later),
+        )
+    when = (
+        "a minute after the trial ended"
+        if "experimental" not in ended.states
+        else "by the end of the grace period"
+    )
     return passed(f"the key left the experimental state {when}", *_evidence(ended, later))
 
 
@@ -227,113 +333,194 @@ async def sdsi_6_2_3_used_keys_are_promoted(target: Target) -> Verdict:
     if isinstance(drive, Verdict):
         return drive
     if drive.notes.get("alignment_judge") != "type":
-        return skipped(Skip.UNDECLARED, "the server does not declare that it judges semantic alignment by type (alignment_judge), so whether "
-                       "its judgement promotes the key cannot be foretold")
-    return _compare(drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial")
+        return skipped(
+            Skip.UNDECLARED,
+            "the server does not declare that it judges semantic alignment by type"
+            " (alignment_judge), so whether its judgement promotes the key cannot be foretold",
+        )
+    return _compare(
+        drive, "trial-ended", "3 in 10 payloads carried the key, well typed, through the trial"
+    )
 
 
 @check("SDSI-6.2.3-DEPRECATION")
 async def sdsi_6_2_3_unused_keys_are_deprecated(target: Target) -> Verdict:
-    """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends: promoted instead
-    is the failure; a key that vanished is SDSI-6.2.3-DEPRECATED-GRACE-FLAG's (its grace period is a flag)."""
+    """6.2.3: a key no payload carries (usage 0 < 5%) is deprecated when its trial ends: promoted
+    instead is the failure; a key that vanished is SDSI-6.2.3-DEPRECATED-GRACE-FLAG's (its grace
+    period is a flag)."""
     drive = await _evaluated(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     ended = drive.checkpoints["trial-ended"]
     if "stable" in ended.states:
-        return failed("no payload carried the key during its trial, yet it was promoted to stable", *_evidence(ended))
+        return failed(
+            "no payload carried the key during its trial, yet it was promoted to stable",
+            *_evidence(ended),
+        )
     if not ended.states:
-        return skipped(Skip.DEPENDS_ON, "the unused key vanished when its trial ended, with no deprecated flag to see (see SDSI-6.2.3-DEPRECATED-GRACE-FLAG)",
-                       *_evidence(ended))
-    return passed(f"no payload carried the key during its trial, and it is served {ended.states}", *_evidence(ended))
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the unused key vanished when its trial ended, with no deprecated flag to see (see"
+            " SDSI-6.2.3-DEPRECATED-GRACE-FLAG)",
+            *_evidence(ended),
+        )
+    return passed(
+        f"no payload carried the key during its trial, and it is served {ended.states}",
+        *_evidence(ended),
+    )
 
 
 async def grace_kept(target: Target) -> Verdict | None:
-    """The lifecycle drive's half of SDSI-6.2.3-DEPRECATED-GRACE-FLAG: a failure or a skip, None when
-    the key was kept, flagged, through the middle of its grace period (or no drive could be made)."""
+    """The lifecycle drive's half of SDSI-6.2.3-DEPRECATED-GRACE-FLAG: a failure or a skip, None
+    when the key was kept, flagged, through the middle of its grace period (or no drive could be
+    made)."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return None  # no test clock: the flag's form alone was judged
     middle = drive.checkpoints["grace-middle"]
     if middle.expected != ["deprecated"] or middle.states in (["deprecated"], ["withdrawn"]):
-        return None  # kept through the grace period (a withdrawn marker beside the flag is WITHDRAWN-REMOVED's)
+        # kept through the grace period (a withdrawn marker beside the flag is WITHDRAWN-REMOVED's)
+        return None
     ended = drive.checkpoints["trial-ended"].states
     if "experimental" in ended or "stable" in ended or "stable" in middle.states:
-        return skipped(Skip.DEPENDS_ON, "the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)", *_evidence(middle))
-    return failed(f"half-way through the grace period the deprecated key is served {middle.states or 'not at all'}, not flagged "
-                  "deprecated: true", *_evidence(middle))
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the unused key was not deprecated when its trial ended (see SDSI-6.2.3-DEPRECATION)",
+            *_evidence(middle),
+        )
+    return failed(
+        "half-way through the grace period the deprecated key is served"
+        f" {middle.states or 'not at all'}, not flagged deprecated: true",
+        *_evidence(middle),
+    )
 
 
 @check("SDSI-6.2.3-WITHDRAWN-REMOVED")
 async def sdsi_6_2_3_withdrawn_keys_leave_the_patches(target: Target) -> Verdict:
-    """6.2.3: a deprecated key "MAY be moved to a withdrawn state"; "A withdrawn key is removed from active
-    patches": a key the server itself marks withdrawn is not served in an active patch. One still
-    served deprecated after the grace period was simply not withdrawn, which the MAY allows."""
+    """6.2.3: a deprecated key "MAY be moved to a withdrawn state"; "A withdrawn key is removed
+    from active patches": a key the server itself marks withdrawn is not served in an active
+    patch. One still served deprecated after the grace period was simply not withdrawn, which the
+    MAY allows."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     grace = drive.checkpoints["grace-ended"]
     if "withdrawn" in grace.states:
-        return failed("a minute after the grace period a key marked withdrawn is still in an active patch", *_evidence(grace))
-    return passed(f"after the grace period the key is {grace.states or 'gone from the active patches'}", *_evidence(grace))
+        return failed(
+            "a minute after the grace period a key marked withdrawn is still in an active patch",
+            *_evidence(grace),
+        )
+    return passed(
+        f"after the grace period the key is {grace.states or 'gone from the active patches'}",
+        *_evidence(grace),
+    )
 
 
 @check("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED")
 async def sdsi_6_2_3_withdrawn_keys_are_still_accepted(target: Target) -> Verdict:
-    """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is executed."""
+    """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is
+    executed."""
     drive = await _drive(target, "lifecycle")
     if isinstance(drive, Verdict):
         return drive
     grace = drive.checkpoints["grace-ended"]
     if drive.checkpoints["trial-ended"].states != ["deprecated"] or grace.states:
-        return skipped(Skip.DEPENDS_ON, "the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the key was not withdrawn after its grace period (see SDSI-6.2.3-WITHDRAWN-REMOVED)",
+        )
     reply = drive.sent[-1][3]
     if reply is None or not reply.ok:
         status = reply.status if reply else None
-        return failed(f"a payload carrying the withdrawn key inside the compatibility window was refused ({status})",
-                      *[reply.exchange] if reply and reply.exchange else [])
-    return passed("a payload carrying the withdrawn key inside the compatibility window was executed",
-                  *[reply.exchange] if reply.exchange else [])
+        return failed(
+            "a payload carrying the withdrawn key inside the compatibility window was refused"
+            f" ({status})",
+            *[reply.exchange] if reply and reply.exchange else [],
+        )
+    return passed(
+        "a payload carrying the withdrawn key inside the compatibility window was executed",
+        *[reply.exchange] if reply.exchange else [],
+    )
 
 
 @check("SDSI-6.2.3-TRIGGERS-QUEUED")
 async def sdsi_6_2_3_triggers_beyond_the_cap_wait(target: Target) -> Verdict:
-    """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the trial."""
+    """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the
+    trial."""
     drive = await _drive(target, "queue")
     if isinstance(drive, Verdict):
         return drive
     saturated, drained = drive.checkpoints["saturated"], drive.checkpoints["drained"]
     cap = saturated.expected.count("experimental")
     if len(saturated.states) < cap:
-        return skipped(Skip.DEPENDS_ON, f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced before the cap "
-                       "(see SDSI-6.2.1-SIMILARITY-CLUSTERING)", *_evidence(saturated))
-    if saturated.states.count("experimental") > cap:  # the cap counts active experimental keys (6.2.3), not deprecated ones
-        return failed(f"{saturated.states.count('experimental')} experimental keys were served at once; the cap is {cap}: "
-                      "the trigger beyond it was not queued", *_evidence(saturated))
+        return skipped(
+            Skip.DEPENDS_ON,
+            f"{cap + 1} unrelated wishes fired, but only {len(saturated.states)} keys were induced"
+            " before the cap (see SDSI-6.2.1-SIMILARITY-CLUSTERING)",
+            *_evidence(saturated),
+        )
+    if (
+        saturated.states.count("experimental") > cap
+    ):  # the cap counts active experimental keys (6.2.3), not deprecated ones
+        return failed(
+            f"{saturated.states.count('experimental')} experimental keys were served at once; the"
+            f" cap is {cap}: the trigger beyond it was not queued",
+            *_evidence(saturated),
+        )
     if drained.states.count("experimental") == len(drained.states):
-        return skipped(Skip.DEPENDS_ON, "no key left the experimental state, so no place was freed (see SDSI-6.2.3-LONG-TERM-EVALUATION)")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "no key left the experimental state, so no place was freed (see"
+            " SDSI-6.2.3-LONG-TERM-EVALUATION)",
+        )
     if len(drained.states) < len(drained.expected):
-        return failed(f"after a key left its trial, {len(drained.states)} new keys are served where the oracle serves "
-                      f"{len(drained.expected)}: the queued trigger was dropped", *_evidence(saturated, drained))
-    return passed(f"{cap + 1} wishes fired; the last waited until a key left its trial, then was served", *_evidence(saturated, drained))
+        return failed(
+            f"after a key left its trial, {len(drained.states)} new keys are served where the"
+            f" oracle serves {len(drained.expected)}: the queued trigger was dropped",
+            *_evidence(saturated, drained),
+        )
+    return passed(
+        f"{cap + 1} wishes fired; the last waited until a key left its trial, then was served",
+        *_evidence(saturated, drained),
+    )
 
 
 @check("SDSI-6.2.2-COLLISION-MERGED")
 async def sdsi_6_2_2_colliding_candidates_are_merged(target: Target) -> Verdict:
-    """6.2.2: a wish that names a base key refines that key's description, never adds a duplicate."""
+    """6.2.2: a wish that names a base key refines that key's description, never adds a
+    duplicate."""
     drive = await _drive(target, "collision")
     if isinstance(drive, Verdict):
         return drive
     base, after = drive.notes["base_key"], drive.checkpoints["after"]
     if any(s.modified and s.name == base for s in after.served):
-        return passed(f"the wish {base.replace('_', ' ')!r} refined {base!r} in modified_keys", *_evidence(after))
-    # the base key's own name, or that name numbered (cabin_class_2): a renamed duplicate; another name is the skip below
-    duplicates = [s.name for s in after.served if not s.modified and re.fullmatch(rf"{re.escape(base)}(_\d+)?", s.name)]
+        return passed(
+            f"the wish {base.replace('_', ' ')!r} refined {base!r} in modified_keys",
+            *_evidence(after),
+        )
+    # the base key's own name, or that name numbered (cabin_class_2): a renamed duplicate; another
+    # name is the skip below
+    duplicates = [
+        s.name
+        for s in after.served
+        if not s.modified and re.fullmatch(rf"{re.escape(base)}(_\d+)?", s.name)
+    ]
     if duplicates:
-        return failed(f"the wish {base.replace('_', ' ')!r} added {duplicates} beside the base key {base!r} instead of merging", *_evidence(after))
+        return failed(
+            f"the wish {base.replace('_', ' ')!r} added {duplicates} beside the base key {base!r}"
+            " instead of merging",
+            *_evidence(after),
+        )
     if any(not s.modified for s in after.served):
-        return skipped(Skip.NOT_OBSERVED, f"the server's intent induction named the wish {[s.name for s in after.served]}, not {base!r}: no collision to merge")
-    return failed(f"the wish {base.replace('_', ' ')!r} fired but no patch refines {base!r}", *_evidence(after))
+        return skipped(
+            Skip.NOT_OBSERVED,
+            f"the server's intent induction named the wish {[s.name for s in after.served]}, not"
+            f" {base!r}: no collision to merge",
+        )
+    return failed(
+        f"the wish {base.replace('_', ' ')!r} fired but no patch refines {base!r}",
+        *_evidence(after),
+    )
 
 
 @check("SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT")
@@ -344,7 +531,16 @@ async def sdsi_6_2_2_personal_patches_stay_personal(target: Target) -> Verdict:
         return drive
     owner, stranger = drive.checkpoints["after"], drive.checkpoints["stranger"]
     if not owner.served:
-        return skipped(Skip.NOT_OBSERVED, "the server made no patch for the client whose wish recurred", *_evidence(owner))
+        return skipped(
+            Skip.NOT_OBSERVED,
+            "the server made no patch for the client whose wish recurred",
+            *_evidence(owner),
+        )
     if stranger.served:
-        return failed(f"another client is served the personal key(s) {[s.name for s in stranger.served]}", *_evidence(stranger))
-    return passed("the personal key is served to its client and not to another", *_evidence(owner, stranger))
+        return failed(
+            f"another client is served the personal key(s) {[s.name for s in stranger.served]}",
+            *_evidence(stranger),
+        )
+    return passed(
+        "the personal key is served to its client and not to another", *_evidence(owner, stranger)
+    )

@@ -14,7 +14,17 @@ from ...bindings.reply import Reply
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import CheckFunction, Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import (
+    CheckFunction,
+    Skip,
+    Verdict,
+    check,
+    errored,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+)
 from .common import unavailable
 from .drives import MEMBER as DRIVES_MEMBER
 from .evolution import grace_kept
@@ -22,45 +32,106 @@ from .session import Session
 
 __all__ = ["security_relevant"]
 
-PATCH_RULES = ("SDSI-6.2.2-PATCH-ID", "SDSI-6.2.2-PATCH-TIMESTAMP", "SDSI-6.2.2-PATCH-EXPIRATION",
-               "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
-               "SDSI-6.2.2-PATCH-KEYS", "SDSI-6.2.3-EXPERIMENTAL-FLAG", "SDSI-4.3-OTHER-RESERVED",
-               "SDSI-6.2.2-NO-DUPLICATE-KEY")
+PATCH_RULES = (
+    "SDSI-6.2.2-PATCH-ID",
+    "SDSI-6.2.2-PATCH-TIMESTAMP",
+    "SDSI-6.2.2-PATCH-EXPIRATION",
+    "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339",
+    "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
+    "SDSI-6.2.2-PATCH-KEYS",
+    "SDSI-6.2.3-EXPERIMENTAL-FLAG",
+    "SDSI-4.3-OTHER-RESERVED",
+    "SDSI-6.2.2-NO-DUPLICATE-KEY",
+)
 #: Words of a key name that say it touches payment, identity or access control (SDSI 7's examples),
-#: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of them),
-#: and compounds whose words alone are ordinary. Words that are as often ordinary (pin, role, token,
-#: admin, pay) are left out: a seat "pin" or a "role" in a story is no security key.
-_SECURITY_WORDS = frozenset({"payment", "payments", "credit", "iban", "wallet", "billing", "identity", "passport", "ssn",
-                             "password", "passcode", "credential", "credentials", "secret", "authorization",
-                             "authentication", "permission", "permissions", "cvv"})
-_SECURITY_COMPOUNDS = ("card_number", "credit_card", "bank_account", "account_number", "national_id", "access_token",
-                       "access_control", "access_level", "api_key", "auth_token", "admin_role", "user_role", "pin_code")
+#: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of
+#: them), and compounds whose words alone are ordinary. Words that are as often ordinary (pin, role,
+#: token, admin, pay) are left out: a seat "pin" or a "role" in a story is no security key.
+_SECURITY_WORDS = frozenset(
+    {
+        "payment",
+        "payments",
+        "credit",
+        "iban",
+        "wallet",
+        "billing",
+        "identity",
+        "passport",
+        "ssn",
+        "password",
+        "passcode",
+        "credential",
+        "credentials",
+        "secret",
+        "authorization",
+        "authentication",
+        "permission",
+        "permissions",
+        "cvv",
+    }
+)
+_SECURITY_COMPOUNDS = (
+    "card_number",
+    "credit_card",
+    "bank_account",
+    "account_number",
+    "national_id",
+    "access_token",
+    "access_control",
+    "access_level",
+    "api_key",
+    "auth_token",
+    "admin_role",
+    "user_role",
+    "pin_code",
+)
 
 
 def security_relevant(key_name: str) -> bool:
-    """Whether a key name touches payment, identity or access control (E-SDSI-7-SECURITY-RELEVANT-KEYS)."""
+    """Whether a key name touches payment, identity or access control
+    (E-SDSI-7-SECURITY-RELEVANT-KEYS)."""
     name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key_name).lower()
-    return bool(set(re.split(r"[^a-z0-9]+", name)) & _SECURITY_WORDS) or any(c in name for c in _SECURITY_COMPOUNDS)
+    return bool(set(re.split(r"[^a-z0-9]+", name)) & _SECURITY_WORDS) or any(
+        c in name for c in _SECURITY_COMPOUNDS
+    )
+
+
 _LIFECYCLE = {"experimental", "deprecated", "semantic_description"}
 
 Patch = tuple[str, dict[str, Any], Exchange | None]
 
 
-async def _patches(target: Target, *, watched: bool = False) -> tuple[Session | None, list[Patch], Verdict | None]:
+async def _patches(
+    target: Target, *, watched: bool = False
+) -> tuple[Session | None, list[Patch], Verdict | None]:
     found, verdict = await unavailable(target, watched=watched)
     if verdict or found is None:
         return None, [], verdict or errored("")
-    broken = [(schema_id, r) for schema_id, r in found.polled.items() if not r.ok and not _not_offered(r)]
+    broken = [
+        (schema_id, r) for schema_id, r in found.polled.items() if not r.ok and not _not_offered(r)
+    ]
     if broken:
         schema_id, reply = broken[0]
-        return None, [], errored(f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
-                                 *((reply.exchange,) if reply.exchange else ()))
+        return (
+            None,
+            [],
+            errored(
+                f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
+                *((reply.exchange,) if reply.exchange else ()),
+            ),
+        )
     patches = found.patches()
     if not patches and found.observed:
         raise NotObserved("no SDSI patch passed by")
     if not patches:
-        return None, [], not_applicable("the server served no patch (it offers no get_schema_updates, or polled it gave none, "
-                                        "and no execution carried one)")
+        return (
+            None,
+            [],
+            not_applicable(
+                "the server served no patch (it offers no get_schema_updates, or polled it gave"
+                " none, and no execution carried one)"
+            ),
+        )
     return found, patches, None
 
 
@@ -68,14 +139,18 @@ def _not_offered(reply: Reply) -> bool:
     """Whether a poll's answer says the server has no get_schema_updates (SDSI 2: updates are
     OPTIONAL): HTTP 404, 405 or 501 to the call, or JSON-RPC's "Method not found" (-32601)."""
     error = reply.body.get("error") if isinstance(reply.body, dict) else None
-    return reply.status in (404, 405, 501) or (isinstance(error, dict) and error.get("code") == -32601)
+    return reply.status in (404, 405, 501) or (
+        isinstance(error, dict) and error.get("code") == -32601
+    )
 
 
 PatchJudge = Callable[[Target, Session, list[Patch]], Awaitable[Verdict]]
 
 
 def patch_check(requirement: str) -> Callable[[PatchJudge], CheckFunction]:
-    """Register a check that judges the patches seen; with none, the usual not-applicable or error."""
+    """Register a check that judges the patches seen; with none, the usual not-applicable or
+    error."""
+
     def register(judge: PatchJudge) -> CheckFunction:
         async def with_patches(target: Target) -> Verdict:
             found, patches, verdict = await _patches(target)
@@ -85,12 +160,17 @@ def patch_check(requirement: str) -> Callable[[PatchJudge], CheckFunction]:
 
         with_patches.__name__ = with_patches.__qualname__ = judge.__name__
         return check(requirement)(with_patches)
+
     return register
 
 
 def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict:
     evidence = tuple({id(e): e for _, _, e in patches if e is not None}.values())[:3]
-    return failed("; ".join(problems[:5]), *evidence) if problems else passed(f"{success} ({len(patches)} patches)", *evidence)
+    return (
+        failed("; ".join(problems[:5]), *evidence)
+        if problems
+        else passed(f"{success} ({len(patches)} patches)", *evidence)
+    )
 
 
 def _register(requirement: str) -> None:
@@ -98,8 +178,12 @@ def _register(requirement: str) -> None:
         _, patches, verdict = await _patches(target, watched=True)
         if verdict:
             return verdict
-        problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
-                    for v in validate_message("sdsi/schema-patch", patch) if v.requirement == requirement]
+        problems = [
+            f"{where}: {v.path}: {v.message}"
+            for where, patch, _ in patches
+            for v in validate_message("sdsi/schema-patch", patch)
+            if v.requirement == requirement
+        ]
         return _verdict(problems, patches, "every patch keeps this rule")
 
     judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
@@ -117,38 +201,68 @@ def _keys(patch: dict[str, Any], field: str) -> list[dict[str, Any]]:
 
 def _base(found: Session, patch: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The keys of the template the patch extends, by name."""
-    template = next((t for t in found.valid_templates().values() if t["schema_id"] == patch.get("parent_schema_id")), {})
-    return {k["key_name"]: k for k in template.get("keys", []) if isinstance(k, dict) and isinstance(k.get("key_name"), str)}
+    template = next(
+        (
+            t
+            for t in found.valid_templates().values()
+            if t["schema_id"] == patch.get("parent_schema_id")
+        ),
+        {},
+    )
+    return {
+        k["key_name"]: k
+        for k in template.get("keys", [])
+        if isinstance(k, dict) and isinstance(k.get("key_name"), str)
+    }
 
 
 @patch_check("SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID")
-async def sdsi_6_2_2_patch_parent_schema_id(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_2_patch_parent_schema_id(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
     served = {t["schema_id"] for t in found.valid_templates().values()}
-    problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
-                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID"]
-    problems += [f"{where}: parent_schema_id {patch['parent_schema_id']!r} names no schema the server serves"
-                 for where, patch, _ in patches if isinstance(patch.get("parent_schema_id"), str) and patch["parent_schema_id"] not in served]
+    problems = [
+        f"{where}: {v.path}: {v.message}"
+        for where, patch, _ in patches
+        for v in validate_message("sdsi/schema-patch", patch)
+        if v.requirement == "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID"
+    ]
+    problems += [
+        f"{where}: parent_schema_id {patch['parent_schema_id']!r} names no schema the server serves"
+        for where, patch, _ in patches
+        if isinstance(patch.get("parent_schema_id"), str)
+        and patch["parent_schema_id"] not in served
+    ]
     return _verdict(problems, patches, "every patch names a schema the server serves")
 
 
 @patch_check("SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
-async def sdsi_6_2_3_deprecated_keys_keep_their_flag_through_the_grace(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_3_deprecated_keys_keep_their_flag_through_the_grace(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
     """6.2.3: "Deprecated keys remain in the schema for a grace period (default 14 days) with a
-    "deprecated: true" flag": the flag, where given, is the boolean true's kind; and on the lifecycle
-    drive, the unused key is still served, flagged deprecated, half-way through its grace period."""
-    problems = [f"{where}: {v.path}: {v.message}" for where, patch, _ in patches
-                for v in validate_message("sdsi/schema-patch", patch) if v.requirement == "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"]
+    "deprecated: true" flag": the flag, where given, is the boolean true's kind; and on the
+    lifecycle drive, the unused key is still served, flagged deprecated, half-way through its
+    grace period."""
+    problems = [
+        f"{where}: {v.path}: {v.message}"
+        for where, patch, _ in patches
+        for v in validate_message("sdsi/schema-patch", patch)
+        if v.requirement == "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"
+    ]
     if problems:
         return _verdict(problems, patches, "")
     return await grace_kept(target) or _verdict([], patches, "every deprecated flag is a boolean")
 
 
 @patch_check("SDSI-6.2.2-NO-KEY-COLLISION")
-async def sdsi_6_2_2_no_key_collision(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_2_no_key_collision(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
     """SDSI 6.2.2: "the server agent MUST check that the candidate key_name does not collide with
     existing keys in the base schema or active patches": a served new key named like a base key, or
-    added by two active patches, shows the check was not made or not heeded. (A name twice within one
-    patch is SDSI-6.2.2-NO-DUPLICATE-KEY's: the patch is not an existing one.)"""
+    added by two active patches, shows the check was not made or not heeded. (A name twice within
+    one patch is SDSI-6.2.2-NO-DUPLICATE-KEY's: the patch is not an existing one.)"""
     problems: list[str] = []
     owners: dict[tuple[Any, str], set[Any]] = {}
     for where, patch, _ in patches:
@@ -157,59 +271,104 @@ async def sdsi_6_2_2_no_key_collision(target: Target, found: Session, patches: l
             name = key.get("key_name")
             if isinstance(name, str) and name in base and name != "other":
                 problems.append(f"{where}: new key {name!r} collides with a base key")
-            owners.setdefault((patch.get("parent_schema_id"), str(name)), set()).add(patch.get("patch_id"))
-    problems += [f"new key {name!r} is added by several active patches {sorted(map(str, ids))}"
-                 for (_, name), ids in owners.items() if len(ids) > 1]
+            owners.setdefault((patch.get("parent_schema_id"), str(name)), set()).add(
+                patch.get("patch_id")
+            )
+    problems += [
+        f"new key {name!r} is added by several active patches {sorted(map(str, ids))}"
+        for (_, name), ids in owners.items()
+        if len(ids) > 1
+    ]
     return _verdict(problems, patches, "no new key collides with a base key or another patch's")
 
 
 @patch_check("SDSI-6.2.2-BASE-KEY-NOT-REMOVED")
-async def sdsi_6_2_2_base_key_not_removed(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_2_base_key_not_removed(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
     problems = []
     for where, patch, _ in patches:
         base = _base(found, patch)
         for field in ("removed_keys", "deleted_keys", "withdrawn_keys"):
-            named = [k if isinstance(k, str) else k.get("key_name") for k in patch.get(field, []) if isinstance(k, str | dict)] \
-                if isinstance(patch.get(field), list) else []
+            named = (
+                [
+                    k if isinstance(k, str) else k.get("key_name")
+                    for k in patch.get(field, [])
+                    if isinstance(k, str | dict)
+                ]
+                if isinstance(patch.get(field), list)
+                else []
+            )
             problems += [f"{where}: {field} removes the base key {n!r}" for n in named if n in base]
-        problems += [f"{where}: modified_keys retires the base key {k['key_name']!r}" for k in _keys(patch, "modified_keys")
-                     if k.get("key_name") in base and (k.get("withdrawn") is True or k.get("removed") is True)]
+        problems += [
+            f"{where}: modified_keys retires the base key {k['key_name']!r}"
+            for k in _keys(patch, "modified_keys")
+            if k.get("key_name") in base
+            and (k.get("withdrawn") is True or k.get("removed") is True)
+        ]
     return _verdict(problems, patches, "no patch removes or retires a base key")
 
 
 @patch_check("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED")
-async def sdsi_6_2_2_base_key_type_unchanged(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    problems = [f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r} to {k.get('key_type')!r} in {field}"
-                for where, patch, _ in patches for base in [_base(found, patch)] for field in ("modified_keys", "new_keys")
-                for k in _keys(patch, field)
-                if k.get("key_name") in base and "key_type" in k and k["key_type"] != base[k["key_name"]].get("key_type")]
+async def sdsi_6_2_2_base_key_type_unchanged(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
+    problems = [
+        f"{where}: base key {k['key_name']!r} retyped from {base[k['key_name']].get('key_type')!r}"
+        f" to {k.get('key_type')!r} in {field}"
+        for where, patch, _ in patches
+        for base in [_base(found, patch)]
+        for field in ("modified_keys", "new_keys")
+        for k in _keys(patch, field)
+        if k.get("key_name") in base
+        and "key_type" in k
+        and k["key_type"] != base[k["key_name"]].get("key_type")
+    ]
     return _verdict(problems, patches, "no patch changes the type of a base key")
 
 
 @patch_check("SDSI-6.2.2-PATCH-ADDITIVE-ONLY")
-async def sdsi_6_2_2_patch_additive_only(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    """6.2.2: patches are additive: a modified key, of the base or of another active patch, only has its
-    description refined (its lifecycle flags aside, for a patch key)."""
+async def sdsi_6_2_2_patch_additive_only(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
+    """6.2.2: patches are additive: a modified key, of the base or of another active patch, only
+    has its description refined (its lifecycle flags aside, for a patch key)."""
     problems = []
     for where, patch, _ in patches:
         base = _base(found, patch)
-        added = {k["key_name"]: k for _, other, _ in patches if other is not patch and other.get("parent_schema_id") == patch.get("parent_schema_id")
-                 for k in _keys(other, "new_keys") if isinstance(k.get("key_name"), str)}
+        added = {
+            k["key_name"]: k
+            for _, other, _ in patches
+            if other is not patch and other.get("parent_schema_id") == patch.get("parent_schema_id")
+            for k in _keys(other, "new_keys")
+            if isinstance(k.get("key_name"), str)
+        }
         for key in _keys(patch, "modified_keys"):
             original = base.get(key.get("key_name")) or added.get(key.get("key_name"))  # type: ignore[arg-type]
             if original is None:
                 continue
-            changed = sorted(f for f in set(key) | set(original) - {"key_name"}
-                             if f not in _LIFECYCLE | {"key_type", "key_name"} and key.get(f) != original.get(f) and f in key)
+            changed = sorted(
+                f
+                for f in set(key) | set(original) - {"key_name"}
+                if f not in _LIFECYCLE | {"key_type", "key_name"}
+                and key.get(f) != original.get(f)
+                and f in key
+            )
             if changed:
-                problems.append(f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only the description may be refined)")
-            if key.get("deprecated") is True and key.get("key_name") in base:  # a base key is the stable contract (4.1); the lifecycle is for patch keys
+                problems.append(
+                    f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only"
+                    " the description may be refined)"
+                )
+            if (
+                key.get("deprecated") is True and key.get("key_name") in base
+            ):  # a base key is the stable contract (4.1); the lifecycle is for patch keys
                 problems.append(f"{where}: modified key {key['key_name']!r} deprecates a base key")
     return _verdict(problems, patches, "patches only add keys or refine descriptions")
 
 
 def _declared_caps(found: Session) -> dict[Any, int]:
-    """The convergence cap the server declares per schema_id (x-sdsi-test-mode dsp.<scenario>), where it does."""
+    """The convergence cap the server declares per schema_id (x-sdsi-test-mode dsp.<scenario>),
+    where it does."""
     agent = getattr(found.binding, "agent", None)
     declared = agent.get(DRIVES_MEMBER) if isinstance(agent, dict) else None
     configs = declared.get("dsp") if isinstance(declared, dict) else None
@@ -223,46 +382,79 @@ def _declared_caps(found: Session) -> dict[Any, int]:
 
 
 @patch_check("SDSI-6.2.3-CONVERGENCE-CAP")
-async def sdsi_6_2_3_convergence_cap(target: Target, found: Session, patches: list[Patch]) -> Verdict:
+async def sdsi_6_2_3_convergence_cap(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
     """SDSI 6.2.3: "a maximum limit on the number of active experimental keys per scenario (e.g., no
-    more than 10)": the limit is the server's, so it is judged against the one the server declares, or
-    the one the user gives with --max-experimental-keys; the draft's 10 is an example."""
+    more than 10)": the limit is the server's, so it is judged against the one the server
+    declares, or the one the user gives with --max-experimental-keys; the draft's 10 is an
+    example."""
     declared = _declared_caps(found)
     given = target.options.max_experimental_keys
-    active = {(patch.get("parent_schema_id"), key.get("key_name")) for _, patch, _ in patches
-              for key in _keys(patch, "new_keys") if key.get("experimental") is True}
+    active = {
+        (patch.get("parent_schema_id"), key.get("key_name"))
+        for _, patch, _ in patches
+        for key in _keys(patch, "new_keys")
+        if key.get("experimental") is True
+    }
     per_schema = Counter(parent for parent, _ in active)
     caps = {parent: declared.get(parent, given) for parent in per_schema}
     if all(cap is None for cap in caps.values()):
-        return skipped(Skip.NEEDS_INPUT, "the server declares no cap and none was given (--max-experimental-keys): the draft's 10 is an example, "
-                       "not the limit", *[e for _, _, e in patches[:1] if e])
-    problems = [f"{count} active experimental keys for {parent!r}, over the cap of {caps[parent]}"
-                for parent, count in per_schema.items() if caps[parent] is not None and count > caps[parent]]  # type: ignore[operator]
+        return skipped(
+            Skip.NEEDS_INPUT,
+            "the server declares no cap and none was given (--max-experimental-keys): the draft's"
+            " 10 is an example, not the limit",
+            *[e for _, _, e in patches[:1] if e],
+        )
+    problems = [
+        f"{count} active experimental keys for {parent!r}, over the cap of {cap}"
+        for parent, count in per_schema.items()
+        if (cap := caps[parent]) is not None and count > cap
+    ]
     return _verdict(problems, patches, "active experimental keys within the cap per scenario")
 
 
 @patch_check("SDSI-7-UPDATES-AUTHENTICATED")
-async def sdsi_7_updates_authenticated(target: Target, found: Session, patches: list[Patch]) -> Verdict:
-    """SDSI 7: the update mechanism "MUST require authentication and authorization if it ... modifies
-    security-relevant keys": what an unauthenticated poll serves touches no payment, identity or
-    access-control key. A run without --header credentials is unauthenticated throughout; a run with
-    them polls once more without them, and only that answer is judged."""
+async def sdsi_7_updates_authenticated(
+    target: Target, found: Session, patches: list[Patch]
+) -> Verdict:
+    """SDSI 7: the update mechanism "MUST require authentication and authorization if it ...
+    modifies security-relevant keys": what an unauthenticated poll serves touches no payment,
+    identity or access-control key. A run without --header credentials is unauthenticated
+    throughout; a run with them polls once more without them, and only that answer is judged."""
     if target.options.headers:
-        patches = [(f"get_schema_updates({s}) without credentials", p, r.exchange) for s, r in found.polled_anonymously.items()
-                   if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("patches"), list)
-                   for p in r.body["patches"] if isinstance(p, dict)]
+        patches = [
+            (f"get_schema_updates({s}) without credentials", p, r.exchange)
+            for s, r in found.polled_anonymously.items()
+            if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("patches"), list)
+            for p in r.body["patches"]
+            if isinstance(p, dict)
+        ]
         if not patches:
-            return skipped(Skip.NOT_OBSERVED, "polled without the run's credentials, the server served no patch", *[
-                r.exchange for r in found.polled_anonymously.values() if r.exchange][:1])
-    problems = [f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was served to an unauthenticated client"
-                for where, patch, _ in patches for field in ("new_keys", "modified_keys") for k in _keys(patch, field)
-                if isinstance(k.get("key_name"), str) and security_relevant(k["key_name"])]
-    return _verdict(problems, patches, "no patch served to an unauthenticated client touches a security-relevant key")
+            return skipped(
+                Skip.NOT_OBSERVED,
+                "polled without the run's credentials, the server served no patch",
+                *[r.exchange for r in found.polled_anonymously.values() if r.exchange][:1],
+            )
+    problems = [
+        f"{where}: the key {k['key_name']!r} touches payment, identity or access control, and was"
+        " served to an unauthenticated client"
+        for where, patch, _ in patches
+        for field in ("new_keys", "modified_keys")
+        for k in _keys(patch, field)
+        if isinstance(k.get("key_name"), str) and security_relevant(k["key_name"])
+    ]
+    return _verdict(
+        problems,
+        patches,
+        "no patch served to an unauthenticated client touches a security-relevant key",
+    )
 
 
 @check("SDSI-7-NEGOTIATION-INTEGRITY")
 async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
-    """Templates and update answers verify against the keys the agent publishes (see E-SDSI-7-SIGNED-MESSAGES)."""
+    """Templates and update answers verify against the keys the agent publishes (see
+    E-SDSI-7-SIGNED-MESSAGES)."""
     from joserfc import jws
     from joserfc.errors import JoseError
     from joserfc.jwk import KeySet
@@ -277,25 +469,54 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     binding = found.binding
     jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
     if not isinstance(jwks_uri, str):
-        return skipped(Skip.UNDECLARED, "rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a detached JWS in "
-                       "JWS-Signature; E-SDSI-7-SIGNED-MESSAGES), which this server does not follow: integrity beyond TLS "
-                       "(SDSI-7-HTTPS) was not tested")
+        return skipped(
+            Skip.UNDECLARED,
+            "rests on the suite's convention of signed messages (keys at the agent's jwks_uri, a"
+            " detached JWS in JWS-Signature; E-SDSI-7-SIGNED-MESSAGES), which this server does not"
+            " follow: integrity beyond TLS (SDSI-7-HTTPS) was not tested",
+        )
     if not target.may_call(jwks_uri):
-        return skipped(Skip.NEEDS_INPUT, f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin")
+        return skipped(
+            Skip.NEEDS_INPUT,
+            f"the jwks_uri {jwks_uri} is not on the target's origin; allow it with --allow-origin",
+        )
     try:
-        response = await target.client.request("GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"})
+        response = await target.client.request(
+            "GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"}
+        )
         if response.status != 200:
-            return errored(f"the signing keys at {jwks_uri} could not be read: it answered {response.status}", response.exchange)
+            return errored(
+                f"the signing keys at {jwks_uri} could not be read: it answered {response.status}",
+                response.exchange,
+            )
         keys = KeySet.import_key_set(parse_json(response.body))
-    except (ExchangeFailed, Unreachable, NotJson, JoseError, ValueError, TypeError, KeyError) as error:
+    except (
+        ExchangeFailed,
+        Unreachable,
+        NotJson,
+        JoseError,
+        ValueError,
+        TypeError,
+        KeyError,
+    ) as error:
         return errored(f"the signing keys at {jwks_uri} could not be read: {error}")
-    signed = ([(f"the template of {s}", r) for s, r in found.templates.items()] + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]
-              + [(e.label(), e.reply) for e in found.exchanges
-                 if e.reply.ok and isinstance(e.reply.body, dict) and "schema_update_suggestion" in e.reply.body])
+    signed = (
+        [(f"the template of {s}", r) for s, r in found.templates.items()]
+        + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]
+        + [
+            (e.label(), e.reply)
+            for e in found.exchanges
+            if e.reply.ok
+            and isinstance(e.reply.body, dict)
+            and "schema_update_suggestion" in e.reply.body
+        ]
+    )
     problems, unsigned = [], []
     for what, reply in signed:
         if reply.signature is None:
-            unsigned.append(what)  # integrity may come from elsewhere (TLS): only a signature that is there must verify
+            unsigned.append(
+                what
+            )  # integrity may come from elsewhere (TLS): only a signature that is there must verify
             continue
         try:
             jws.deserialize_compact(reply.signature, keys, payload=reply.raw)
@@ -305,6 +526,14 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
     if len(unsigned) == len(signed):
-        return skipped(Skip.NOT_OBSERVED, f"no answer carried a JWS-Signature header, though the agent publishes keys at {jwks_uri}: nothing to verify", *evidence)
+        return skipped(
+            Skip.NOT_OBSERVED,
+            "no answer carried a JWS-Signature header, though the agent publishes keys at"
+            f" {jwks_uri}: nothing to verify",
+            *evidence,
+        )
     note = f" ({len(unsigned)} unsigned: {', '.join(unsigned[:3])})" if unsigned else ""
-    return passed(f"{len(signed) - len(unsigned)} signed answers verify against the keys at {jwks_uri}{note}", *evidence)
+    return passed(
+        f"{len(signed) - len(unsigned)} signed answers verify against the keys at {jwks_uri}{note}",
+        *evidence,
+    )

@@ -41,16 +41,34 @@ OTHER_VARIANTS = {
 }
 _MAPPING = re.compile(r"->\s*(?:'([^']*)'|\"([^\"]*)\"|(true|false)|(-?\d+(?:\.\d+)?))")
 _ACCEPTABLE = re.compile(r"Acceptable values:\s*([^.]+)\.")
-_PLAIN = {"string": "example", "integer": 1, "number": 1.0, "boolean": True, "array": [], "object": {}, "null": None}
+_PLAIN = {
+    "string": "example",
+    "integer": 1,
+    "number": 1.0,
+    "boolean": True,
+    "array": [],
+    "object": {},
+    "null": None,
+}
 
 
 def example_value(key: dict[str, Any]) -> Any:
     """A value for `key` taken from its semantic description, checked against its key_type."""
     key_type = key.get("key_type")
-    description: str = key["semantic_description"] if isinstance(key.get("semantic_description"), str) else ""
+    description: str = (
+        key["semantic_description"] if isinstance(key.get("semantic_description"), str) else ""
+    )
     candidates: list[Any] = []
     for quoted, double, boolean, number in _MAPPING.findall(description):
-        candidates.append(quoted or double if (quoted or double) else boolean == "true" if boolean else float(number) if "." in number else int(number))
+        candidates.append(
+            quoted or double
+            if (quoted or double)
+            else boolean == "true"
+            if boolean
+            else float(number)
+            if "." in number
+            else int(number)
+        )
     if (listed := _ACCEPTABLE.search(description)) is not None:
         candidates += [v.strip() for v in listed.group(1).split(",") if v.strip()]
     if key.get("default_value") is not None:
@@ -63,14 +81,24 @@ def example_value(key: dict[str, Any]) -> Any:
 
 def _keys(template: Any) -> list[dict[str, Any]]:
     keys = template.get("keys") if isinstance(template, dict) else None
-    return [k for k in keys if isinstance(k, dict) and isinstance(k.get("key_name"), str)] if isinstance(keys, list) else []
+    return (
+        [k for k in keys if isinstance(k, dict) and isinstance(k.get("key_name"), str)]
+        if isinstance(keys, list)
+        else []
+    )
 
 
 def payload_for(template: Any, *, full: bool, other: Any = None) -> dict[str, Any]:
     """The REQUIRED keys (and with `full`, every key) of `template`; "other" only when given."""
-    payload = {k["key_name"]: example_value(k) for k in _keys(template)
-               if k["key_name"] != "other" and (full or k.get("required") is True)}
-    if any(k["key_name"] == "other" and k.get("required") is True for k in _keys(template)) and other is None:
+    payload = {
+        k["key_name"]: example_value(k)
+        for k in _keys(template)
+        if k["key_name"] != "other" and (full or k.get("required") is True)
+    }
+    if (
+        any(k["key_name"] == "other" and k.get("required") is True for k in _keys(template))
+        and other is None
+    ):
         other = "no further wishes"
     if other is not None:
         payload["other"] = other
@@ -93,29 +121,47 @@ class Exchanged:
 class Session:
     binding: SdsiBinding | None
     unmet: Unmet | None = None  # why there is no binding
-    observed: bool = False  # what passed by in a run that watches (kind "observed"), not the suite's exchanges
+    observed: bool = (
+        False  # what passed by in a run that watches (kind "observed"), not the suite's exchanges
+    )
     templates: dict[str, Reply] = field(default_factory=dict)
     exchanges: list[Exchanged] = field(default_factory=list)
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply
-    #: schema_id -> the same poll without the run's --header credentials (only when the run has some)
+    #: schema_id -> the same poll without the run's --header credentials (only when the run has
+    #: some)
     polled_anonymously: dict[str, Reply] = field(default_factory=dict)
 
     def valid_templates(self) -> dict[str, dict[str, Any]]:
-        return {s: r.body for s, r in self.templates.items()
-                if r.ok and isinstance(r.body, dict) and isinstance(r.body.get("schema_id"), str) and isinstance(r.body.get("keys"), list)}
+        return {
+            s: r.body
+            for s, r in self.templates.items()
+            if r.ok
+            and isinstance(r.body, dict)
+            and isinstance(r.body.get("schema_id"), str)
+            and isinstance(r.body.get("keys"), list)
+        }
 
     def patches(self) -> list[tuple[str, dict[str, Any], Exchange | None]]:
-        """Every patch seen: (where it came from, the patch, the exchange), polled first, then inline."""
+        """Every patch seen: (where it came from, the patch, the exchange), polled first, then
+        inline."""
         found: list[tuple[str, dict[str, Any], Exchange | None]] = []
         for schema_id, reply in self.polled.items():
-            patches = reply.body.get("patches") if reply.ok and isinstance(reply.body, dict) else None
+            patches = (
+                reply.body.get("patches") if reply.ok and isinstance(reply.body, dict) else None
+            )
             for patch in patches if isinstance(patches, list) else []:
                 if isinstance(patch, dict):
                     found.append((f"get_schema_updates({schema_id})", patch, reply.exchange))
         for exchanged in self.exchanges:
-            suggestion = exchanged.reply.body.get("schema_update_suggestion") if exchanged.reply.ok and isinstance(exchanged.reply.body, dict) else None
+            suggestion = (
+                exchanged.reply.body.get("schema_update_suggestion")
+                if exchanged.reply.ok and isinstance(exchanged.reply.body, dict)
+                else None
+            )
             if isinstance(suggestion, dict) and "patch_id" in suggestion:
-                found.append((f"the result of {exchanged.label()}", suggestion, exchanged.reply.exchange))
+                found.append(
+                    (f"the result of {exchanged.label()}", suggestion, exchanged.reply.exchange)
+                )
         return found
 
 
@@ -124,19 +170,38 @@ def _binding(target: Target) -> tuple[SdsiBinding | None, Unmet | None]:
         return JsonRpcSdsi(target.client, target.options.target, target.options.scenarios), None
     agents = sdsi_agents(target.document)
     if not agents:
-        return None, Unmet("the target offers no SDSI server agent (the SDSI capability or a get_schema_template operation)", absent=True)
+        return None, Unmet(
+            "the target offers no SDSI server agent (the SDSI capability or a get_schema_template"
+            " operation)",
+            absent=True,
+        )
     agent_id = agents[0].get("id")
-    url, reason = target.invoke_url(agent_id) if isinstance(agent_id, str) else (None, "the SDSI agent has no id")
+    url, reason = (
+        target.invoke_url(agent_id)
+        if isinstance(agent_id, str)
+        else (None, "the SDSI agent has no id")
+    )
     if url is None:
         return None, Unmet(reason or "")
-    return WoaRestSdsi(target.client, agents[0], url, scenarios=target.options.scenarios or _listed_scenarios(agents[0])), None
+    return (
+        WoaRestSdsi(
+            target.client,
+            agents[0],
+            url,
+            scenarios=target.options.scenarios or _listed_scenarios(agents[0]),
+        ),
+        None,
+    )
 
 
 def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
     """The values get_schema_template's `scenario` input lists, in any spelling a framework emits
     (enum, const, a $ref to an Enum, a oneOf or anyOf of consts)."""
     operations: list[Any] = agent["operations"] if isinstance(agent.get("operations"), list) else []
-    template = next((o for o in operations if isinstance(o, dict) and o.get("name") == "get_schema_template"), {})
+    template = next(
+        (o for o in operations if isinstance(o, dict) and o.get("name") == "get_schema_template"),
+        {},
+    )
     values = listed_values(template.get("inputs", agent.get("inputs")), "scenario") or []
     return tuple(v for v in values if isinstance(v, str))
 
@@ -152,57 +217,130 @@ async def _gather(target: Target) -> Session:
     for scenario, template in found.valid_templates().items():
         schema_id = template["schema_id"]
 
-        async def send(kind: str, description: str, payload: Any, schema: Any = schema_id, scenario: str = scenario) -> None:
-            found.exchanges.append(Exchanged(kind, scenario, description, payload, await binding.execute(schema, payload, "agent-conformance")))
+        async def send(
+            kind: str,
+            description: str,
+            payload: Any,
+            schema: Any = schema_id,
+            scenario: str = scenario,
+        ) -> None:
+            found.exchanges.append(
+                Exchanged(
+                    kind,
+                    scenario,
+                    description,
+                    payload,
+                    await binding.execute(schema, payload, "agent-conformance"),
+                )
+            )
 
-        await send("minimal", "a payload with the REQUIRED keys only", payload_for(template, full=False))
-        await send("full", "a payload with every key and \"other\": 'window seat'", payload_for(template, full=True, other="window seat"))
-        required = [k for k in _keys(template) if k.get("required") is True and k["key_name"] != "other"]
+        await send(
+            "minimal", "a payload with the REQUIRED keys only", payload_for(template, full=False)
+        )
+        await send(
+            "full",
+            "a payload with every key and \"other\": 'window seat'",
+            payload_for(template, full=True, other="window seat"),
+        )
+        required = [
+            k for k in _keys(template) if k.get("required") is True and k["key_name"] != "other"
+        ]
         if required:
             payload = payload_for(template, full=True)
             del payload[required[0]["key_name"]]
-            await send("missing-required", f"a payload without the REQUIRED key {required[0]['key_name']!r}", payload)
-        typed = next((k for k in _keys(template) if k.get("key_type") in JSON_TYPES and k["key_name"] != "other"), None)
+            await send(
+                "missing-required",
+                f"a payload without the REQUIRED key {required[0]['key_name']!r}",
+                payload,
+            )
+        typed = next(
+            (
+                k
+                for k in _keys(template)
+                if k.get("key_type") in JSON_TYPES and k["key_name"] != "other"
+            ),
+            None,
+        )
         if typed is not None:
-            wrong = 12345 if typed["key_type"] != "integer" and typed["key_type"] != "number" else "not a number"
-            await send("wrong-type", f"{typed['key_name']!r} with a value of the wrong type", {**payload_for(template, full=True), typed["key_name"]: wrong})
-        await send("unknown-schema", "a payload naming an unknown schema_id", payload_for(template, full=True), "no-such-schema-v0")
+            wrong = (
+                12345
+                if typed["key_type"] != "integer" and typed["key_type"] != "number"
+                else "not a number"
+            )
+            await send(
+                "wrong-type",
+                f"{typed['key_name']!r} with a value of the wrong type",
+                {**payload_for(template, full=True), typed["key_name"]: wrong},
+            )
+        await send(
+            "unknown-schema",
+            "a payload naming an unknown schema_id",
+            payload_for(template, full=True),
+            "no-such-schema-v0",
+        )
         for description, other in OTHER_VARIANTS.items():
-            await send("other", f'"other" as {description}', payload_for(template, full=False, other=other))
+            await send(
+                "other", f'"other" as {description}', payload_for(template, full=False, other=other)
+            )
         if binding.supports_updates:
             found.polled[schema_id] = await binding.updates(schema_id, "agent-conformance")
             if target.options.headers:
                 credentials = tuple(name for name, _ in target.options.headers)
-                found.polled_anonymously[schema_id] = await binding.without(credentials).updates(schema_id, "agent-conformance")
+                found.polled_anonymously[schema_id] = await binding.without(credentials).updates(
+                    schema_id, "agent-conformance"
+                )
     return found
 
 
 def _observed(target: Target) -> Session:
-    """In a run that watches: the templates, payloads (with their answers) and patches that passed by,
-    wherever they travelled, known by their shapes."""
+    """In a run that watches: the templates, payloads (with their answers) and patches that
+    passed by, wherever they travelled, known by their shapes."""
     assert target.observed is not None
     found, payloads = Session(None, observed=True), []
     for observed in target.observed.calls():
         answer, request = observed.response_json(), observed.request_json()
-        reply = Reply(observed.status, answer, media_type_of(observed.response_headers), observed.exchange(),
-                      None if observed.status is not None else observed.error or "no answer", observed.response_body,
-                      observed.response_headers.get("jws-signature"))
+        reply = Reply(
+            observed.status,
+            answer,
+            media_type_of(observed.response_headers),
+            observed.exchange(),
+            None if observed.status is not None else observed.error or "no answer",
+            observed.response_body,
+            observed.response_headers.get("jws-signature"),
+        )
         for template in carried(answer, "schema_id", "keys"):
             if isinstance(template["schema_id"], str):
-                found.templates.setdefault(str(template.get("scenario") or template["schema_id"]), replace(reply, body=template))
-        payloads += [(message, reply, f"{observed.method} {observed.path}") for message in carried(request, "schema_id", "payload")
-                     if isinstance(message["schema_id"], str)]
+                found.templates.setdefault(
+                    str(template.get("scenario") or template["schema_id"]),
+                    replace(reply, body=template),
+                )
+        payloads += [
+            (message, reply, f"{observed.method} {observed.path}")
+            for message in carried(request, "schema_id", "payload")
+            if isinstance(message["schema_id"], str)
+        ]
         if isinstance(answer, dict) and isinstance(answer.get("patches"), list):
             asked = next(iter(carried(request, "schema_id")), {}).get("schema_id")
             found.polled[str(asked or f"{observed.method} {observed.path}")] = reply
-    scenarios = {r.body["schema_id"]: s for s, r in found.templates.items() if isinstance(r.body, dict)}
-    found.exchanges = [Exchanged("observed", scenarios.get(message["schema_id"], str(message["schema_id"])),
-                                 f"a payload that passed by ({where})", message, reply) for message, reply, where in payloads]
+    scenarios = {
+        r.body["schema_id"]: s for s, r in found.templates.items() if isinstance(r.body, dict)
+    }
+    found.exchanges = [
+        Exchanged(
+            "observed",
+            scenarios.get(message["schema_id"], str(message["schema_id"])),
+            f"a payload that passed by ({where})",
+            message,
+            reply,
+        )
+        for message, reply, where in payloads
+    ]
     return found
 
 
 async def session(target: Target) -> Session:
-    """The run's SDSI exchanges, made once however many checks ask (in a run that watches, those that passed by)."""
+    """The run's SDSI exchanges, made once however many checks ask (in a run that watches, those
+    that passed by)."""
     if target.observed is not None:
         return await target.memo("sdsi-session", lambda: asyncio.sleep(0, _observed(target)))
     return await target.memo("sdsi-session", lambda: _gather(target))

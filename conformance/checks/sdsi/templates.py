@@ -15,26 +15,54 @@ from .common import unavailable
 __all__ = ["TEMPLATE_RULES"]
 
 TEMPLATE_RULES = (
-    "SDSI-4.1-TEMPLATE-OBJECT", "SDSI-4.1-SCHEMA-ID-REQUIRED", "SDSI-4.1-SCENARIO-REQUIRED", "SDSI-4.1-KEYS-REQUIRED",
-    "SDSI-4.1-KEY-DEFINITION-OBJECT", "SDSI-4.1-KEY-NAME-REQUIRED", "SDSI-4.1-KEY-NAME-SNAKE-CASE", "SDSI-4.1-KEY-NAME-UNIQUE",
-    "SDSI-4.1-KEY-TYPE-REQUIRED", "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED",
-    "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY", "SDSI-4.1-REQUIRED-FLAG-REQUIRED", "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE",
-    "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS", "SDSI-4.3-OTHER-DEFINED", "SDSI-4.3-OTHER-OPTIONAL", "SDSI-4.3-OTHER-KEY-TYPE",
+    "SDSI-4.1-TEMPLATE-OBJECT",
+    "SDSI-4.1-SCHEMA-ID-REQUIRED",
+    "SDSI-4.1-SCENARIO-REQUIRED",
+    "SDSI-4.1-KEYS-REQUIRED",
+    "SDSI-4.1-KEY-DEFINITION-OBJECT",
+    "SDSI-4.1-KEY-NAME-REQUIRED",
+    "SDSI-4.1-KEY-NAME-SNAKE-CASE",
+    "SDSI-4.1-KEY-NAME-UNIQUE",
+    "SDSI-4.1-KEY-TYPE-REQUIRED",
+    "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE",
+    "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED",
+    "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY",
+    "SDSI-4.1-REQUIRED-FLAG-REQUIRED",
+    "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE",
+    "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS",
+    "SDSI-4.3-OTHER-DEFINED",
+    "SDSI-4.3-OTHER-OPTIONAL",
+    "SDSI-4.3-OTHER-KEY-TYPE",
 )
 
 
 #: The rules of a key definition, judged on templates' keys and on patches' new keys alike.
-KEY_RULES = frozenset({"SDSI-4.1-KEY-DEFINITION-OBJECT", "SDSI-4.1-KEY-NAME-REQUIRED", "SDSI-4.1-KEY-TYPE-REQUIRED",
-                       "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED", "SDSI-4.1-REQUIRED-FLAG-REQUIRED"})
+KEY_RULES = frozenset(
+    {
+        "SDSI-4.1-KEY-DEFINITION-OBJECT",
+        "SDSI-4.1-KEY-NAME-REQUIRED",
+        "SDSI-4.1-KEY-TYPE-REQUIRED",
+        "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE",
+        "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED",
+        "SDSI-4.1-REQUIRED-FLAG-REQUIRED",
+    }
+)
 
 
 #: The SHOULDs of a key definition, judged on patches' new keys too.
-_KEY_SHOULDS = frozenset({"SDSI-4.1-KEY-NAME-SNAKE-CASE", "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY",
-                          "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE", "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS"})
+_KEY_SHOULDS = frozenset(
+    {
+        "SDSI-4.1-KEY-NAME-SNAKE-CASE",
+        "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY",
+        "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE",
+        "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS",
+    }
+)
 
 
 def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
-    """Two templates served under one schema_id with different keys: the id does not identify a schema."""
+    """Two templates served under one schema_id with different keys: the id does not identify a
+    schema."""
     seen: dict[Any, tuple[str, Any]] = {}
     problems = []
     for scenario, template in templates:
@@ -42,7 +70,10 @@ def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
             continue
         earlier = seen.setdefault(template["schema_id"], (scenario, template.get("keys")))
         if earlier[1] != template.get("keys"):
-            problems.append(f"{scenario}: schema_id {template['schema_id']!r} is also {earlier[0]}'s, with other keys")
+            problems.append(
+                f"{scenario}: schema_id {template['schema_id']!r} is also {earlier[0]}'s, with"
+                " other keys"
+            )
     return problems
 
 
@@ -56,12 +87,26 @@ async def _judge(requirement: str, target: Target) -> Verdict:
     if unusable:
         scenario, reply = unusable[0]
         evidence: tuple[Exchange, ...] = (reply.exchange,) if reply.exchange else ()
-        return errored(f"the template of {scenario!r} could not be fetched: {reply.problem or f'status {reply.status}'}", *evidence)
-    problems = [f"{scenario}: {v.path}: {v.message}" for scenario, reply in found.templates.items()
-                for v in validate_message("sdsi/schema-template", reply.body) if v.requirement == requirement]
-    if requirement in KEY_RULES | _KEY_SHOULDS:  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
-        problems += [f"{where}: {v.path}: {v.message}" for where, patch, _ in found.patches()
-                     for v in validate_message("sdsi/schema-patch", patch) if v.requirement == requirement and v.path.startswith("/new_keys")]
+        return errored(
+            f"the template of {scenario!r} could not be fetched:"
+            f" {reply.problem or f'status {reply.status}'}",
+            *evidence,
+        )
+    problems = [
+        f"{scenario}: {v.path}: {v.message}"
+        for scenario, reply in found.templates.items()
+        for v in validate_message("sdsi/schema-template", reply.body)
+        if v.requirement == requirement
+    ]
+    if (
+        requirement in KEY_RULES | _KEY_SHOULDS
+    ):  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+        problems += [
+            f"{where}: {v.path}: {v.message}"
+            for where, patch, _ in found.patches()
+            for v in validate_message("sdsi/schema-patch", patch)
+            if v.requirement == requirement and v.path.startswith("/new_keys")
+        ]
     if requirement == "SDSI-4.1-SCHEMA-ID-REQUIRED":
         problems += _schema_ids_shared([(s, r.body) for s, r in found.templates.items()])
     evidence = tuple(r.exchange for r in found.templates.values() if r.exchange)[:3]
@@ -84,8 +129,8 @@ for _requirement in TEMPLATE_RULES:
 
 @check("SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED")
 async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
-    """The suite's reading of Appendix A.1's preferred_language (inferred): a negotiation request that
-    carries one is served, in that language or another; it is not refused for carrying it."""
+    """The suite's reading of Appendix A.1's preferred_language (inferred): a negotiation request
+    that carries one is served, in that language or another; it is not refused for carrying it."""
     found, verdict = await unavailable(target)
     if verdict or found is None or found.binding is None:
         return verdict or errored("")
@@ -93,7 +138,11 @@ async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
     reply = await found.binding.template(scenario, preferred_language="zh-CN")
     evidence = (reply.exchange,) if reply.exchange else ()
     if not reply.ok:
-        return failed(f"asked for {scenario!r} with preferred_language zh-CN, the server answered "
-                      f"{reply.problem or reply.status} instead of honouring or ignoring it", *evidence)
-    # what the template holds is judged by the other template checks; here only that it was not refused
+        return failed(
+            f"asked for {scenario!r} with preferred_language zh-CN, the server answered "
+            f"{reply.problem or reply.status} instead of honouring or ignoring it",
+            *evidence,
+        )
+    # what the template holds is judged by the other template checks; here only that it was not
+    # refused
     return passed(f"a template asked for in zh-CN was served ({scenario})", *evidence)

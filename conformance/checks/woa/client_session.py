@@ -49,12 +49,23 @@ class ScenarioRecord:
         return [a for a in self.attempts if a.host == host]
 
     def evidence(self) -> tuple[Exchange, ...]:
-        """The requests as exchanges, then each run of the command (as an exchange without a URL)."""
+        """The requests as exchanges, then each run of the command (as an exchange without a
+        URL)."""
         sent = [Exchange(**r.as_evidence()) for r in self.requests[:8]]
-        runs = [Exchange("RUN", f"command (scenario {self.scenario.name})", request_body=o.command, status=o.exit_code,
-                         response_body=(o.stdout[:2048] + ("\n--- stderr ---\n" + o.stderr[-2048:] if o.stderr else "")),
-                         elapsed_ms=o.seconds * 1000, error="killed at the deadline" if o.timed_out else None)
-                for o in self.outcomes]
+        runs = [
+            Exchange(
+                "RUN",
+                f"command (scenario {self.scenario.name})",
+                request_body=o.command,
+                status=o.exit_code,
+                response_body=(
+                    o.stdout[:2048] + ("\n--- stderr ---\n" + o.stderr[-2048:] if o.stderr else "")
+                ),
+                elapsed_ms=o.seconds * 1000,
+                error="killed at the deadline" if o.timed_out else None,
+            )
+            for o in self.outcomes
+        ]
         return (*sent, *runs)
 
     def said(self) -> str:
@@ -65,21 +76,32 @@ class ScenarioRecord:
 @dataclass
 class ClientSession:
     records: dict[str, ScenarioRecord]
-    observed: bool = False  # the traffic a run watched (one record), rather than the scenarios the suite played
+    observed: bool = (
+        False  # the traffic a run watched (one record), rather than the scenarios the suite played
+    )
 
     def __getitem__(self, name: str) -> ScenarioRecord:
         if name not in self.records and self.observed:
-            raise NotObserved(f"scenario {name} was not played: a run that watches plays no scenario (drive the client "
-                              "with --client-command to judge it)")
+            raise NotObserved(
+                f"scenario {name} was not played: a run that watches plays no scenario (drive the"
+                " client with --client-command to judge it)"
+            )
         return self.records[name]
 
     def invoked_plainly(self) -> SpyRequest | None:
-        """The plain scenario's invocation, when the client made one: without it, a refusal proves nothing."""
+        """The plain scenario's invocation, when the client made one: without it, a refusal
+        proves nothing."""
         plain = self["plain"]
-        return next((r for r in plain.invocations if r.method == "POST"), None) if plain.outcomes else None
+        return (
+            next((r for r in plain.invocations if r.method == "POST"), None)
+            if plain.outcomes
+            else None
+        )
 
 
-async def _play(scenario: Scenario, world: SpyWorld, driver: CommandDriver, folder: Path) -> ScenarioRecord:
+async def _play(
+    scenario: Scenario, world: SpyWorld, driver: CommandDriver, folder: Path
+) -> ScenarioRecord:
     record = ScenarioRecord(scenario)
     proxy = await world.open_proxy()
     cache = folder / "cache"
@@ -88,7 +110,9 @@ async def _play(scenario: Scenario, world: SpyWorld, driver: CommandDriver, fold
     for invocation in scenario.runs:
         document = f"https://{invocation.document_host or scenario.host}/.well-known/woa.json"
         request = Request(document, invocation.agent, invocation.operation, invocation.input)
-        record.outcomes.append(await driver.act(request, workdir=folder, cacert=world.cacert, environment=environment))
+        record.outcomes.append(
+            await driver.act(request, workdir=folder, cacert=world.cacert, environment=environment)
+        )
     record.attempts = list(proxy.attempts)
     record.requests = [r for r in world.recorder.requests if r.host in scenario.documents]
     return record
@@ -110,20 +134,35 @@ async def _drive(template: str, deadline: float, scenarios: tuple[Scenario, ...]
 
 def _kept(session: ClientSession, recorder: Recorder) -> list[dict[str, Any]]:
     """The session as the recording keeps it: plain data, each request's body by its hash."""
-    return [{"scenario": name, "outcomes": [asdict(o) for o in record.outcomes], "attempts": [asdict(a) for a in record.attempts],
-             "requests": [asdict(r) | {"body": recorder.body(r.body)} for r in record.requests]}
-            for name, record in session.records.items()]
+    return [
+        {
+            "scenario": name,
+            "outcomes": [asdict(o) for o in record.outcomes],
+            "attempts": [asdict(a) for a in record.attempts],
+            "requests": [asdict(r) | {"body": recorder.body(r.body)} for r in record.requests],
+        }
+        for name, record in session.records.items()
+    ]
 
 
 def _restored(kept: list[dict[str, Any]], replay: Replay) -> ClientSession:
     scenarios = {s.name: s for s in SCENARIOS}
-    return ClientSession({k["scenario"]: ScenarioRecord(scenarios[k["scenario"]], [Outcome(**o) for o in k["outcomes"]],
-                                                        [SpyRequest(**r | {"body": replay.body(r["body"])}) for r in k["requests"]],
-                                                        [ProxyAttempt(**a) for a in k["attempts"]])
-                          for k in kept})
+    return ClientSession(
+        {
+            k["scenario"]: ScenarioRecord(
+                scenarios[k["scenario"]],
+                [Outcome(**o) for o in k["outcomes"]],
+                [SpyRequest(**r | {"body": replay.body(r["body"])}) for r in k["requests"]],
+                [ProxyAttempt(**a) for a in k["attempts"]],
+            )
+            for k in kept
+        }
+    )
 
 
-async def _session(template: str, deadline: float, recorder: Recorder | None, replay: Replay | None) -> ClientSession:
+async def _session(
+    template: str, deadline: float, recorder: Recorder | None, replay: Replay | None
+) -> ClientSession:
     """Played live, or read back from the recording a replay answers from (the client cannot be run
     again: what it did then is what is judged)."""
     if replay is not None:
@@ -142,9 +181,22 @@ def _observed(target: Target) -> ClientSession:
     assert target.observed is not None
     document = target.fetched.document
     pattern = invocation_path(document)
-    requests = [SpyRequest("observed", _host_of(o), o.method, o.path, o.request_headers, o.request_body, o.at,
-                           status=o.status, answered=o.response_headers, url=o.url)
-                for o in target.observed.exchanges if o.is_document or (pattern is not None and pattern.match(o.path))]
+    requests = [
+        SpyRequest(
+            "observed",
+            _host_of(o),
+            o.method,
+            o.path,
+            o.request_headers,
+            o.request_body,
+            o.at,
+            status=o.status,
+            answered=o.response_headers,
+            url=o.url,
+        )
+        for o in target.observed.exchanges
+        if o.is_document or (pattern is not None and pattern.match(o.path))
+    ]
     documents = {r.host: document for r in requests} if isinstance(document, dict) else {}
     scenario = Scenario("observed", "the traffic that passed by", documents, ())
     return ClientSession({scenario.name: ScenarioRecord(scenario, [], requests)}, observed=True)
@@ -152,14 +204,21 @@ def _observed(target: Target) -> ClientSession:
 
 def _host_of(observed: Observed) -> str:
     named = observed.request_headers.get("host", "")
-    return (named.rpartition(":")[0] if named.rpartition(":")[2].isdigit() else named).lower() or urlsplit(observed.url).hostname or ""
+    return (
+        (named.rpartition(":")[0] if named.rpartition(":")[2].isdigit() else named).lower()
+        or urlsplit(observed.url).hostname
+        or ""
+    )
 
 
 async def client_session(target: Target) -> ClientSession:
-    """Every scenario played against the client command of this run (once, however many checks ask), or
-    in a run that watches, what the client sent."""
+    """Every scenario played against the client command of this run (once, however many checks
+    ask), or in a run that watches, what the client sent."""
     if target.observed is not None:
         return await target.memo(MEMO_KEY, lambda: asyncio.sleep(0, _observed(target)))
     template = target.options.client_command
     assert template is not None, "client checks run only with --client-command"
-    return await target.memo(MEMO_KEY, lambda: _session(template, target.options.timeout * 3, target.recorder, target.replay))
+    return await target.memo(
+        MEMO_KEY,
+        lambda: _session(template, target.options.timeout * 3, target.recorder, target.replay),
+    )

@@ -11,7 +11,17 @@ from ...bindings import ExchangeFailed, HttpResponse
 from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target, on_the_open_internet
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import (
+    Skip,
+    Verdict,
+    check,
+    errored,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+    waived,
+)
 
 __all__: list[str] = []
 
@@ -36,12 +46,20 @@ async def woa_1_well_known_location(target: Target) -> Verdict:
     if discovery.response is None:
         return errored(f"cannot be judged: {discovery.problem}")
     if discovery.response.status in (404, 410):
-        return failed(f"nothing at {discovery.url} ({discovery.response.status})", discovery.response.exchange)
+        return failed(
+            f"nothing at {discovery.url} ({discovery.response.status})", discovery.response.exchange
+        )
     if discovery.response.status != 200:
         return errored(discovery.problem or "", discovery.response.exchange)
     media = discovery.response.media_type
-    if discovery.cause == "not-json" and not (media == "application/json" or media.endswith("+json")):
-        return failed(f"what {discovery.url} serves is {media or 'untyped'} and not JSON: no WoA document there", discovery.response.exchange)
+    if discovery.cause == "not-json" and not (
+        media == "application/json" or media.endswith("+json")
+    ):
+        return failed(
+            f"what {discovery.url} serves is {media or 'untyped'} and not JSON: no WoA document"
+            " there",
+            discovery.response.exchange,
+        )
     return passed(f"the document is served at {discovery.url}", discovery.response.exchange)
 
 
@@ -52,7 +70,9 @@ async def woa_9_2_media_type(target: Target) -> Verdict:
         return unserved  # type: ignore[return-value]
     if response.media_type == WOA_JSON:
         return passed(f"served as {WOA_JSON}", response.exchange)
-    return failed(f"served as {response.media_type or 'no media type'}, not {WOA_JSON}", response.exchange)
+    return failed(
+        f"served as {response.media_type or 'no media type'}, not {WOA_JSON}", response.exchange
+    )
 
 
 @check("WOA-9.2-UTF8-JSON")
@@ -63,7 +83,13 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     discovery = target.discovery
     if discovery.not_utf8:
         return failed(discovery.problem or "", response.exchange)
-    charset = response.headers.get("content-type", "").lower().partition("charset=")[2].split(";")[0].strip(' "')
+    charset = (
+        response.headers.get("content-type", "")
+        .lower()
+        .partition("charset=")[2]
+        .split(";")[0]
+        .strip(' "')
+    )
     if charset and charset not in _UTF8_CHARSETS:
         return failed(f"declared charset {charset!r}, not UTF-8", response.exchange)
     if discovery.cause == "not-json":
@@ -73,11 +99,12 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
 
 @check("WOA-7-CACHING-HEADERS")
 async def woa_7_caching_headers(target: Target) -> Verdict:
+    """WoA 7: "Hosts SHOULD include HTTP caching headers, such as ETag, Last-Modified, and
+    appropriate Cache-Control directives": at least one caching header (which set is
+    WOA-7-CACHE-CONTROL-AND-VALIDATOR's)."""
     response, unserved = _served(target)
     if response is None:
         return unserved  # type: ignore[return-value]
-    """WoA 7: "Hosts SHOULD include HTTP caching headers, such as ETag, Last-Modified, and appropriate
-    Cache-Control directives": at least one caching header (which set is WOA-7-CACHE-CONTROL-AND-VALIDATOR's)."""
     present = [h for h in _CACHING if h in response.headers]
     if present:
         return passed(f"caching headers present: {', '.join(present)}", response.exchange)
@@ -89,17 +116,24 @@ _CACHING = ("etag", "last-modified", "cache-control", "expires")
 
 @check("WOA-7-CACHE-CONTROL-AND-VALIDATOR")
 async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
-    """The suite's reading of WoA 7 (inferred, E-WOA-7-CACHING-SET): the document carries Cache-Control
-    and a validator (ETag or Last-Modified), so a client can both keep it and revalidate it."""
+    """The suite's reading of WoA 7 (inferred, E-WOA-7-CACHING-SET): the document carries
+    Cache-Control and a validator (ETag or Last-Modified), so a client can both keep it and
+    revalidate it."""
     response, unserved = _served(target)
     if response is None:
         return unserved  # type: ignore[return-value]
     present = [h for h in _CACHING if h in response.headers]
     if not present:
-        return skipped(Skip.DEPENDS_ON, "the document carries no caching header at all (WOA-7-CACHING-HEADERS judges that)", response.exchange)
+        return skipped(
+            Skip.DEPENDS_ON,
+            "the document carries no caching header at all (WOA-7-CACHING-HEADERS judges that)",
+            response.exchange,
+        )
     if "cache-control" in present and ("etag" in present or "last-modified" in present):
         return passed(f"Cache-Control and a validator: {', '.join(present)}", response.exchange)
-    missing = "Cache-Control" if "cache-control" not in present else "a validator (ETag or Last-Modified)"
+    missing = (
+        "Cache-Control" if "cache-control" not in present else "a validator (ETag or Last-Modified)"
+    )
     return failed(f"caching headers {', '.join(present)}, but no {missing}", response.exchange)
 
 
@@ -113,16 +147,27 @@ async def woa_7_conditional_get(target: Target) -> Verdict:
     elif "last-modified" in response.headers:
         condition = {"if-modified-since": response.headers["last-modified"]}
     else:
-        return not_applicable("the document carries no validator (ETag or Last-Modified) to send back")
+        return not_applicable(
+            "the document carries no validator (ETag or Last-Modified) to send back"
+        )
     try:
-        again = _revalidated(target, condition) if target.observed is not None else \
-            await target.client.request("GET", target.discovery.final_url, headers={"accept": ACCEPT, **condition})
+        again = (
+            _revalidated(target, condition)
+            if target.observed is not None
+            else await target.client.request(
+                "GET", target.discovery.final_url, headers={"accept": ACCEPT, **condition}
+            )
+        )
     except ExchangeFailed as error:
         return errored(str(error), error.exchange)
     name, value = next(iter(condition.items()))
     if again.status == 304:
         return passed(f"a GET with {name} was answered 304", again.exchange)
-    return failed(f"a GET with {name}: {value} for the unchanged document was answered {again.status}, not 304", again.exchange)
+    return failed(
+        f"a GET with {name}: {value} for the unchanged document was answered {again.status},"
+        " not 304",
+        again.exchange,
+    )
 
 
 def _revalidated(target: Target, condition: dict[str, str]) -> HttpResponse:
@@ -144,7 +189,9 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     url = target.discovery.final_url or target.discovery.url
     evidence = (target.discovery.response.exchange,) if target.discovery.response else ()
     if isinstance(target.document, dict) and "rest" not in _transports(target.document):
-        return not_applicable("the document offers no rest transport: the host implements no REST transport")
+        return not_applicable(
+            "the document offers no rest transport: the host implements no REST transport"
+        )
     if urlsplit(url).scheme == "https":
         return passed(f"the document is served over HTTPS at {url}", *evidence)
     if target.waives_plain_http(url):
@@ -166,7 +213,10 @@ async def woa_8_1_tls_1_3(target: Target) -> Verdict:
         return errored("the TLS version of the connection could not be read", response.exchange)
     if version == "TLSv1.3":
         return passed("the connection negotiated TLS 1.3", response.exchange)
-    return failed(f"the connection negotiated {version}, not TLS 1.3, though the suite offers 1.3", response.exchange)
+    return failed(
+        f"the connection negotiated {version}, not TLS 1.3, though the suite offers 1.3",
+        response.exchange,
+    )
 
 
 def _transports(document: dict[str, Any]) -> dict[str, Any]:
@@ -178,8 +228,9 @@ def _transports(document: dict[str, Any]) -> dict[str, Any]:
 async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     """WoA 8.1: "Plain HTTP MUST NOT be used for WoA documents or REST invocations on the open
     Internet": the URL that served the document and the rest base, where their host is on the open
-    Internet. Any such URL also fails WOA-8.1-HOST-USES-HTTPS or WOA-4.3.1-REST-BASE-HTTPS, which ask
-    for HTTPS wherever the host is; this rule adds nothing they miss, so no fault breaks it alone."""
+    Internet. Any such URL also fails WOA-8.1-HOST-USES-HTTPS or WOA-4.3.1-REST-BASE-HTTPS, which
+    ask for HTTPS wherever the host is; this rule adds nothing they miss, so no fault breaks it
+    alone."""
     document = target.document
     if not isinstance(document, dict):
         return errored("cannot be judged: the document was not read as a JSON object")
@@ -188,10 +239,20 @@ async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     if isinstance(rest, dict) and isinstance(rest.get("base"), str):
         urls.append(("the rest base", rest["base"]))
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
-    plain = [(what, url) for what, url in urls if url.lower().startswith("http://") and on_the_open_internet(url)]
+    plain = [
+        (what, url)
+        for what, url in urls
+        if url.lower().startswith("http://") and on_the_open_internet(url)
+    ]
     if plain:
-        return failed("plain HTTP on the open Internet: " + ", ".join(f"{what} at {url}" for what, url in plain), evidence)
-    return passed("neither the document nor the rest base is plain HTTP on the open Internet", evidence)
+        return failed(
+            "plain HTTP on the open Internet: "
+            + ", ".join(f"{what} at {url}" for what, url in plain),
+            evidence,
+        )
+    return passed(
+        "neither the document nor the rest base is plain HTTP on the open Internet", evidence
+    )
 
 
 @check("WOA-8.1-TRANSPORT-URLS-HTTPS")
@@ -201,13 +262,25 @@ async def woa_8_1_transport_urls_https(target: Target) -> Verdict:
     document = target.document
     if not isinstance(document, dict):
         return errored("cannot be judged: the document was not read as a JSON object")
-    plain = [(name, key, value) for name, config in _transports(document).items() if isinstance(config, dict)
-             for key, value in config.items()
-             if isinstance(value, str) and value.lower().startswith("http://") and (name, key) != ("rest", "base")]
+    plain = [
+        (name, key, value)
+        for name, config in _transports(document).items()
+        if isinstance(config, dict)
+        for key, value in config.items()
+        if isinstance(value, str)
+        and value.lower().startswith("http://")
+        and (name, key) != ("rest", "base")
+    ]
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
     if not plain:
-        return passed("no transport configuration points at a plain-HTTP URL (rest base: WOA-4.3.1-REST-BASE-HTTPS)", evidence)
+        return passed(
+            "no transport configuration points at a plain-HTTP URL (rest base:"
+            " WOA-4.3.1-REST-BASE-HTTPS)",
+            evidence,
+        )
     listed = ", ".join(f"{name}.{key} = {value}" for name, key, value in plain)
     if all(target.waives_plain_http(value) for _, _, value in plain):
-        return waived(f"plain HTTP on loopback, waived by --allow-http-loopback: {listed}", evidence)
+        return waived(
+            f"plain HTTP on loopback, waived by --allow-http-loopback: {listed}", evidence
+        )
     return failed(f"plain-HTTP URLs in the document: {listed}", evidence)

@@ -13,7 +13,17 @@ from typing import Any
 
 from ...target import Target
 from ...validation import Violation, validate_message
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped, waived
+from ..registry import (
+    Skip,
+    Verdict,
+    check,
+    errored,
+    failed,
+    not_applicable,
+    passed,
+    skipped,
+    waived,
+)
 
 __all__ = ["APPLIES", "document_violations"]
 
@@ -27,7 +37,13 @@ def _agents(document: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [o for a in _agents(document) if isinstance(a.get("operations"), list) for o in a["operations"] if isinstance(o, dict)]
+    return [
+        o
+        for a in _agents(document)
+        if isinstance(a.get("operations"), list)
+        for o in a["operations"]
+        if isinstance(o, dict)
+    ]
 
 
 def _transports(document: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +58,7 @@ def needs_agents(document: dict[str, Any]) -> str | None:
 def needs_agent_member(member: str) -> NotApplicable:
     def when(document: dict[str, Any]) -> str | None:
         return None if any(member in a for a in _agents(document)) else f"no agent has {member}"
+
     return when
 
 
@@ -51,17 +68,23 @@ def needs_operation_member(member: str | None) -> NotApplicable:
         if member is None:
             return None if operations else "no agent defines operations"
         return None if any(member in o for o in operations) else f"no operation has {member}"
+
     return when
 
 
 def needs_transport(name: str) -> NotApplicable:
     def when(document: dict[str, Any]) -> str | None:
         return None if name in _transports(document) else f"the document offers no {name} transport"
+
     return when
 
 
 def needs_private_transport(document: dict[str, Any]) -> str | None:
-    return None if set(_transports(document)) - set(REGISTERED) else "the document names no private transport"
+    return (
+        None
+        if set(_transports(document)) - set(REGISTERED)
+        else "the document names no private transport"
+    )
 
 
 def always(_: dict[str, Any]) -> str | None:
@@ -130,7 +153,11 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
     document = target.document
     if not isinstance(document, dict):
-        return skipped(Skip.DEPENDS_ON, "cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)", evidence)
+        return skipped(
+            Skip.DEPENDS_ON,
+            "cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)",
+            evidence,
+        )
     reason = applies(document)
     if reason:
         return not_applicable(reason)
@@ -141,7 +168,9 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     if requirement == "WOA-4.3.1-REST-BASE-HTTPS":
         base = _transports(document).get("rest", {}).get("base", "")
         if isinstance(base, str) and target.waives_plain_http(base):
-            return waived(f"plain HTTP on loopback, waived by --allow-http-loopback: {message}", evidence)
+            return waived(
+                f"plain HTTP on loopback, waived by --allow-http-loopback: {message}", evidence
+            )
     return failed(message, evidence)
 
 
@@ -159,9 +188,10 @@ for _requirement, _applies in APPLIES.items():
 
 @check("WOA-4-DOCUMENT-OBJECT")
 async def woa_4_document_object(target: Target) -> Verdict:
-    """WoA 4: "A WoA document is a single JSON object with the following top level fields": an object,
-    with woa_version, agents and transports (their values are judged by their own requirements). A
-    body that is not UTF-8 is WOA-9.2-UTF8-JSON's to fail; here it cannot be judged."""
+    """WoA 4: "A WoA document is a single JSON object with the following top level fields": an
+    object, with woa_version, agents and transports (their values are judged by their own
+    requirements). A body that is not UTF-8 is WOA-9.2-UTF8-JSON's to fail; here it cannot be
+    judged."""
     discovery = target.discovery
     if discovery.cause == "not-json" and not discovery.not_utf8:
         return failed(discovery.problem or "", discovery.response.exchange)  # type: ignore[union-attr]
@@ -170,8 +200,16 @@ async def woa_4_document_object(target: Target) -> Verdict:
         return unreadable
     evidence = discovery.response.exchange  # type: ignore[union-attr]
     if not isinstance(target.document, dict):
-        return failed(f"the document is a JSON {type(target.document).__name__}, not an object", evidence)
-    missing = [f"{v.path}: {v.message}" for v in document_violations(target) if v.requirement == "WOA-4-DOCUMENT-OBJECT"]
+        return failed(
+            f"the document is a JSON {type(target.document).__name__}, not an object", evidence
+        )
+    missing = [
+        f"{v.path}: {v.message}"
+        for v in document_violations(target)
+        if v.requirement == "WOA-4-DOCUMENT-OBJECT"
+    ]
     if missing:
         return failed("; ".join(missing), evidence)
-    return passed("the document is a single JSON object with woa_version, agents and transports", evidence)
+    return passed(
+        "the document is a single JSON object with woa_version, agents and transports", evidence
+    )

@@ -3,11 +3,16 @@ operation reachable over the rest transport, once per run, and each check judges
 concern its requirement.
 
 The probes, per agent and operation:
-    valid       inputs made from the inputs schema, boundary values included   -> 2xx, outputs schema
-    invalid     inputs that break one constraint each                            -> 4xx problem details
-    mismatch    an envelope naming another agent than the URL's {agent_id}       -> 400 problem details
-    malformed   a body that is not JSON                                          -> error as problem+json
-    implied     an envelope without operation, for an agent with "default"       -> served as default
+    valid       inputs made from the inputs schema, boundary values included   -> 2xx, outputs
+        schema
+    invalid     inputs that break one constraint each                            -> 4xx problem
+        details
+    mismatch    an envelope naming another agent than the URL's {agent_id}       -> 400 problem
+        details
+    malformed   a body that is not JSON                                          -> error as
+        problem+json
+    implied     an envelope without operation, for an agent with "default"       -> served as
+        default
 
 The suite invokes only URLs on an origin the user allowed, and never over plain HTTP unless
 --allow-http-loopback lets it on loopback.
@@ -36,8 +41,9 @@ __all__ = ["JUDGED_BY", "JUDGED_ON", "PLAN_KEY", "Plan", "Probe", "plan"]
 PROBLEM_JSON = "application/problem+json"
 PLAN_KEY = "woa-invocation-plan"
 CONCURRENCY = 8
-#: The order an agent's probes are sent in: its valid invocations first, so that the first answer at an
-#: agent's URL is a success (the mutation engine plans its mutants on the first answer at each URL).
+#: The order an agent's probes are sent in: its valid invocations first, so that the first answer at
+#: an agent's URL is a success (the mutation engine plans its mutants on the first answer at each
+#: URL).
 _SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
 
 
@@ -74,7 +80,13 @@ class Probe:
 
     @property
     def exchange(self) -> Exchange | None:
-        return self.response.exchange if self.response else self.failure.exchange if self.failure else None
+        return (
+            self.response.exchange
+            if self.response
+            else self.failure.exchange
+            if self.failure
+            else None
+        )
 
     def label(self) -> str:
         operation = f" operation {self.operation!r}" if self.operation else ""
@@ -111,10 +123,13 @@ def _envelope(agent_id: str, operation: str | None, value: Any) -> dict[str, Any
     return envelope
 
 
-def _agent_probes(target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan) -> list[list[Probe]]:
-    """The probes of one agent in three tiers: those that need no valid input (a mismatch, a body that
-    is not JSON), then one valid invocation per operation, then the rest (more valid inputs, near-misses).
-    The tiers decide what a cap keeps; the probes kept are sent in the agent's own order (`_SENDING`)."""
+def _agent_probes(
+    target: Target, document: dict[str, Any], agent: dict[str, Any], plan: Plan
+) -> list[list[Probe]]:
+    """The probes of one agent in three tiers: those that need no valid input (a mismatch, a body
+    that is not JSON), then one valid invocation per operation, then the rest (more valid inputs,
+    near-misses). The tiers decide what a cap keeps; the probes kept are sent in the agent's own
+    order (`_SENDING`)."""
     agent_id = agent["id"]
     url, reason = target.invoke_url(agent_id)
     if url is None:
@@ -127,27 +142,85 @@ def _agent_probes(target: Target, document: dict[str, Any], agent: dict[str, Any
     placeholder = "{agent_id}" in rest_config(document)["invoke_path"]
     for operation in _operations(agent):
         schema = selected_schema(agent, operation, "inputs")
-        try:  # the envelope's input is an object (WoA 5.1): an instance of another type is no valid invocation
+        # the envelope's input is an object (WoA 5.1): an instance of another type is no valid
+        # invocation
+        try:
             examples = [e for e in valid_examples(schema, limit=4) if isinstance(e, dict)]
             if not examples:
-                raise Ungeneratable("the inputs schema admits no object, and the envelope's input is one (WoA 5.1)")
+                raise Ungeneratable(
+                    "the inputs schema admits no object, and the envelope's input is one (WoA 5.1)"
+                )
         except Ungeneratable as error:
             plan.ungenerated.append(f"agent {agent_id!r} operation {operation!r}: {error}")
-            plan.why.setdefault(agent_id, f"no valid input could be built{f' for operation {operation!r}' if operation else ''}: {error}")
+            plan.why.setdefault(
+                agent_id,
+                "no valid input could be"
+                f" built{f' for operation {operation!r}' if operation else ''}: {error}",
+            )
             examples = []
-        if placeholder:  # no valid input is needed: the mismatch is the host's to see before the input
-            cheap.append(Probe("mismatch", agent_id, operation, "envelope naming another agent", url,
-                               _envelope(agent_id + "-not-this-agent", operation, examples[0] if examples else {})))
+        if (
+            placeholder
+        ):  # no valid input is needed: the mismatch is the host's to see before the input
+            cheap.append(
+                Probe(
+                    "mismatch",
+                    agent_id,
+                    operation,
+                    "envelope naming another agent",
+                    url,
+                    _envelope(
+                        agent_id + "-not-this-agent", operation, examples[0] if examples else {}
+                    ),
+                )
+            )
         if not examples:
             continue
-        first.append(Probe("valid", agent_id, operation, f"input {examples[0]!r}"[:200], url, _envelope(agent_id, operation, examples[0])))
+        first.append(
+            Probe(
+                "valid",
+                agent_id,
+                operation,
+                f"input {examples[0]!r}"[:200],
+                url,
+                _envelope(agent_id, operation, examples[0]),
+            )
+        )
         if operation == "default":
-            first.append(Probe("implied", agent_id, None, "envelope without operation", url, _envelope(agent_id, None, examples[0])))
+            first.append(
+                Probe(
+                    "implied",
+                    agent_id,
+                    None,
+                    "envelope without operation",
+                    url,
+                    _envelope(agent_id, None, examples[0]),
+                )
+            )
         for example in examples[1:]:
-            rest.append(Probe("valid", agent_id, operation, f"input {example!r}"[:200], url, _envelope(agent_id, operation, example)))
+            rest.append(
+                Probe(
+                    "valid",
+                    agent_id,
+                    operation,
+                    f"input {example!r}"[:200],
+                    url,
+                    _envelope(agent_id, operation, example),
+                )
+            )
         for description, value in invalid_examples(schema, limit=4):
-            rest.append(Probe("invalid", agent_id, operation, f"input {description}", url, _envelope(agent_id, operation, value)))
-    cheap.append(Probe("malformed", agent_id, None, "a body that is not JSON", url, content=b'{"agent": '))
+            rest.append(
+                Probe(
+                    "invalid",
+                    agent_id,
+                    operation,
+                    f"input {description}",
+                    url,
+                    _envelope(agent_id, operation, value),
+                )
+            )
+    cheap.append(
+        Probe("malformed", agent_id, None, "a body that is not JSON", url, content=b'{"agent": ')
+    )
     return [cheap, first, rest]
 
 
@@ -155,20 +228,28 @@ async def _send(target: Target, probe: Probe, gate: asyncio.Semaphore) -> None:
     async with gate:
         try:
             if probe.content is not None:
-                probe.response = await target.client.request("POST", probe.url, content=probe.content,
-                                                             headers={"content-type": "application/json", "accept": "application/json"})
+                probe.response = await target.client.request(
+                    "POST",
+                    probe.url,
+                    content=probe.content,
+                    headers={"content-type": "application/json", "accept": "application/json"},
+                )
             else:
-                probe.response = await target.client.request("POST", probe.url, json=probe.envelope,
-                                                             headers={"accept": "application/json"})
+                probe.response = await target.client.request(
+                    "POST", probe.url, json=probe.envelope, headers={"accept": "application/json"}
+                )
         except ExchangeFailed as error:
             probe.failure = error
         except Unreachable as error:
-            probe.failure = ExchangeFailed(str(error), Exchange("POST", probe.url, error=str(error)))
+            probe.failure = ExchangeFailed(
+                str(error), Exchange("POST", probe.url, error=str(error))
+            )
 
 
 async def _run_plan(target: Target) -> Plan:
     """Spend the run's probes breadth first: every agent's input-independent probes and one valid
-    invocation before any agent gets a second, so a cap cuts depth, never whole agents, until it must."""
+    invocation before any agent gets a second, so a cap cuts depth, never whole agents, until it
+    must."""
     plan = Plan()
     document = target.document
     if not isinstance(document, dict) or not isinstance(document.get("agents"), list):
@@ -176,29 +257,49 @@ async def _run_plan(target: Target) -> Plan:
     cap = target.options.max_probes
     tiers: list[list[Probe]] = [[], [], []]
     loop = asyncio.get_running_loop()
-    building_until = loop.time() + target.options.shared_deadline / 4  # inputs are built on the loop: a quarter of the plan's time
+    building_until = (
+        loop.time() + target.options.shared_deadline / 4
+    )  # inputs are built on the loop: a quarter of the plan's time
     for agent in document["agents"]:
-        if not (isinstance(agent, dict) and isinstance(agent.get("transports"), list) and "rest" in agent["transports"]):
+        if not (
+            isinstance(agent, dict)
+            and isinstance(agent.get("transports"), list)
+            and "rest" in agent["transports"]
+        ):
             continue
         plan.rest_agents += 1
         agent_id = agent.get("id")
         if not isinstance(agent_id, str) or not agent_id:
             plan.unreachable.append("an agent without a usable id")
             continue
-        if len(tiers[0]) + len(tiers[1]) >= cap:  # examples are made only for the agents the cap lets through
-            plan.unreachable.append(f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)")
-            plan.why.setdefault(agent_id, f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)")
+        if (
+            len(tiers[0]) + len(tiers[1]) >= cap
+        ):  # examples are made only for the agents the cap lets through
+            plan.unreachable.append(
+                f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)"
+            )
+            plan.why.setdefault(
+                agent_id,
+                f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)",
+            )
             continue
         if loop.time() > building_until:
-            plan.unreachable.append(f"agent {agent_id!r}: not invoked, the run's time for building inputs was spent")
-            plan.why.setdefault(agent_id, "not invoked: the run's time for building inputs from schemas was spent before it")
+            plan.unreachable.append(
+                f"agent {agent_id!r}: not invoked, the run's time for building inputs was spent"
+            )
+            plan.why.setdefault(
+                agent_id,
+                "not invoked: the run's time for building inputs from schemas was spent before it",
+            )
             continue
         for tier, probes in zip(tiers, _agent_probes(target, document, agent, plan), strict=False):
             tier.extend(probes)
         await asyncio.sleep(0)  # a deadline, a signal or another lane gets its turn between agents
     kept = [*tiers[0], *tiers[1], *tiers[2]][:cap]
     position = {agent_id: n for n, agent_id in enumerate(dict.fromkeys(p.agent for p in kept))}
-    plan.probes = sorted(kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind)))  # stable: examples keep their order
+    plan.probes = sorted(
+        kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind))
+    )  # stable: examples keep their order
     gate = asyncio.Semaphore(CONCURRENCY)
     await asyncio.gather(*(_send(target, p, gate) for p in plan.probes))
     return plan
@@ -210,13 +311,30 @@ def _observed_plan(target: Target) -> Plan:
 
     plan = Plan()
     document = target.document
-    if not isinstance(document, dict) or not isinstance(document.get("agents"), list) or target.observed is None:
+    if (
+        not isinstance(document, dict)
+        or not isinstance(document.get("agents"), list)
+        or target.observed is None
+    ):
         return plan
-    rest = [a for a in document["agents"] if isinstance(a, dict) and isinstance(a.get("transports"), list) and "rest" in a["transports"]]
+    rest = [
+        a
+        for a in document["agents"]
+        if isinstance(a, dict)
+        and isinstance(a.get("transports"), list)
+        and "rest" in a["transports"]
+    ]
     plan.rest_agents = len(rest)
     for kind, agent, operation, url, envelope, observed in invocations(target, target.observed):
-        probe = Probe(kind, agent, operation, f"as observed ({observed.method} {observed.path})"[:200], url, envelope,
-                      observed.request_body if envelope is None else None)
+        probe = Probe(
+            kind,
+            agent,
+            operation,
+            f"as observed ({observed.method} {observed.path})"[:200],
+            url,
+            envelope,
+            observed.request_body if envelope is None else None,
+        )
         if observed.status is None:
             probe.failure = failure_of(observed)
         else:
@@ -230,7 +348,8 @@ def _observed_plan(target: Target) -> Plan:
 
 
 async def plan(target: Target) -> Plan:
-    """The run's invocation probes, sent once however many checks ask (in a run that watches, those that passed by)."""
+    """The run's invocation probes, sent once however many checks ask (in a run that watches,
+    those that passed by)."""
     if target.observed is not None:
         return await target.memo(PLAN_KEY, lambda: asyncio.sleep(0, _observed_plan(target)))
     return await target.memo(PLAN_KEY, lambda: _run_plan(target))
@@ -260,47 +379,87 @@ def _problem_defect(response: HttpResponse) -> str | None:
 Judge = Callable[[Probe], str | None]  # what is wrong with one answer, or None
 
 
-async def _verdict(target: Target, kinds: tuple[str, ...], judge: Judge, success: str, *, absent: Verdict | None = None,
-                   unauthorized_judged: bool = False) -> Verdict:
+async def _verdict(
+    target: Target,
+    kinds: tuple[str, ...],
+    judge: Judge,
+    success: str,
+    *,
+    absent: Verdict | None = None,
+    unauthorized_judged: bool = False,
+) -> Verdict:
     """Judge every probe of `kinds`: fail listing the wrong answers, pass when every one is right.
-    With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with the reasons.
-    A 401 or 403 answer is left out (the suite sent no credentials) unless `unauthorized_judged`."""
+    With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with
+    the reasons. A 401 or 403 answer is left out (the suite sent no credentials) unless
+    `unauthorized_judged`."""
     if not isinstance(target.document, dict):
-        return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
+        return errored(
+            f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}"
+        )
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
-    refused = [] if unauthorized_judged else [p for p in probes if p.response is not None and p.response.status in (401, 403)]
+    refused = (
+        []
+        if unauthorized_judged
+        else [p for p in probes if p.response is not None and p.response.status in (401, 403)]
+    )
     if refused and len(refused) == len(probes):
-        return skipped(Skip.NEEDS_INPUT, f"the host answered {refused[0].response.status} to every invocation: it requires authorization "  # type: ignore[union-attr]
-                       "(WoA 6 lets it), and the suite sent none; give credentials with --header (E-WOA-6-UNAUTHORIZED-ANSWER)",
-                       *[p.exchange for p in refused[:1] if p.exchange])
+        return skipped(
+            Skip.NEEDS_INPUT,
+            f"the host answered {_status(refused[0])} to every invocation: it requires"
+            " authorization (WoA 6 lets it), and the suite sent none; give credentials with"
+            " --header"
+            " (E-WOA-6-UNAUTHORIZED-ANSWER)",
+            *[p.exchange for p in refused[:1] if p.exchange],
+        )
     probes = [p for p in probes if p not in refused]
     if not probes:
         if run.rest_agents == 0:
             return not_applicable("no agent is offered over the rest transport")
         if target.observed is not None:
-            raise NotObserved(f"no invocation of the kind this rule judges ({', '.join(kinds)}) passed by")
+            raise NotObserved(
+                f"no invocation of the kind this rule judges ({', '.join(kinds)}) passed by"
+            )
         reasons = run.unreachable + run.ungenerated
-        return absent or skipped(Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else ""))
+        return absent or skipped(
+            Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else "")
+        )
     broken = [p for p in probes if p.failure]
     if broken:
-        return errored(f"{len(broken)} of {len(probes)} exchanges broke: {broken[0].label()}: {broken[0].failure}",
-                       *[p.exchange for p in broken[:3] if p.exchange])
+        return errored(
+            f"{len(broken)} of {len(probes)} exchanges broke: {broken[0].label()}:"
+            f" {broken[0].failure}",
+            *[p.exchange for p in broken[:3] if p.exchange],
+        )
     try:
         wrong = [(p, problem) for p in probes if (problem := judge(p))]
     except Unjudgeable as error:
-        return errored(f"cannot be judged: {error}", *[p.exchange for p in probes[:1] if p.exchange])
+        return errored(
+            f"cannot be judged: {error}", *[p.exchange for p in probes[:1] if p.exchange]
+        )
     if wrong:
         listed = "; ".join(f"{p.label()}: {problem}" for p, problem in wrong[:5])
         more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
-        return failed(f"{len(wrong)} of {len(probes)} answers: {listed}{more}", *[p.exchange for p, _ in wrong[:3] if p.exchange])
-    return passed(f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange])
+        return failed(
+            f"{len(wrong)} of {len(probes)} answers: {listed}{more}",
+            *[p.exchange for p, _ in wrong[:3] if p.exchange],
+        )
+    return passed(
+        f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange]
+    )
+
+
+def _status(probe: Probe) -> int | None:
+    return probe.response.status if probe.response is not None else None
 
 
 def _no_placeholder(target: Target) -> Verdict | None:
     rest = rest_config(target.document)
     if isinstance(rest, dict) and "{agent_id}" not in str(rest.get("invoke_path", "")):
-        return not_applicable("the invoke_path has no {agent_id} placeholder, so the host cannot infer the agent from the URL")
+        return not_applicable(
+            "the invoke_path has no {agent_id} placeholder, so the host cannot infer the agent from"
+            " the URL"
+        )
     return None
 
 
@@ -310,42 +469,68 @@ def _status_2xx(probe: Probe) -> str | None:
 
 
 def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
-    """Whether an answer is a success under another status than 2xx: neither 2xx nor an error status (4xx,
-    5xx: the host says it failed, whatever the body), with a JSON body, not problem details, that
-    conforms to the outputs schema."""
+    """Whether an answer is a success under another status than 2xx: neither 2xx nor an error
+    status (4xx, 5xx: the host says it failed, whatever the body), with a JSON body, not problem
+    details, that conforms to the outputs schema."""
     response = probe.response
     assert response is not None
-    if 200 <= response.status < 300 or response.status >= 400 or response.media_type == PROBLEM_JSON:
+    if (
+        200 <= response.status < 300
+        or response.status >= 400
+        or response.media_type == PROBLEM_JSON
+    ):
         return False
     if 300 <= response.status < 400 and "location" in response.headers:
         return False  # a redirect, not a success (the suite follows none)
     body, error = _json_body(response)
     agent = agent_of(document, probe.agent)
-    if error or agent is None or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict):
+    if (
+        error
+        or agent is None
+        or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict)
+    ):
         return False
-    return not validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=probe.operation)
+    return not validate_message(
+        "woa/success-response",
+        body,
+        document=document,
+        agent=probe.agent,
+        operation=probe.operation,
+    )
 
 
 @check("WOA-5.2-SUCCESS-2XX")
 async def woa_5_2_success_2xx(target: Target) -> Verdict:
     """WoA 5.2: "On success, the host MUST return a 2xx status code": an answer that carries the
-    agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx, not
-    with a status that is neither success nor error (1xx, 3xx); a 4xx or 5xx is the host's own error.
-    Whether a schema-valid input must succeed at all the draft does not say (WOA-5.2-VALID-INPUT-ACCEPTED)."""
+    agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx,
+    not with a status that is neither success nor error (1xx, 3xx); a 4xx or 5xx is the host's
+    own error. Whether a schema-valid input must succeed at all the draft does not say
+    (WOA-5.2-VALID-INPUT-ACCEPTED)."""
     document = target.document
 
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         if _succeeded_elsewhere(probe, document):
-            return f"answered {probe.response.status} with a body that conforms to the outputs schema (a success)"
+            return (
+                f"answered {probe.response.status} with a body that conforms to the outputs schema"
+                " (a success)"
+            )
         return None
 
-    verdict = await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-2XX"], judge, "every success was answered 2xx")
+    verdict = await _verdict(
+        target, JUDGED_ON["WOA-5.2-SUCCESS-2XX"], judge, "every success was answered 2xx"
+    )
     if verdict.status.value == "pass":
         run = await plan(target)
-        if not any(p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")):
-            return skipped(Skip.DEPENDS_ON, "no invocation succeeded, so no success could be seen: every schema-valid input was refused "
-                           "(WOA-5.2-VALID-INPUT-ACCEPTED judges that)", *verdict.evidence)
+        if not any(
+            p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")
+        ):
+            return skipped(
+                Skip.DEPENDS_ON,
+                "no invocation succeeded, so no success could be seen: every schema-valid input was"
+                " refused (WOA-5.2-VALID-INPUT-ACCEPTED judges that)",
+                *verdict.evidence,
+            )
     return verdict
 
 
@@ -363,7 +548,12 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
             return None  # temporarily unable, as the erratum's proposal lets a host say
         return f"refused a schema-valid input with {probe.response.status}"
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-VALID-INPUT-ACCEPTED"], judge, "every schema-valid invocation was served 2xx")
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-VALID-INPUT-ACCEPTED"],
+        judge,
+        "every schema-valid invocation was served 2xx",
+    )
 
 
 @check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS")
@@ -378,14 +568,22 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
         if error:
             return f"the body is {error}"
         agent = agent_of(document, probe.agent)
-        operation = "default" if probe.kind == "implied" else probe.operation  # WoA 5.1: no operation is the default one
+        operation = (
+            "default" if probe.kind == "implied" else probe.operation
+        )  # WoA 5.1: no operation is the default one
         if agent is None or not isinstance(selected_schema(agent, operation, "outputs"), dict):
             return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
-        violations = validate_message("woa/success-response", body, document=document, agent=probe.agent, operation=operation)
+        violations = validate_message(
+            "woa/success-response", body, document=document, agent=probe.agent, operation=operation
+        )
         return "; ".join(f"{v.path}: {v.message}" for v in violations) or None
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"], judge,
-                          "every 2xx body validates against the outputs schema")
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"],
+        judge,
+        "every 2xx body validates against the outputs schema",
+    )
 
 
 @check("WOA-4.3.1-HOST-RESPONDS-JSON")
@@ -393,12 +591,20 @@ async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         if not _is_json_media_type(probe.response.media_type):
-            return f"answered {probe.response.status} as {probe.response.media_type or 'no media type'}, not JSON"
+            return (
+                f"answered {probe.response.status} as"
+                f" {probe.response.media_type or 'no media type'}, not JSON"
+            )
         _, error = _json_body(probe.response)
         return f"answered {probe.response.status} with a body that is {error}" if error else None
 
-    return await _verdict(target, JUDGED_ON["WOA-4.3.1-HOST-RESPONDS-JSON"], judge,
-                          "every answer to an invocation was JSON", unauthorized_judged=True)
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-4.3.1-HOST-RESPONDS-JSON"],
+        judge,
+        "every answer to an invocation was JSON",
+        unauthorized_judged=True,
+    )
 
 
 @check("WOA-5.2-AGENT-MISMATCH-400")
@@ -407,28 +613,53 @@ async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
     agent field with a different value, the host MUST reject the request with HTTP status 400".
     Serving the mismatched envelope (2xx) shows the agent was taken from the URL and the request not
     rejected; 400 keeps the rule; another refusal does not show where the host took the agent from
-    (WOA-5.2-PLACEHOLDER-MISMATCH-400 asks for the 400 wherever invoke_path holds the placeholder)."""
+    (WOA-5.2-PLACEHOLDER-MISMATCH-400 asks for the 400 wherever invoke_path holds the placeholder).
+    """
+
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         if 200 <= probe.response.status < 300:
-            return f"served the envelope naming another agent with {probe.response.status} instead of rejecting it with 400"
+            return (
+                f"served the envelope naming another agent with {probe.response.status} instead of"
+                " rejecting it with 400"
+            )
         return None
 
-    verdict = await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-400"], judge, "every mismatched envelope was rejected with 400",
-                             absent=_no_placeholder(target))
+    verdict = await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-AGENT-MISMATCH-400"],
+        judge,
+        "every mismatched envelope was rejected with 400",
+        absent=_no_placeholder(target),
+    )
     if verdict.status.value == "pass":
         run = await plan(target)
-        others = sorted({p.response.status for p in run.of("mismatch") if p.response is not None and p.response.status != 400})
-        if others and not any(p.response is not None and p.response.status == 400 for p in run.of("mismatch")):
-            return skipped(Skip.INCONCLUSIVE, f"every mismatched envelope was refused with {', '.join(map(str, others))}, not 400: whether the host took "
-                           "the agent from the URL cannot be told (WOA-5.2-PLACEHOLDER-MISMATCH-400 judges the status)", *verdict.evidence)
+        others = sorted(
+            {
+                p.response.status
+                for p in run.of("mismatch")
+                if p.response is not None and p.response.status != 400
+            }
+        )
+        if others and not any(
+            p.response is not None and p.response.status == 400 for p in run.of("mismatch")
+        ):
+            return skipped(
+                Skip.INCONCLUSIVE,
+                f"every mismatched envelope was refused with {', '.join(map(str, others))}, not"
+                " 400: whether the host took the agent from the URL cannot be told"
+                " (WOA-5.2-PLACEHOLDER-MISMATCH-400 judges the status)",
+                *verdict.evidence,
+            )
     return verdict
 
 
 @check("WOA-5.2-PLACEHOLDER-MISMATCH-400")
 async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
-    """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-MISMATCH-DERIVED): where invoke_path holds
-    {agent_id}, a host refuses an envelope naming another agent with 400, not another status."""
+    """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-MISMATCH-DERIVED): where invoke_path
+    holds {agent_id}, a host refuses an envelope naming another agent with 400, not another
+    status."""
+
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         status = probe.response.status
@@ -436,8 +667,13 @@ async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
             return None  # a served mismatch is WOA-5.2-AGENT-MISMATCH-400's
         return f"refused with {status}, not 400"
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-PLACEHOLDER-MISMATCH-400"], judge, "every mismatched envelope was refused with 400",
-                          absent=_no_placeholder(target))
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-PLACEHOLDER-MISMATCH-400"],
+        judge,
+        "every mismatched envelope was refused with 400",
+        absent=_no_placeholder(target),
+    )
 
 
 @check("WOA-5.2-AGENT-MISMATCH-PROBLEM")
@@ -448,31 +684,53 @@ async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
             return None  # the status is judged by WOA-5.2-AGENT-MISMATCH-400
         return _problem_defect(probe.response)
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-AGENT-MISMATCH-PROBLEM"], judge, "every mismatch was explained with problem details",
-                          absent=_no_placeholder(target))
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-AGENT-MISMATCH-PROBLEM"],
+        judge,
+        "every mismatch was explained with problem details",
+        absent=_no_placeholder(target),
+    )
 
 
 @check("WOA-5.2-ERROR-PROBLEM-DETAILS")
 async def woa_5_2_error_problem_details(target: Target) -> Verdict:
-    """WoA 5.2: "On error, the host SHOULD return a 4xx or 5xx status code and a response body using the
-    problem details format": every error answer (4xx, 5xx) to an invalid input is problem details.
-    Whether an invalid input is an error at all is WOA-5.2-INVALID-INPUT-REJECTED's."""
+    """WoA 5.2: "On error, the host SHOULD return a 4xx or 5xx status code and a response body
+    using the problem details format": every error answer (4xx, 5xx) to an invalid input is
+    problem details. Whether an invalid input is an error at all is
+    WOA-5.2-INVALID-INPUT-REJECTED's."""
+
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         return _problem_defect(probe.response) if probe.response.status >= 400 else None
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-ERROR-PROBLEM-DETAILS"], judge, "every error answer was problem details")
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-ERROR-PROBLEM-DETAILS"],
+        judge,
+        "every error answer was problem details",
+    )
 
 
 @check("WOA-5.2-INVALID-INPUT-REJECTED")
 async def woa_5_2_invalid_input_rejected(target: Target) -> Verdict:
     """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-INPUT-VALIDATION): an input that does not
     conform to the selected inputs schema is refused with a 4xx."""
+
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
-        return None if 400 <= probe.response.status < 500 else f"answered {probe.response.status}, not 4xx"
+        return (
+            None
+            if 400 <= probe.response.status < 500
+            else f"answered {probe.response.status}, not 4xx"
+        )
 
-    return await _verdict(target, JUDGED_ON["WOA-5.2-INVALID-INPUT-REJECTED"], judge, "every input that breaks the inputs schema was refused with a 4xx")
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.2-INVALID-INPUT-REJECTED"],
+        judge,
+        "every input that breaks the inputs schema was refused with a 4xx",
+    )
 
 
 @check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
@@ -480,14 +738,32 @@ async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
     def judge(probe: Probe) -> str | None:
         assert probe.response is not None
         if probe.response.status < 400:
-            return None  # no error answer to judge (a body that is not JSON served is no error of this rule)
+            # no error answer to judge (a body that is not JSON served is no error of this rule)
+            return None
         media_type = probe.response.media_type
-        return None if media_type == PROBLEM_JSON else f"the {probe.response.status} error is {media_type or 'untyped'}, not {PROBLEM_JSON}"
+        return (
+            None
+            if media_type == PROBLEM_JSON
+            else (
+                f"the {probe.response.status} error is {media_type or 'untyped'}, not"
+                f" {PROBLEM_JSON}"
+            )
+        )
 
-    return await _verdict(target, JUDGED_ON["WOA-4.3.1-ERRORS-PROBLEM-JSON"], judge, f"errors were answered as {PROBLEM_JSON}")
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-4.3.1-ERRORS-PROBLEM-JSON"],
+        judge,
+        f"errors were answered as {PROBLEM_JSON}",
+    )
 
 
 @check("WOA-5.1-DEFAULT-OPERATION")
 async def woa_5_1_default_operation(target: Target) -> Verdict:
-    return await _verdict(target, JUDGED_ON["WOA-5.1-DEFAULT-OPERATION"], _status_2xx, "an envelope without operation was served as the default operation",
-                          absent=not_applicable("no agent defines an operation named default"))
+    return await _verdict(
+        target,
+        JUDGED_ON["WOA-5.1-DEFAULT-OPERATION"],
+        _status_2xx,
+        "an envelope without operation was served as the default operation",
+        absent=not_applicable("no agent defines an operation named default"),
+    )

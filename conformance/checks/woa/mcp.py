@@ -27,34 +27,86 @@ def tool_names(name: str, namespace: Any) -> list[str]:
 
 
 def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]], Verdict | None]:
-    """The mcp configuration and its agents, or the skip that says why the suite cannot call its server."""
+    """The mcp configuration and its agents, or the skip that says why the suite cannot call its
+    server."""
     document: dict[str, Any] = target.document
-    agents = [a for a in document.get("agents", []) if isinstance(a, dict) and "mcp" in (a.get("transports") or [])] \
-        if isinstance(document.get("agents"), list) else []
+    agents = (
+        [
+            a
+            for a in document.get("agents", [])
+            if isinstance(a, dict) and "mcp" in (a.get("transports") or [])
+        ]
+        if isinstance(document.get("agents"), list)
+        else []
+    )
     transports = document.get("transports")
     config = transports.get("mcp") if isinstance(transports, dict) else None
     if not isinstance(config, dict):
-        return None, agents, skipped(Skip.DEPENDS_ON, "the mcp transport has no configuration object (WOA-4.3.2-MCP-CONFIG-OBJECT)")
+        return (
+            None,
+            agents,
+            skipped(
+                Skip.DEPENDS_ON,
+                "the mcp transport has no configuration object (WOA-4.3.2-MCP-CONFIG-OBJECT)",
+            ),
+        )
     server, field = config.get("server"), config.get("tool_field")
     if not isinstance(server, str) or not server.startswith(("https://", "http://")):
-        return None, agents, skipped(Skip.UNREACHABLE, f"the mcp server {server!r} is not an http(s) URL; the suite speaks streamable HTTP only")
+        return (
+            None,
+            agents,
+            skipped(
+                Skip.UNREACHABLE,
+                f"the mcp server {server!r} is not an http(s) URL; the suite speaks streamable HTTP"
+                " only",
+            ),
+        )
     if server.startswith("http://") and not target.waives_plain_http(server):
-        return None, agents, skipped(Skip.DEPENDS_ON, f"the mcp server {server} is plain HTTP; the suite does not call it (WOA-8.1-NO-PLAIN-HTTP)")
+        return (
+            None,
+            agents,
+            skipped(
+                Skip.DEPENDS_ON,
+                f"the mcp server {server} is plain HTTP; the suite does not call it"
+                " (WOA-8.1-NO-PLAIN-HTTP)",
+            ),
+        )
     if not target.may_call(server):
-        return None, agents, skipped(Skip.NEEDS_INPUT, f"{server} is not on the target's origin; allow it with --allow-origin to call it")
+        return (
+            None,
+            agents,
+            skipped(
+                Skip.NEEDS_INPUT,
+                f"{server} is not on the target's origin; allow it with --allow-origin to call it",
+            ),
+        )
     if not isinstance(field, str):
-        return None, agents, skipped(Skip.DEPENDS_ON, "the mcp transport names no tool_field (WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED)")
+        return (
+            None,
+            agents,
+            skipped(
+                Skip.DEPENDS_ON,
+                "the mcp transport names no tool_field (WOA-4.3.2-MCP-TOOL-FIELD-REQUIRED)",
+            ),
+        )
     return config, agents, None
 
 
 async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
     """A failing or erring verdict for `agent`, or None when its tool call is right."""
-    from ...bindings.mcp import McpFailed, call_tool  # the SDK takes half a second to import: only when needed
+    from ...bindings.mcp import (
+        McpFailed,
+        call_tool,
+    )  # the SDK takes half a second to import: only when needed
 
     target.sends("an MCP tools/call")
 
     agent_id = agent.get("id")
-    operations = [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
+    operations = (
+        [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)]
+        if isinstance(agent.get("operations"), list)
+        else []
+    )
     operation = operations[0] if operations and isinstance(operations[0], str) else None
     try:
         example = valid_examples(selected_schema(agent, operation, "inputs"), limit=1)[0]
@@ -63,35 +115,62 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     envelope = {"agent": agent_id, "operation": operation, "input": example}
     name = envelope.get(config["tool_field"])
     if not isinstance(name, str):
-        return skipped(Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name")
+        return skipped(
+            Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name"
+        )
     try:
-        call = await call_tool(config["server"], tool_names(name, config.get("tool_namespace")), example,
-                               timeout=target.options.timeout, max_body=target.options.max_body, cacert=target.options.cacert,
-                               recorder=target.recorder, replay=target.replay)
+        call = await call_tool(
+            config["server"],
+            tool_names(name, config.get("tool_namespace")),
+            example,
+            timeout=target.options.timeout,
+            max_body=target.options.max_body,
+            cacert=target.options.cacert,
+            recorder=target.recorder,
+            replay=target.replay,
+        )
     except McpFailed as error:
         return errored(f"agent {agent_id!r}: {error}", error.exchange)
     if call.is_error:
-        return failed(f"agent {agent_id!r}: tool {call.tool!r} answered isError: {call.text[:300]}", call.exchange)
+        return failed(
+            f"agent {agent_id!r}: tool {call.tool!r} answered isError: {call.text[:300]}",
+            call.exchange,
+        )
     output = call.structured
     if output is None:
         try:
             output = parse_json(call.text.encode())
         except NotJson as error:
-            return failed(f"agent {agent_id!r}: the tool result has no structured content and its text is {error}", call.exchange)
+            return failed(
+                f"agent {agent_id!r}: the tool result has no structured content and its text is"
+                f" {error}",
+                call.exchange,
+            )
     try:
-        violations = validate_message("woa/success-response", output, document=target.document, agent=agent_id, operation=operation)
+        violations = validate_message(
+            "woa/success-response",
+            output,
+            document=target.document,
+            agent=agent_id,
+            operation=operation,
+        )
     except Unjudgeable as error:
         return errored(f"agent {agent_id!r}: cannot be judged: {error}", call.exchange)
     if violations:
-        return failed(f"agent {agent_id!r}: the result of tool {call.tool!r} does not validate against the outputs schema: "
-                      + "; ".join(f"{v.path}: {v.message}" for v in violations), call.exchange)
+        return failed(
+            f"agent {agent_id!r}: the result of tool {call.tool!r} does not validate against the"
+            " outputs schema: " + "; ".join(f"{v.path}: {v.message}" for v in violations),
+            call.exchange,
+        )
     return None
 
 
 @check("WOA-5.3-MCP-TOOL-INVOCATION", wire=True)
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
-        return errored(f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}")
+        return errored(
+            f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}"
+        )
     config, agents, unusable = _config(target)
     if not agents:
         return not_applicable("no agent is offered over the mcp transport")
@@ -102,4 +181,7 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
         found = next((v for v in verdicts if v is not None and v.status.value == status), None)
         if found:
             return found
-    return passed(f"{len(agents)} agent(s) answered the tool call with a result that validates against the outputs schema")
+    return passed(
+        f"{len(agents)} agent(s) answered the tool call with a result that validates against the"
+        " outputs schema"
+    )

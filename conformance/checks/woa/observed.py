@@ -33,20 +33,39 @@ __all__ = ["failure_of", "invocation_path", "invocations", "kind_of"]
 
 
 def invocation_path(document: Any) -> re.Pattern[str] | None:
-    """The paths an invocation of any agent takes (after the rest base's own path), with the agent's id."""
+    """The paths an invocation of any agent takes (after the rest base's own path), with the
+    agent's id."""
     rest = rest_config(document)
-    if not isinstance(rest, dict) or not isinstance(rest.get("invoke_path"), str) or not rest["invoke_path"].startswith("/"):
+    if (
+        not isinstance(rest, dict)
+        or not isinstance(rest.get("invoke_path"), str)
+        or not rest["invoke_path"].startswith("/")
+    ):
         return None
     base = urlsplit(rest["base"]).path.rstrip("/") if isinstance(rest.get("base"), str) else ""
-    template = re.escape(base + rest["invoke_path"].split("?")[0]).replace(re.escape("{agent_id}"), "(?P<agent>[^/?#]+)")
+    template = re.escape(base + rest["invoke_path"].split("?")[0]).replace(
+        re.escape("{agent_id}"), "(?P<agent>[^/?#]+)"
+    )
     return re.compile(f"^{template}(?:\\?.*)?$")
 
 
-def kind_of(document: dict[str, Any], envelope: Any, body_is_json: bool, in_path: str | None,
-            media_type: str = "application/json") -> tuple[str, str | None, str | None] | None:
-    """(kind, agent, operation) of an invocation (see the module's table), or None when it is none of them."""
-    if media_type != "application/json" or not body_is_json or not isinstance(envelope, dict) or not isinstance(envelope.get("agent"), str) \
-            or not isinstance(envelope.get("input"), dict) or not isinstance(envelope.get("operation", ""), str):
+def kind_of(
+    document: dict[str, Any],
+    envelope: Any,
+    body_is_json: bool,
+    in_path: str | None,
+    media_type: str = "application/json",
+) -> tuple[str, str | None, str | None] | None:
+    """(kind, agent, operation) of an invocation (see the module's table), or None when it is
+    none of them."""
+    if (
+        media_type != "application/json"
+        or not body_is_json
+        or not isinstance(envelope, dict)
+        or not isinstance(envelope.get("agent"), str)
+        or not isinstance(envelope.get("input"), dict)
+        or not isinstance(envelope.get("operation", ""), str)
+    ):
         return "malformed", in_path, None
     if in_path is not None and envelope["agent"] != in_path:
         return "mismatch", in_path, envelope.get("operation")
@@ -54,8 +73,14 @@ def kind_of(document: dict[str, Any], envelope: Any, body_is_json: bool, in_path
     agent = agent_of(document, agent_id)
     operation = envelope.get("operation")
     names = operation_names(agent) if agent is not None else set()
-    if agent is None or (operation is not None and operation not in names) or (operation is None and names and "default" not in names):
-        return None  # not an operation the agent defines (no operation names none, where it lists some but no default)
+    if (
+        agent is None
+        or (operation is not None and operation not in names)
+        or (operation is None and names and "default" not in names)
+    ):
+        # not an operation the agent defines (no operation names none, where it lists some but no
+        # default)
+        return None
     implied = operation is None and "default" in names
     schema = selected_schema(agent, "default" if implied else operation, "inputs")
     if not isinstance(schema, dict):
@@ -64,13 +89,16 @@ def kind_of(document: dict[str, Any], envelope: Any, body_is_json: bool, in_path
         if any(True for _ in target_validator(schema).iter_errors(envelope["input"])):
             return "invalid", agent_id, operation
         if any(True for _ in target_validator(schema, formats=True).iter_errors(envelope["input"])):
-            return None  # it breaks a format alone, which a host may or may not assert (2020-12: an annotation)
+            # it breaks a format alone, which a host may or may not assert (2020-12: an annotation)
+            return None
     except Unjudgeable:
         return None
     return ("implied" if implied else "valid"), agent_id, operation
 
 
-def invocations(target: Target, traffic: Traffic) -> list[tuple[str, str, str | None, str, Any, Observed]]:
+def invocations(
+    target: Target, traffic: Traffic
+) -> list[tuple[str, str, str | None, str, Any, Observed]]:
     """Every invocation that passed by, as (kind, agent, operation, url, envelope, the exchange)."""
     document = target.document
     pattern = invocation_path(document)
@@ -78,22 +106,33 @@ def invocations(target: Target, traffic: Traffic) -> list[tuple[str, str, str | 
         return []
     found = []
     for observed in traffic.exchanges:
-        matched = pattern.match(observed.path) if observed.method == "POST" and not observed.is_document else None
+        matched = (
+            pattern.match(observed.path)
+            if observed.method == "POST" and not observed.is_document
+            else None
+        )
         if matched is None:
             continue
         placeholder = "{agent_id}" in str(rest_config(document).get("invoke_path", ""))
-        in_path = unquote(matched["agent"]) if placeholder and matched.groupdict().get("agent") else None
+        in_path = (
+            unquote(matched["agent"]) if placeholder and matched.groupdict().get("agent") else None
+        )
         envelope = observed.request_json()
         body_is_json = envelope is not None or observed.request_body.strip() == b"null"
-        classified = kind_of(document, envelope, body_is_json, in_path, media_type_of(observed.request_headers))
+        classified = kind_of(
+            document, envelope, body_is_json, in_path, media_type_of(observed.request_headers)
+        )
         if classified is None:
             continue
         kind, agent, operation = classified
         url, _ = target.invoke_url(agent) if agent else (None, None)
-        found.append((kind, agent or "(no agent)", operation, url or observed.url, envelope, observed))
+        found.append(
+            (kind, agent or "(no agent)", operation, url or observed.url, envelope, observed)
+        )
     return found
 
 
 def failure_of(observed: Observed) -> ExchangeFailed:
-    """An exchange that passed by without an answer, as the failure the suite's client would have raised."""
+    """An exchange that passed by without an answer, as the failure the suite's client would have
+    raised."""
     return ExchangeFailed(observed.error or "no answer", observed.exchange())

@@ -1,11 +1,11 @@
 """Report writers: handlers of run events that write one format each into the report folder.
 
-    events.jsonl  every event as it happens (header, one line per result, footer)
-    report.json   the whole report, versioned by report.schema.json
-    junit.xml     one testcase per result, for CI systems
-    summary.md    a Markdown summary for a pull-request comment or a CI step summary
-    report.html   the evidence report for a browser: one self-contained file, filters, curl commands
-    badge-*.svg   one badge per draft with its level, for a README
+events.jsonl  every event as it happens (header, one line per result, footer)
+report.json   the whole report, versioned by report.schema.json
+junit.xml     one testcase per result, for CI systems
+summary.md    a Markdown summary for a pull-request comment or a CI step summary
+report.html   the evidence report for a browser: one self-contained file, filters, curl commands
+badge-*.svg   one badge per draft with its level, for a README
 """
 
 from __future__ import annotations
@@ -21,15 +21,29 @@ from .jsonl import JsonlWriter
 from .junit import JunitWriter
 from .markdown import MarkdownWriter
 
-__all__ = ["DEBUG_LOG", "FORMATS", "BadgeWriter", "HtmlWriter", "JsonReportWriter", "JsonlWriter", "JunitWriter", "MarkdownWriter", "ReportDirUnusable", "Writer",
-           "prepare_report_dir", "writers_for"]
+__all__ = [
+    "DEBUG_LOG",
+    "FORMATS",
+    "BadgeWriter",
+    "HtmlWriter",
+    "JsonReportWriter",
+    "JsonlWriter",
+    "JunitWriter",
+    "MarkdownWriter",
+    "ReportDirUnusable",
+    "Writer",
+    "prepare_report_dir",
+    "writers_for",
+]
 
 #: Where a defect's traceback goes in the report folder (cli/_lifecycle.py writes it).
 DEBUG_LOG = "agent-conformance-debug.log"
 
 
 class ReportDirUnusable(Exception):
-    """The report folder cannot be created or written: the user's path, not a defect of the suite."""
+    """The report folder cannot be created or written: the user's path, not a defect of the
+    suite."""
+
 
 class Writer(Protocol):
     """A handler of run events that writes one file, `filename`, into the folder it is given."""
@@ -41,8 +55,14 @@ class Writer(Protocol):
     def handle(self, event: Event) -> None: ...
 
 
-FORMATS: dict[str, type[Writer]] = {"jsonl": JsonlWriter, "json": JsonReportWriter, "junit": JunitWriter, "markdown": MarkdownWriter,
-                                    "html": HtmlWriter, "badges": BadgeWriter}
+FORMATS: dict[str, type[Writer]] = {
+    "jsonl": JsonlWriter,
+    "json": JsonReportWriter,
+    "junit": JunitWriter,
+    "markdown": MarkdownWriter,
+    "html": HtmlWriter,
+    "badges": BadgeWriter,
+}
 
 
 def prepare_report_dir(directory: Path) -> None:
@@ -57,10 +77,13 @@ def prepare_report_dir(directory: Path) -> None:
             for path in directory.glob(pattern):
                 path.unlink(missing_ok=True)
     except OSError as error:
-        raise ReportDirUnusable(f"cannot write reports to {directory}: {error.strerror or error}") from None
+        raise ReportDirUnusable(
+            f"cannot write reports to {directory}: {error.strerror or error}"
+        ) from None
 
 
 def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Writer]:
-    """One writer per format, each writing into `directory` (prepared first: see `prepare_report_dir`)."""
+    """One writer per format, each writing into `directory` (prepared first: see
+    `prepare_report_dir`)."""
     prepare_report_dir(directory)
     return [FORMATS[name](directory) for name in formats]

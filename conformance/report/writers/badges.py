@@ -15,8 +15,13 @@ from ..events import Event, RunFinished, RunStarted
 
 __all__ = ["BadgeWriter", "badge_svg"]
 
-COLOURS = {"SHOULD-compliant": "#44cc11", "MUST-compliant": "#97ca00", "non-compliant": "#e05d44",
-           "inconclusive": "#fe7d37", "untested": "#9f9f9f"}
+COLOURS = {
+    "SHOULD-compliant": "#44cc11",
+    "MUST-compliant": "#97ca00",
+    "non-compliant": "#e05d44",
+    "inconclusive": "#fe7d37",
+    "untested": "#9f9f9f",
+}
 _LABELS = {"woa": "WoA", "sdsi": "SDSI", "aci": "ACI"}
 
 
@@ -30,15 +35,15 @@ def badge_svg(label: str, value: str, colour: str) -> str:
     total = left + right
     label, value = escape(label), escape(value)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" aria-label="{label}: {value}">'
-        f"<title>{label}: {value}</title>"
-        f'<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/>'
-        f'<stop offset="1" stop-opacity=".1"/></linearGradient>'
-        f'<clipPath id="r"><rect width="{total}" height="20" rx="3" fill="#fff"/></clipPath>'
-        f'<g clip-path="url(#r)"><rect width="{left}" height="20" fill="#555"/>'
-        f'<rect x="{left}" width="{right}" height="20" fill="{colour}"/><rect width="{total}" height="20" fill="url(#s)"/></g>'
-        f'<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">'
-        f'<text x="{left / 2}" y="14">{label}</text><text x="{left + right / 2}" y="14">{value}</text></g></svg>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img"'
+        f' aria-label="{label}: {value}"><title>{label}: {value}</title><linearGradient id="s"'
+        ' x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1"'
+        f' stop-opacity=".1"/></linearGradient><clipPath id="r"><rect width="{total}" height="20"'
+        f' rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="{left}" height="20"'
+        f' fill="#555"/><rect x="{left}" width="{right}" height="20" fill="{colour}"/><rect'
+        f' width="{total}" height="20" fill="url(#s)"/></g><g fill="#fff" text-anchor="middle"'
+        f' font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="{left / 2}"'
+        f' y="14">{label}</text><text x="{left + right / 2}" y="14">{value}</text></g></svg>\n'
     )
 
 
@@ -60,8 +65,17 @@ class BadgeWriter:
     def write(self, summary: Summary) -> None:
         for draft in self.suites:
             level = summary.levels.get(draft, "untested")
-            if draft == "woa" and summary.unexercised:  # a level that rests on some of the agents says so
-                level += f", {len(summary.coverage) - len(summary.unexercised)} of {len(summary.coverage)} agents"
+            if (
+                draft == "woa" and summary.unexercised
+            ):  # a level that rests on some of the agents says so
+                level += (
+                    f", {len(summary.coverage) - len(summary.unexercised)} of"
+                    f" {len(summary.coverage)} agents"
+                )
             label = f"agent-conformance {_LABELS.get(draft, draft)}"
             (self.directory / f"badge-{draft}.svg").write_text(
-                badge_svg(label, level, COLOURS.get(summary.levels.get(draft, "untested"), "#9f9f9f")), encoding="utf-8")
+                badge_svg(
+                    label, level, COLOURS.get(summary.levels.get(draft, "untested"), "#9f9f9f")
+                ),
+                encoding="utf-8",
+            )

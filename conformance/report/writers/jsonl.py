@@ -12,7 +12,8 @@ __all__ = ["EventLog", "JsonlWriter", "read_events"]
 
 
 class JsonlWriter:
-    """Appends each event as it comes and keeps no file open, so an interrupted run leaves a readable log."""
+    """Appends each event as it comes and keeps no file open, so an interrupted run leaves a
+    readable log."""
 
     filename: ClassVar[str] = "events.jsonl"
 
@@ -20,7 +21,9 @@ class JsonlWriter:
         self.path = directory / self.filename
 
     def _line(self, record: dict[str, Any], mode: str = "a") -> None:
-        with self.path.open(mode, encoding="utf-8", errors="backslashreplace") as file:  # lone surrogates stay escapes
+        with self.path.open(
+            mode, encoding="utf-8", errors="backslashreplace"
+        ) as file:  # lone surrogates stay escapes
             file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def handle(self, event: Event) -> None:
@@ -34,7 +37,8 @@ class JsonlWriter:
 
 class EventLog(NamedTuple):
     """An events.jsonl read back. `footer` is None when the file is truncated (the process died
-    mid-run); a footer whose `completion` is not "complete" is a run that stopped early but in order."""
+    mid-run); a footer whose `completion` is not "complete" is a run that stopped early but in
+    order."""
 
     header: dict[str, Any]
     results: list[dict[str, Any]]
@@ -47,9 +51,16 @@ class EventLog(NamedTuple):
     def state(self) -> str:
         """One line on how the run ended, for a reader."""
         if self.footer is None:
-            return f"truncated: no footer after {len(self.results)} results; the run did not finish and this log is partial"
+            return (
+                f"truncated: no footer after {len(self.results)} results; the run did not finish"
+                " and this log is partial"
+            )
         completion = self.footer.get("completion", "complete")
-        return "complete" if completion == "complete" else f"incomplete: the run ended early ({completion})"
+        return (
+            "complete"
+            if completion == "complete"
+            else f"incomplete: the run ended early ({completion})"
+        )
 
 
 def read_events(path: Path) -> EventLog:

@@ -1,16 +1,16 @@
-"""summary.md: the verdict, counts and failures in Markdown, for a pull-request comment or a CI step summary.
+"""summary.md: the verdict, counts and failures in Markdown, for a pull-request comment or a CI step
+summary.
 
-GitHub caps a comment at 65,536 characters; the lists are cut well below that, saying how much was cut.
-Everything a target could have put in a string (messages, ids, the target's URL) is escaped, so that
-neither HTML nor Markdown from a target renders.
-"""
+GitHub caps a comment at 65,536 characters; the lists are cut well below that, saying how much
+was cut. Everything a target could have put in a string (messages, ids, the target's URL) is
+escaped, so that neither HTML nor Markdown from a target renders."""
 
 from __future__ import annotations
 
 import html
 import re
 from collections import Counter
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..compliance import ONE_RUN, Summary
 from ..model import Result, RunHeader, Status
@@ -19,7 +19,13 @@ from ._collect import Collected
 __all__ = ["MarkdownWriter", "escaped"]
 
 _LIST_LIMIT = 100
-_ICON = {"non-compliant": "❌", "inconclusive": "⚠️", "untested": "⚪", "MUST-compliant": "✅", "SHOULD-compliant": "✅"}
+_ICON = {
+    "non-compliant": "❌",
+    "inconclusive": "⚠️",
+    "untested": "⚪",
+    "MUST-compliant": "✅",
+    "SHOULD-compliant": "✅",
+}
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
@@ -36,10 +42,16 @@ def _cell(text: str, limit: int = 300) -> str:
 
 
 def _table(results: list[Result]) -> list[str]:
-    lines = ["| Requirement | Level | Section | Sentence | Status | Message |", "|---|---|---|---|---|---|"]
-    lines += [f"| `{r.requirement}` | {r.level}{'' if r.basis in ('keyword', '') else f' ({r.basis})'} | "
-              f"{r.draft.upper()} {r.section} | {_cell(r.quote, 160)} | {r.status.value} | {_cell(r.message)} |"
-              for r in results[:_LIST_LIMIT]]
+    lines = [
+        "| Requirement | Level | Section | Sentence | Status | Message |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| `{r.requirement}` | {r.level}{'' if r.basis in ('keyword', '') else f' ({r.basis})'} |"
+        f" {r.draft.upper()} {r.section} | {_cell(r.quote, 160)} | {r.status.value} |"
+        f" {_cell(r.message)} |"
+        for r in results[:_LIST_LIMIT]
+    ]
     if len(results) > _LIST_LIMIT:
         lines.append(f"\n… and {len(results) - _LIST_LIMIT} more: see report.json.")
     return lines
@@ -58,56 +70,127 @@ class MarkdownWriter(Collected):
             + (f" ({summary.waived} waived)" if summary.waived else "")
             + ("" if summary.complete else f" — **incomplete: {summary.completion}**"),
             "",
-            f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding {escaped(header.binding)} · "
-            f"agent-conformance {header.tool_version} · {header.started}",
+            (
+                f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding"
+                f" {escaped(header.binding)} · agent-conformance {header.tool_version} ·"
+                f" {header.started}"
+            ),
             "",
-            "Per draft: " + " · ".join(f"{draft.upper()} **{level}**" for draft, level in summary.levels.items()),
+            "Per draft: "
+            + " · ".join(f"{draft.upper()} **{level}**" for draft, level in summary.levels.items()),
             "",
-            *([f"**Nothing could be certified:** {escaped(summary.blocker)}", ""] if summary.blocker else []),
+            *(
+                [f"**Nothing could be certified:** {escaped(summary.blocker)}", ""]
+                if summary.blocker
+                else []
+            ),
             "| Level | " + " | ".join(s.value for s in Status) + " |",
             "|---|" + "---|" * len(Status),
         ]
         for level in ("MUST", "SHOULD", "MAY"):
-            lines.append(f"| {level} | " + " | ".join(str(summary.count(level, s)) for s in Status) + " |")
-        lines += ["", f"{summary.untested_must} MUST-level requirements were not tested (skip); a skip is never a pass.", ""]
+            lines.append(
+                f"| {level} | " + " | ".join(str(summary.count(level, s)) for s in Status) + " |"
+            )
+        lines += [
+            "",
+            (
+                f"{summary.untested_must} MUST-level requirements were not tested (skip); a skip is"
+                " never a pass."
+            ),
+            "",
+        ]
         kinds = Counter(r.skip.value for r in ranked if r.skip is not None)
         if kinds:
-            lines += ["Skips by kind: " + " · ".join(f"{kind} {count}" for kind, count in kinds.most_common()), ""]
+            lines += [
+                "Skips by kind: "
+                + " · ".join(f"{kind} {count}" for kind, count in kinds.most_common()),
+                "",
+            ]
         if problems:
             lines += ["### Failures and errors", "", *_table(problems), ""]
         if waived:
             lines += ["### Waived", "", *_table(waived), ""]
         if summary.claims:
-            lines += ["<details><summary>What the document claims, and what the run verified</summary>", "",
-                      "| Agent | Claims | Verified | Detail |", "|---|---|---|---|"]
-            lines += [f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} | {c['verified']} | {_cell(c['detail'], 200)} |"
-                      for c in summary.claims[:_LIST_LIMIT]]
+            lines += [
+                "<details><summary>What the document claims, and what the run verified</summary>",
+                "",
+                "| Agent | Claims | Verified | Detail |",
+                "|---|---|---|---|",
+            ]
+            lines += [
+                f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} | {c['verified']}"
+                f" | {_cell(c['detail'], 200)} |"
+                for c in summary.claims[:_LIST_LIMIT]
+            ]
             lines += ["", "</details>", ""]
         if summary.coverage:
             exercised = len(summary.coverage) - len(summary.unexercised)
-            lines += [f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised} of {len(summary.coverage)} "
-                      "exercised</summary>", "", "| Agent | Exercised | Requirements judged on it | Why not |", "|---|---|---|---|"]
-            lines += [f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} | {len(a['requirements'])} | "
-                      f"{_cell(a.get('why', ''), 200)} |" for a in summary.coverage[:_LIST_LIMIT]]
+            lines += [
+                (
+                    f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised}"
+                    f" of {len(summary.coverage)} exercised</summary>"
+                ),
+                "",
+                "| Agent | Exercised | Requirements judged on it | Why not |",
+                "|---|---|---|---|",
+            ]
+            lines += [
+                f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} |"
+                f" {len(a['requirements'])} | {_cell(a.get('why', ''), 200)} |"
+                for a in summary.coverage[:_LIST_LIMIT]
+            ]
             lines += ["", "</details>", ""]
         lines += _repeated(summary, ranked)
         untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
         if untested:
-            lines += ["<details><summary>MUST-level requirements not tested</summary>", "", *_table(untested), "", "</details>", ""]
+            lines += [
+                "<details><summary>MUST-level requirements not tested</summary>",
+                "",
+                *_table(untested),
+                "",
+                "</details>",
+                "",
+            ]
         return "\n".join(lines)
 
 
 def _repeated(summary: Summary, ranked: list[Result]) -> list[str]:
-    """Over repeated runs, every judged requirement's rate and bound, the flaky ones first; after one run, what it bounds."""
+    """Over repeated runs, every judged requirement's rate and bound, the flaky ones first; after
+    one run, what it bounds."""
     if summary.runs == 1:
         return [f"_{ONE_RUN}._", ""]
-    judged = sorted((r for r in ranked if r.repeat and r.repeat["rate"] is not None),
-                    key=lambda r: (not r.repeat["flaky"], -(r.repeat["rate"] or 0), r.requirement))  # type: ignore[index]
-    lines = [f"### Over {summary.runs} runs", "", "| Requirement | Level | Runs | Failures | Errors | Violation rate | Upper bound (95%) | Flaky |",
-             "|---|---|---|---|---|---|---|---|"]
-    lines += [f"| `{r.requirement}` | {r.level} | {r.repeat['runs']} | {r.repeat['failures']} | {r.repeat['errors']} | "  # type: ignore[index]
-              f"{r.repeat['rate']:.1%} | {r.repeat['upper_bound']:.1%} | {'**flaky**' if r.repeat['flaky'] else ''} |"  # type: ignore[index]
-              for r in judged[:_LIST_LIMIT]]
-    method = f"Bounds: {judged[0].repeat['method']}, at {judged[0].repeat['confidence']:.0%}." if judged else ""  # type: ignore[index]
+    judged = sorted(
+        (r for r in ranked if r.repeat and r.repeat["rate"] is not None),
+        key=lambda r: (not _repeat(r)["flaky"], -(_repeat(r)["rate"] or 0), r.requirement),
+    )
+    lines = [
+        f"### Over {summary.runs} runs",
+        "",
+        (
+            "| Requirement | Level | Runs | Failures | Errors | Violation rate | Upper bound (95%)"
+            " | Flaky |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [_repeat_row(r.requirement, r.level, _repeat(r)) for r in judged[:_LIST_LIMIT]]
+    method = (
+        f"Bounds: {_repeat(judged[0])['method']}, at {_repeat(judged[0])['confidence']:.0%}."
+        if judged
+        else ""
+    )
     return [*lines, "", method, ""]
 
+
+def _repeat(result: Result) -> dict[str, Any]:
+    """What a result over repeated runs holds (only results that have it are asked)."""
+    assert result.repeat is not None
+    return result.repeat
+
+
+def _repeat_row(requirement: str, level: str, repeat: dict[str, Any]) -> str:
+    flaky = "**flaky**" if repeat["flaky"] else ""
+    return (
+        f"| `{requirement}` | {level} | {repeat['runs']} | {repeat['failures']} "
+        f"| {repeat['errors']} | "
+        f"{repeat['rate']:.1%} | {repeat['upper_bound']:.1%} | {flaky} |"
+    )

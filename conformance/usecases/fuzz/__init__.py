@@ -1,1 +1,2 @@
-"""`agent-conformance fuzz`: an OpenAPI document built from a host's WoA document, fuzzed by schemathesis."""
+"""`agent-conformance fuzz`: an OpenAPI document built from a host's WoA document, fuzzed by
+schemathesis."""

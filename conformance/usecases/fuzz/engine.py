@@ -1,7 +1,7 @@
-"""API fuzzing with schemathesis: its engine sends the requests it makes from the OpenAPI document of
-usecases/fuzz/openapi.py (valid envelopes, and ones that break the schema, boundary values
-included), and every exchange it makes is kept, as traffic for the engine to judge (session.py):
-the same registered checks that judge `run` judge what the fuzzer sent and what the host answered.
+"""API fuzzing with schemathesis: its engine sends the requests it makes from the OpenAPI document
+of usecases/fuzz/openapi.py (valid envelopes, and ones that break the schema, boundary values
+included), and every exchange it makes is kept, as traffic for the engine to judge (session.py): the
+same registered checks that judge `run` judge what the fuzzer sent and what the host answered.
 
 Runs are reproducible: a fixed seed, no example database, no cache, Hypothesis' files kept in a
 temporary folder. schemathesis judges nothing here (its checks are off): a finding is a verdict of
@@ -31,7 +31,9 @@ MAX_RECORDED = 10 * 1024 * 1024
 @dataclass
 class FuzzOutcome:
     cases: int = 0
-    exchanges: list[Observed] = field(default_factory=list)  # every request sent and its answer, in order
+    exchanges: list[Observed] = field(
+        default_factory=list
+    )  # every request sent and its answer, in order
     errors: list[str] = field(default_factory=list)
     stop_reason: str = ""
 
@@ -39,49 +41,103 @@ class FuzzOutcome:
 def _config(base: str, *, max_examples: int, seed: int, timeout: float, cacert: Path | None) -> Any:
     from schemathesis.config import SchemathesisConfig
 
-    return SchemathesisConfig.from_dict({
-        "base-url": base, "seed": seed, "workers": 1, "request-timeout": timeout,
-        "tls-verify": str(cacert) if cacert else True, "cache": {"enabled": False},
-        "generation": {"max-examples": max_examples, "database": "none"},
-        "checks": {"enabled": False},
-        "output": {"truncation": {"max-recorded-payload-size": MAX_RECORDED}},
-        "phases": {"stateful": {"enabled": False}},
-    })
+    return SchemathesisConfig.from_dict(
+        {
+            "base-url": base,
+            "seed": seed,
+            "workers": 1,
+            "request-timeout": timeout,
+            "tls-verify": str(cacert) if cacert else True,
+            "cache": {"enabled": False},
+            "generation": {"max-examples": max_examples, "database": "none"},
+            "checks": {"enabled": False},
+            "output": {"truncation": {"max-recorded-payload-size": MAX_RECORDED}},
+            "phases": {"stateful": {"enabled": False}},
+        }
+    )
 
 
 def _let_go_of_its_connections() -> None:
-    """schemathesis leaves its HTTP sessions' sockets to the garbage collector: collect them now, quietly
-    (their ResourceWarning is schemathesis's, and would otherwise surface at a random later point)."""
+    """schemathesis leaves its HTTP sessions' sockets to the garbage collector: collect them now,
+    quietly (their ResourceWarning is schemathesis's, and would otherwise surface at a random
+    later point)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
         gc.collect()
 
 
 def _observed(interaction: Any) -> Observed:
-    """One exchange the fuzzer made, as traffic (an answer that never came is an exchange that broke)."""
+    """One exchange the fuzzer made, as traffic (an answer that never came is an exchange that
+    broke)."""
     request, response = interaction.request, interaction.response
     path = urlsplit(request.uri)
-    headers = {k.lower(): ", ".join(v) if isinstance(v, list) else str(v) for k, v in dict(request.headers).items()}
+    headers = {
+        k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
+        for k, v in dict(request.headers).items()
+    }
     sent = request.body if isinstance(request.body, bytes) else b""
     if response is None:
-        return Observed(request.method, request.uri, path.path + (f"?{path.query}" if path.query else ""), headers, sent, None, {}, b"",
-                        0.0, "no answer", interaction.timestamp)
-    answered = {k.lower(): ", ".join(v) if isinstance(v, list) else str(v) for k, v in dict(response.headers).items()}
-    return Observed(request.method, request.uri, path.path + (f"?{path.query}" if path.query else ""), headers, sent,
-                    response.status_code, answered, response.content or b"", round(response.elapsed * 1000, 1), None, interaction.timestamp)
+        return Observed(
+            request.method,
+            request.uri,
+            path.path + (f"?{path.query}" if path.query else ""),
+            headers,
+            sent,
+            None,
+            {},
+            b"",
+            0.0,
+            "no answer",
+            interaction.timestamp,
+        )
+    answered = {
+        k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
+        for k, v in dict(response.headers).items()
+    }
+    return Observed(
+        request.method,
+        request.uri,
+        path.path + (f"?{path.query}" if path.query else ""),
+        headers,
+        sent,
+        response.status_code,
+        answered,
+        response.content or b"",
+        round(response.elapsed * 1000, 1),
+        None,
+        interaction.timestamp,
+    )
 
 
-def fuzz(openapi: dict[str, Any], base: str, *, max_examples: int = 100, seed: int = 0, timeout: float = 10.0,
-         cacert: Path | None = None, app: Any = None, progress: Callable[[int], None] | None = None) -> FuzzOutcome:
-    """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process); every exchange it
-    makes, in order. `progress` hears the number of exchanges so far after each operation."""
+def fuzz(
+    openapi: dict[str, Any],
+    base: str,
+    *,
+    max_examples: int = 100,
+    seed: int = 0,
+    timeout: float = 10.0,
+    cacert: Path | None = None,
+    app: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> FuzzOutcome:
+    """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process); every
+    exchange it makes, in order. `progress` hears the number of exchanges so far after each
+    operation."""
     with tempfile.TemporaryDirectory(prefix="agent-conformance-hypothesis-") as storage:
         os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = storage
         import schemathesis
         from schemathesis.engine import events
 
-        schema = schemathesis.openapi.from_dict(dict(openapi), config=_config(
-            "http://testserver" if app is not None else base, max_examples=max_examples, seed=seed, timeout=timeout, cacert=cacert))
+        schema = schemathesis.openapi.from_dict(
+            dict(openapi),
+            config=_config(
+                "http://testserver" if app is not None else base,
+                max_examples=max_examples,
+                seed=seed,
+                timeout=timeout,
+                cacert=cacert,
+            ),
+        )
         if app is not None:
             schema.app = app
         outcome = FuzzOutcome()

@@ -23,8 +23,15 @@ from ...validation.rules import selected_schema
 
 __all__ = ["FuzzPlan", "openapi_from_woa"]
 
-PROBLEM = {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"},
-                                            "status": {"type": "integer"}, "detail": {"type": "string"}}}
+PROBLEM = {
+    "type": "object",
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+    },
+}
 
 
 @dataclass
@@ -53,7 +60,9 @@ def _placed(schema: Any, pointer: str) -> Any:
     for key, value in schema.items():
         if key in ("$ref", "$dynamicRef") and isinstance(value, str):
             if value != "#" and not value.startswith("#/"):
-                raise _Unplaceable(f"a reference {value[:80]!r} that is not a JSON pointer into the schema")
+                raise _Unplaceable(
+                    f"a reference {value[:80]!r} that is not a JSON pointer into the schema"
+                )
             placed["$ref"] = pointer + value[1:]
         elif key == "$id" and isinstance(value, str):
             raise _Unplaceable("an $id of its own")
@@ -63,11 +72,16 @@ def _placed(schema: Any, pointer: str) -> Any:
 
 
 def _component(components: dict[str, Any], name: str, schema: dict[str, Any]) -> Any:
-    """`schema` as a component named `name`, referenced from where it is used (inline when it has no reference)."""
+    """`schema` as a component named `name`, referenced from where it is used (inline when it has
+    no reference)."""
     try:
         text = json.dumps(schema)
         if '"$ref"' not in text and '"$dynamicRef"' not in text:
-            return {k: v for k, v in copy.deepcopy(schema).items() if k not in ("$schema", "$id", "$anchor", "$dynamicAnchor")}
+            return {
+                k: v
+                for k, v in copy.deepcopy(schema).items()
+                if k not in ("$schema", "$id", "$anchor", "$dynamicAnchor")
+            }
         pointer = f"#/components/schemas/{name}"
         components[name] = _placed(schema, pointer)
     except RecursionError:
@@ -76,22 +90,46 @@ def _component(components: dict[str, Any], name: str, schema: dict[str, Any]) ->
 
 
 def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
-    """The OpenAPI document for every agent of `document` offered over rest, and what was left out."""
-    rest = document.get("transports", {}).get("rest") if isinstance(document.get("transports"), dict) else None
+    """The OpenAPI document for every agent of `document` offered over rest, and what was left
+    out."""
+    rest = (
+        document.get("transports", {}).get("rest")
+        if isinstance(document.get("transports"), dict)
+        else None
+    )
     paths: dict[str, Any] = {}
     components: dict[str, Any] = {}
-    plan = FuzzPlan({"openapi": "3.1.0", "info": {"title": "WoA agents", "version": "1"}, "paths": paths,
-                     "components": {"schemas": components}}, None)
-    if not isinstance(rest, dict) or not isinstance(rest.get("base"), str) or not str(rest.get("invoke_path", "")).startswith("/"):
+    plan = FuzzPlan(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "WoA agents", "version": "1"},
+            "paths": paths,
+            "components": {"schemas": components},
+        },
+        None,
+    )
+    if (
+        not isinstance(rest, dict)
+        or not isinstance(rest.get("base"), str)
+        or not str(rest.get("invoke_path", "")).startswith("/")
+    ):
         plan.left_out.append("the document has no usable rest transport")
         return plan
     base = rest["base"].rstrip("/")
     plan.base = base
     for agent in document.get("agents", []) if isinstance(document.get("agents"), list) else []:
-        if not isinstance(agent, dict) or not isinstance(agent.get("id"), str) or "rest" not in (agent.get("transports") or []):
+        if (
+            not isinstance(agent, dict)
+            or not isinstance(agent.get("id"), str)
+            or "rest" not in (agent.get("transports") or [])
+        ):
             continue
         agent_id = agent["id"]
-        names = [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)] if isinstance(agent.get("operations"), list) else []
+        names = (
+            [o.get("name") for o in agent.get("operations", []) if isinstance(o, dict)]
+            if isinstance(agent.get("operations"), list)
+            else []
+        )
         operations: list[str | None] = [n for n in names if isinstance(n, str)] or [None]
         inputs = [selected_schema(agent, op, "inputs") for op in operations]
         outputs = [selected_schema(agent, op, "outputs") for op in operations]
@@ -101,30 +139,63 @@ def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
         prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", agent_id)
         mine: dict[str, Any] = {}
         try:
-            inputs = [_component(mine, f"{prefix}.{op or 'default'}.inputs", s) for op, s in zip(operations, inputs, strict=True)]
-            outputs = [_component(mine, f"{prefix}.{op or 'default'}.outputs", s) for op, s in zip(operations, outputs, strict=True)]
+            inputs = [
+                _component(mine, f"{prefix}.{op or 'default'}.inputs", s)
+                for op, s in zip(operations, inputs, strict=True)
+            ]
+            outputs = [
+                _component(mine, f"{prefix}.{op or 'default'}.outputs", s)
+                for op, s in zip(operations, outputs, strict=True)
+            ]
         except _Unplaceable as error:
             plan.left_out.append(f"agent {agent_id!r}: a schema holds {error}")
             continue
         components.update(mine)
-        # operation is OPTIONAL (WoA 5.1): omitting it means "default" (and the single unnamed operation);
-        # agent may be left out where the URL names the agent (WoA 5.2 lets the host use the URL's)
+        # operation is OPTIONAL (WoA 5.1): omitting it means "default" (and the single unnamed
+        # operation); agent may be left out where the URL names the agent (WoA 5.2 lets the host use
+        # the URL's)
         required = ["input"] + ([] if "{agent_id}" in rest["invoke_path"] else ["agent"])
-        envelopes = [{"type": "object",
-                      "required": required if op in (None, "default") else [*required, "operation"],
-                      "properties": {"agent": {"const": agent_id}, "input": schema,
-                                     "operation": {"const": op or "default"}}}
-                     for op, schema in zip(operations, inputs, strict=True)]
-        path = urlsplit(base + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))).path
+        envelopes = [
+            {
+                "type": "object",
+                "required": required if op in (None, "default") else [*required, "operation"],
+                "properties": {
+                    "agent": {"const": agent_id},
+                    "input": schema,
+                    "operation": {"const": op or "default"},
+                },
+            }
+            for op, schema in zip(operations, inputs, strict=True)
+        ]
+        path = urlsplit(
+            base + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))
+        ).path
         plan.agents.append(agent_id)
-        paths[path[len(urlsplit(base).path):] or "/"] = {"post": {
-            "operationId": f"invoke_{agent_id}",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": envelopes[0] if len(envelopes) == 1 else {"anyOf": envelopes}}}},
-            "responses": {
-                "2XX": {"description": "the agent's output", "content": {"application/json": {
-                    "schema": outputs[0] if len(outputs) == 1 else {"anyOf": outputs}}}},
-                "4XX": {"description": "a problem", "content": {"application/problem+json": {"schema": PROBLEM}}},
-            },
-        }}
+        paths[path[len(urlsplit(base).path) :] or "/"] = {
+            "post": {
+                "operationId": f"invoke_{agent_id}",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": envelopes[0] if len(envelopes) == 1 else {"anyOf": envelopes}
+                        }
+                    },
+                },
+                "responses": {
+                    "2XX": {
+                        "description": "the agent's output",
+                        "content": {
+                            "application/json": {
+                                "schema": outputs[0] if len(outputs) == 1 else {"anyOf": outputs}
+                            }
+                        },
+                    },
+                    "4XX": {
+                        "description": "a problem",
+                        "content": {"application/problem+json": {"schema": PROBLEM}},
+                    },
+                },
+            }
+        }
     return plan

@@ -1,7 +1,7 @@
-"""`agent-conformance fuzz`: fetch a host's WoA document, fuzz its rest agents with schemathesis, and
-judge what passed between them with the engine, as a run that watches (the same registered checks
-as `run`, the same events and writers): each invocation the fuzzer made is read as the probe it
-amounts to, each finding names its requirement and carries the exchange that shows it (and the
+"""`agent-conformance fuzz`: fetch a host's WoA document, fuzz its rest agents with schemathesis,
+and judge what passed between them with the engine, as a run that watches (the same registered
+checks as `run`, the same events and writers): each invocation the fuzzer made is read as the probe
+it amounts to, each finding names its requirement and carries the exchange that shows it (and the
 curl command that sends it again, in the reports).
 
 The fuzzer sends requests only to the rest base, and only when the address policy allows it (the
@@ -30,37 +30,89 @@ class FuzzUnavailable(Exception):
     """The target cannot be fuzzed at all (unreachable, no document, no rest agent allowed)."""
 
 
-async def fuzz_target(options: RunOptions, *, max_examples: int = 100, seed: int = 0, handlers: Sequence[Handler] = (),
-                      progress: Callable[[str], None] | None = None) -> Summary:
-    """Fuzz `options.target` and judge the traffic; `progress` hears what is being done as it goes."""
+async def fuzz_target(
+    options: RunOptions,
+    *,
+    max_examples: int = 100,
+    seed: int = 0,
+    handlers: Sequence[Handler] = (),
+    progress: Callable[[str], None] | None = None,
+) -> Summary:
+    """Fuzz `options.target` and judge the traffic; `progress` hears what is being done as it
+    goes."""
     say = progress or (lambda _: None)
     say(f"Fetching {options.target}/.well-known/woa.json")
     started = time.perf_counter()
-    async with HttpClient(timeout=options.timeout, max_body=options.max_body, cacert=options.cacert) as client:
+    async with HttpClient(
+        timeout=options.timeout, max_body=options.max_body, cacert=options.cacert
+    ) as client:
         try:
-            discovery = await WoaRestBinding(options.target, client).fetch_document(may_follow=lambda url: may_call(options, url))
+            discovery = await WoaRestBinding(options.target, client).fetch_document(
+                may_follow=lambda url: may_call(options, url)
+            )
         except Unreachable as error:
             raise FuzzUnavailable(f"target unreachable: {error}") from None
     if not isinstance(discovery.document, dict) or discovery.response is None:
-        raise FuzzUnavailable(f"the target's WoA document could not be read: {discovery.problem or 'not a JSON object'}")
+        raise FuzzUnavailable(
+            "the target's WoA document could not be read:"
+            f" {discovery.problem or 'not a JSON object'}"
+        )
     plan = openapi_from_woa(discovery.document)
     if plan.base is None or not plan.operations:
-        raise FuzzUnavailable("nothing to fuzz: " + "; ".join(plan.left_out or ["no agent is offered over rest"]))
+        raise FuzzUnavailable(
+            "nothing to fuzz: " + "; ".join(plan.left_out or ["no agent is offered over rest"])
+        )
     if not may_call(options, plan.base + "/"):
-        raise FuzzUnavailable(f"the rest base {plan.base} is not on the target's origin; allow it with --allow-origin")
-    if plan.base.startswith("http://") and not (options.allow_http_loopback and may_call(options, plan.base)):
-        raise FuzzUnavailable(f"the rest base {plan.base} is plain HTTP; the suite fuzzes it only with --allow-http-loopback")
+        raise FuzzUnavailable(
+            f"the rest base {plan.base} is not on the target's origin; allow it with --allow-origin"
+        )
+    if plan.base.startswith("http://") and not (
+        options.allow_http_loopback and may_call(options, plan.base)
+    ):
+        raise FuzzUnavailable(
+            f"the rest base {plan.base} is plain HTTP; the suite fuzzes it only with"
+            " --allow-http-loopback"
+        )
     fetched = discovery.response.exchange
-    document = Observed("GET", discovery.final_url, discovery.final_url.removeprefix(options.target) or "/", fetched.request_headers,
-                        b"", discovery.response.status, dict(discovery.response.headers), discovery.response.body,
-                        fetched.elapsed_ms or 0.0, tls_version=fetched.tls_version)
+    document = Observed(
+        "GET",
+        discovery.final_url,
+        discovery.final_url.removeprefix(options.target) or "/",
+        fetched.request_headers,
+        b"",
+        discovery.response.status,
+        dict(discovery.response.headers),
+        discovery.response.body,
+        fetched.elapsed_ms or 0.0,
+        tls_version=fetched.tls_version,
+    )
     say(f"Fuzzing {', '.join(plan.agents)} ({max_examples} examples per operation)")
-    outcome = await asyncio.to_thread(fuzz, plan.openapi, plan.base, max_examples=max_examples, seed=seed, timeout=options.timeout,
-                                      cacert=options.cacert, progress=lambda sent: say(f"Fuzzing: {sent} requests sent"))
+    outcome = await asyncio.to_thread(
+        fuzz,
+        plan.openapi,
+        plan.base,
+        max_examples=max_examples,
+        seed=seed,
+        timeout=options.timeout,
+        cacert=options.cacert,
+        progress=lambda sent: say(f"Fuzzing: {sent} requests sent"),
+    )
     if not outcome.exchanges:
-        raise FuzzUnavailable("the fuzzer sent nothing: " + ("; ".join(outcome.errors[:3]) or outcome.stop_reason or "no case was made"))
+        raise FuzzUnavailable(
+            "the fuzzer sent nothing: "
+            + ("; ".join(outcome.errors[:3]) or outcome.stop_reason or "no case was made")
+        )
     say(f"Judging {len(outcome.exchanges)} exchanges")
     traffic = Traffic([document, *outcome.exchanges], source="fuzz")
-    about = {"max_examples": max_examples, "fuzz_seed": seed, "fuzzed_agents": plan.agents, "left_out": plan.left_out,
-             "cases": outcome.cases, "fuzz_errors": outcome.errors[:5], "fuzz_seconds": round(time.perf_counter() - started, 1)}
-    return await run(replace(options, roles=("host", "any"), observed=traffic), handlers, about=about)
+    about = {
+        "max_examples": max_examples,
+        "fuzz_seed": seed,
+        "fuzzed_agents": plan.agents,
+        "left_out": plan.left_out,
+        "cases": outcome.cases,
+        "fuzz_errors": outcome.errors[:5],
+        "fuzz_seconds": round(time.perf_counter() - started, 1),
+    }
+    return await run(
+        replace(options, roles=("host", "any"), observed=traffic), handlers, about=about
+    )

@@ -54,12 +54,16 @@ def config_of(site: Site) -> str | None:
     if name == ids.sdsi_server or site.path.startswith("/sdsi/"):
         return "sdsi"
     if name == ids.sdsi_client:
-        return None  # the SDSI client's answer to the suite's driver is no draft's message: what it sends the spy is
+        # the SDSI client's answer to the suite's driver is no draft's message: what it sends the
+        # spy is
+        return None
     if name == ids.master:
         return "aci-master"
     if name in ids.invoked:
         return "aci-invoked"
-    return "woa" if name else None  # the summarizer; MCP and A2A need a network, and context URLs change every run
+    return (
+        "woa" if name else None
+    )  # the summarizer; MCP and A2A need a network, and context URLs change every run
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,9 @@ class Mutant:
     @property
     def id(self) -> str:
         where = "/".join(str(m) for m in self.member)
-        return f"{self.operator} {self.site.method} {self.site.path}" + (f" #{where}" if where else "")
+        return f"{self.operator} {self.site.method} {self.site.path}" + (
+            f" #{where}" if where else ""
+        )
 
     @property
     def config(self) -> str:
@@ -107,10 +113,19 @@ async def _certify(config: str, middleware: Mutating) -> Verdicts:
 
     async with contextlib.AsyncExitStack() as stack:
         await stack.enter_async_context(app.router.lifespan_context(app))
-        # one check after another: the mutants are planned from the answers in the order they came, and a stale
-        # answer is the one before at its site, so lanes at once would plan and judge different mutants
-        options = run_options(TARGET, suites=suites, roles=roles, timeout=1.0, budget=60, parallel=1, seed=0,
-                              transport=httpx.ASGITransport(app=middleware))
+        # one check after another: the mutants are planned from the answers in the order they came,
+        # and a stale answer is the one before at its site, so lanes at once would plan and judge
+        # different mutants
+        options = run_options(
+            TARGET,
+            suites=suites,
+            roles=roles,
+            timeout=1.0,
+            budget=60,
+            parallel=1,
+            seed=0,
+            transport=httpx.ASGITransport(app=middleware),
+        )
         await run(options, [Collect()])
     return verdicts
 
@@ -121,12 +136,16 @@ async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
     for config in CONFIGS:
         recorder = Mutating(app=None)  # type: ignore[arg-type]
         baselines[config] = await _certify(config, recorder)
-        answers += [a for a in recorder.recorded if config_of(a.site) == config]  # each site from the run that judges it
+        answers += [
+            a for a in recorder.recorded if config_of(a.site) == config
+        ]  # each site from the run that judges it
     return baselines, answers
 
 
 def _member_paths(site: Site, body: Any) -> Iterator[tuple[Any, ...]]:
-    if site.path == "/.well-known/woa.json" and isinstance(body, dict):  # the document: its top and its first agents
+    if site.path == "/.well-known/woa.json" and isinstance(
+        body, dict
+    ):  # the document: its top and its first agents
         yield from ((k,) for k in body)
         agents = body.get("agents")
         for index, agent in enumerate(agents[:2] if isinstance(agents, list) else []):
@@ -138,7 +157,8 @@ def _member_paths(site: Site, body: Any) -> Iterator[tuple[Any, ...]]:
 
 
 def plan(answers: list[Recorded], per_site: int = 30) -> list[Mutant]:
-    """One mutant per (site, operator, member) that changes the first recorded answer at that site."""
+    """One mutant per (site, operator, member) that changes the first recorded answer at that
+    site."""
     firsts: dict[Site, Recorded] = {}
     distinct: dict[Site, set[bytes]] = {}
     for answer in answers:
@@ -150,7 +170,12 @@ def plan(answers: list[Recorded], per_site: int = 30) -> list[Mutant]:
             continue
         here: list[Mutant] = []
         for name, operator in WHOLE_OPERATORS.items():
-            trial = Answer(first.status, [(b"content-type", first.media_type.encode())], first.body, previous=first.body + b" ")
+            trial = Answer(
+                first.status,
+                [(b"content-type", first.media_type.encode())],
+                first.body,
+                previous=first.body + b" ",
+            )
             if name == "replay-stale" and len(distinct[site]) < 2:
                 continue
             if operator(trial, ()):
@@ -171,7 +196,11 @@ def plan(answers: list[Recorded], per_site: int = 30) -> list[Mutant]:
 def _round_robin(by_operator: dict[str, list[Mutant]], room: int) -> list[Mutant]:
     """Up to `room` mutants, taking each operator's in turn (spread over its members), so that every
     operator that applies at a site is tried there."""
-    queues = [mutants[:: max(1, len(mutants) // max(1, room))] for mutants in by_operator.values() if mutants]
+    queues = [
+        mutants[:: max(1, len(mutants) // max(1, room))]
+        for mutants in by_operator.values()
+        if mutants
+    ]
     chosen: list[Mutant] = []
     while len(chosen) < room and any(queues):
         for queue in queues:
@@ -190,8 +219,11 @@ class Equivalent:
 
     def covers(self, mutant: Mutant) -> bool:
         where = "/".join(str(m) for m in mutant.member)
-        return (self.operator in ("*", mutant.operator) and re.fullmatch(self.site, f"{mutant.site.method} {mutant.site.path}") is not None
-                and re.fullmatch(self.member, where) is not None)
+        return (
+            self.operator in ("*", mutant.operator)
+            and re.fullmatch(self.site, f"{mutant.site.method} {mutant.site.path}") is not None
+            and re.fullmatch(self.member, where) is not None
+        )
 
 
 def equivalents() -> list[Equivalent]:
@@ -201,12 +233,21 @@ def equivalents() -> list[Equivalent]:
 
 
 async def judge(mutant: Mutant, baseline: Verdicts, reviewed: list[Equivalent]) -> Outcome:
-    middleware = Mutating(app=None, site=mutant.site, operator=mutant.operator, member=mutant.member)  # type: ignore[arg-type]
+    middleware = Mutating(
+        app=None,  # type: ignore[arg-type]
+        site=mutant.site,
+        operator=mutant.operator,
+        member=mutant.member,
+    )
     verdicts = await _certify(mutant.config, middleware)
     if not middleware.applied:
         return Outcome(mutant, "not-applied", reason="no answer at the site in this run")
-    newly = sorted(r for r, (status, level) in verdicts.items()
-                   if (status is Status.FAIL or (status is Status.ERROR and level == "MUST")) and baseline.get(r, (None,))[0] != status)
+    newly = sorted(
+        r
+        for r, (status, level) in verdicts.items()
+        if (status is Status.FAIL or (status is Status.ERROR and level == "MUST"))
+        and baseline.get(r, (None,))[0] != status
+    )
     if newly:
         return Outcome(mutant, "killed", newly)
     permitted = next((e for e in reviewed if e.covers(mutant)), None)

@@ -35,7 +35,8 @@ class Recorded:
 
 @dataclass
 class Mutating:
-    """Wrap `app`; apply `operator` at `member` to every answer at `site` (or, with no site, record)."""
+    """Wrap `app`; apply `operator` at `member` to every answer at `site` (or, with no site,
+    record)."""
 
     app: ASGIApp
     site: Site | None = None
@@ -69,10 +70,16 @@ class Mutating:
         await self.app(scope, receive, hold)
 
     async def _answer(self, here: Site, start: dict[str, Any], body: bytes, send: Send) -> None:
-        answer = Answer(start["status"], [(n, v) for n, v in start.get("headers", []) if n.lower() != b"content-length"],
-                        body, previous=self._previous)
+        answer = Answer(
+            start["status"],
+            [(n, v) for n, v in start.get("headers", []) if n.lower() != b"content-length"],
+            body,
+            previous=self._previous,
+        )
         if self.site is None:
-            self.recorded.append(Recorded(here, answer.status, answer.media_type, body[:MAX_RECORDED]))
+            self.recorded.append(
+                Recorded(here, answer.status, answer.media_type, body[:MAX_RECORDED])
+            )
         elif OPERATORS[self.operator](answer, self.member):
             self.applied += 1
         self._previous = body

@@ -49,11 +49,14 @@ class Answer:
         return ""
 
     def set_media_type(self, media: str) -> None:
-        self.headers = [(n, v) for n, v in self.headers if n.lower() != b"content-type"] + [(b"content-type", media.encode())]
+        self.headers = [(n, v) for n, v in self.headers if n.lower() != b"content-type"] + [
+            (b"content-type", media.encode())
+        ]
 
 
 def members(value: Any, at: Path = (), depth: int = 4) -> list[Path]:
-    """The paths of the members of `value` (object members and array items), at most `depth` deep."""
+    """The paths of the members of `value` (object members and array items), at most `depth`
+    deep."""
     found: list[Path] = []
     if depth <= 0:
         return found
@@ -67,7 +70,8 @@ def members(value: Any, at: Path = (), depth: int = 4) -> list[Path]:
 
 
 def _edit(answer: Answer, member: Path, change: Callable[[Any, Any], bool]) -> bool:
-    """Apply `change(parent, key)` at `member` of the answer's JSON; False if there is no such member."""
+    """Apply `change(parent, key)` at `member` of the answer's JSON; False if there is no such
+    member."""
     try:
         document = copy.deepcopy(answer.json())
     except ValueError:
@@ -89,6 +93,7 @@ def drop_member(answer: Answer, member: Path) -> bool:
     def change(parent: Any, key: Any) -> bool:
         del parent[key]
         return True
+
     return _edit(answer, member, change)
 
 
@@ -98,16 +103,26 @@ def rename_member(answer: Answer, member: Path) -> bool:
             return False
         parent[f"{key}_renamed"] = parent.pop(key)
         return True
+
     return _edit(answer, member, change)
 
 
-_OTHER_TYPE = {str: 12345, int: "12", float: "1.5", bool: "true", list: {"0": None}, dict: ["an", "array"], type(None): 0}
+_OTHER_TYPE = {
+    str: 12345,
+    int: "12",
+    float: "1.5",
+    bool: "true",
+    list: {"0": None},
+    dict: ["an", "array"],
+    type(None): 0,
+}
 
 
 def retype_member(answer: Answer, member: Path) -> bool:
     def change(parent: Any, key: Any) -> bool:
         parent[key] = copy.deepcopy(_OTHER_TYPE[type(parent[key])])
         return True
+
     return _edit(answer, member, change)
 
 
@@ -117,6 +132,7 @@ def empty_member(answer: Answer, member: Path) -> bool:
             return False
         parent[key] = type(parent[key])()
         return True
+
     return _edit(answer, member, change)
 
 
@@ -126,17 +142,21 @@ def null_member(answer: Answer, member: Path) -> bool:
             return False
         parent[key] = None
         return True
+
     return _edit(answer, member, change)
 
 
 def shift_number(answer: Answer, member: Path) -> bool:
-    """A number moved past any bound: integers by one past their range (here, far below), others negated."""
+    """A number moved past any bound: integers by one past their range (here, far below), others
+    negated."""
+
     def change(parent: Any, key: Any) -> bool:
         value = parent[key]
         if isinstance(value, bool) or not isinstance(value, int | float):
             return False
         parent[key] = -value - 1
         return True
+
     return _edit(answer, member, change)
 
 
@@ -147,6 +167,7 @@ def reorder_array(answer: Answer, member: Path) -> bool:
             return False
         parent[key] = value[::-1]
         return True
+
     return _edit(answer, member, change)
 
 
@@ -156,19 +177,26 @@ def add_unknown_member(answer: Answer, member: Path) -> bool:
             return False
         parent[key]["x_mutant_member"] = "unexpected"
         return True
+
     return _edit(answer, member, change)
 
 
 def swap_ids(answer: Answer, member: Path) -> bool:
     """Two agents of a document (or two items of any array of objects with ids) swap their ids."""
+
     def change(parent: Any, key: Any) -> bool:
         items = parent[key]
-        ids = [i for i, item in enumerate(items) if isinstance(item, dict) and "id" in item] if isinstance(items, list) else []
+        ids = (
+            [i for i, item in enumerate(items) if isinstance(item, dict) and "id" in item]
+            if isinstance(items, list)
+            else []
+        )
         if len(ids) < 2:
             return False
         a, b = items[ids[0]], items[ids[1]]
         a["id"], b["id"] = b["id"], a["id"]
         return True
+
     return _edit(answer, member, change)
 
 
@@ -199,7 +227,9 @@ def corrupt_json(answer: Answer, _: Path) -> bool:
 
 
 def replay_stale(answer: Answer, _: Path) -> bool:
-    if not answer.previous or answer.previous == answer.body or not 200 <= answer.status < 300:  # a stale answer is a 2xx one
+    if (
+        not answer.previous or answer.previous == answer.body or not 200 <= answer.status < 300
+    ):  # a stale answer is a 2xx one
         return False
     answer.body = answer.previous
     return True
@@ -212,13 +242,23 @@ def delay_past_deadline(answer: Answer, _: Path) -> bool:
 
 #: Operators on one member of the JSON body.
 MEMBER_OPERATORS: dict[str, Callable[[Answer, Path], bool]] = {
-    "drop-member": drop_member, "rename-member": rename_member, "retype-member": retype_member,
-    "empty-member": empty_member, "null-member": null_member, "shift-number": shift_number,
-    "reorder-array": reorder_array, "add-unknown-member": add_unknown_member, "swap-ids": swap_ids,
+    "drop-member": drop_member,
+    "rename-member": rename_member,
+    "retype-member": retype_member,
+    "empty-member": empty_member,
+    "null-member": null_member,
+    "shift-number": shift_number,
+    "reorder-array": reorder_array,
+    "add-unknown-member": add_unknown_member,
+    "swap-ids": swap_ids,
 }
 #: Operators on the whole answer.
 WHOLE_OPERATORS: dict[str, Callable[[Answer, Path], bool]] = {
-    "change-status": change_status, "change-media-type": change_media_type, "truncate-json": truncate_json,
-    "corrupt-json": corrupt_json, "replay-stale": replay_stale, "delay-past-deadline": delay_past_deadline,
+    "change-status": change_status,
+    "change-media-type": change_media_type,
+    "truncate-json": truncate_json,
+    "corrupt-json": corrupt_json,
+    "replay-stale": replay_stale,
+    "delay-past-deadline": delay_past_deadline,
 }
 OPERATORS = {**MEMBER_OPERATORS, **WHOLE_OPERATORS}

@@ -25,8 +25,20 @@ from ...recording.transport import tls_version_of
 
 __all__ = ["forwarding_app"]
 
-_HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
-                         "transfer-encoding", "upgrade", "host", "content-length"})
+_HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
 
 
 def _decoded(body: bytes, encoding: str) -> bytes:
@@ -54,34 +66,61 @@ async def _read_body(receive: Receive) -> bytes | None:
 
 
 def _rewritten(document: Any, upstream: str, proxy: str) -> Any:
-    """The document with its transport URLs on the upstream's origin moved to the proxy's (None: nothing to move)."""
+    """The document with its transport URLs on the upstream's origin moved to the proxy's (None:
+    nothing to move)."""
     transports = document.get("transports") if isinstance(document, dict) else None
     changed = False
     for name, member in (("rest", "base"), ("mcp", "server")):
         config = transports.get(name) if isinstance(transports, dict) else None
         url = config.get(member) if isinstance(config, dict) else None
-        if isinstance(config, dict) and isinstance(url, str) and url.startswith(upstream.rstrip("/")):
-            config[member] = proxy.rstrip("/") + url[len(upstream.rstrip("/")):]
+        if (
+            isinstance(config, dict)
+            and isinstance(url, str)
+            and url.startswith(upstream.rstrip("/"))
+        ):
+            config[member] = proxy.rstrip("/") + url[len(upstream.rstrip("/")) :]
             changed = True
     return document if changed else None
 
 
 async def _respond(send: Send, status: int, headers: dict[str, str], body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-                + [(b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": (
+                [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+                + [(b"content-length", str(len(body)).encode())]
+            ),
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 def _problem(status: int, detail: str) -> tuple[int, dict[str, str], bytes]:
-    body = json.dumps({"type": "about:blank", "title": "agent-conformance proxy", "status": status, "detail": detail})
+    body = json.dumps(
+        {
+            "type": "about:blank",
+            "title": "agent-conformance proxy",
+            "status": status,
+            "detail": detail,
+        }
+    )
     return status, {"content-type": "application/problem+json"}, body.encode()
 
 
-def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, proxy_url: str, *, rewrite: bool = True,
-                   deadline: float = 30.0) -> ASGIApp:
-    """The app that forwards to `upstream` (an origin, maybe with a base path) through `client`, recording into `traffic`.
-    Reading the client's request and the upstream's whole answer each have `deadline` seconds."""
+def forwarding_app(
+    upstream: str,
+    client: httpx.AsyncClient,
+    traffic: Traffic,
+    proxy_url: str,
+    *,
+    rewrite: bool = True,
+    deadline: float = 30.0,
+) -> ASGIApp:
+    """The app that forwards to `upstream` (an origin, maybe with a base path) through `client`,
+    recording into `traffic`. Reading the client's request and the upstream's whole answer each
+    have `deadline` seconds."""
     upstream = upstream.rstrip("/")
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -90,39 +129,81 @@ def forwarding_app(upstream: str, client: httpx.AsyncClient, traffic: Traffic, p
         path = scope.get("raw_path", scope["path"].encode()).decode("latin-1")
         query = scope.get("query_string", b"").decode("latin-1")
         path += f"?{query}" if query else ""
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
         try:
             async with asyncio.timeout(deadline):
                 body = await _read_body(receive)
         except TimeoutError:
-            await _respond(send, *_problem(408, f"the request was not received within {deadline:g} s"))
+            await _respond(
+                send, *_problem(408, f"the request was not received within {deadline:g} s")
+            )
             return
         if body is None:
-            await _respond(send, *_problem(413, f"the request body exceeds the proxy's {MAX_BODY:,}-byte cap"))
+            await _respond(
+                send, *_problem(413, f"the request body exceeds the proxy's {MAX_BODY:,}-byte cap")
+            )
             return
         url, started = upstream + path, time.perf_counter()
         forwarded = {k: v for k, v in headers.items() if k not in _HOP_BY_HOP}
         try:
-            async with asyncio.timeout(deadline), client.stream(scope["method"], url, headers=forwarded, content=body) as response:
+            async with (
+                asyncio.timeout(deadline),
+                client.stream(scope["method"], url, headers=forwarded, content=body) as response,
+            ):
                 raw, tls = bytearray(), tls_version_of(response)
                 async for chunk in response.aiter_raw():
                     raw += chunk
                     if len(raw) > MAX_BODY:
-                        raise httpx.DecodingError(f"the upstream's answer exceeds the proxy's {MAX_BODY:,}-byte cap")
+                        raise httpx.DecodingError(
+                            f"the upstream's answer exceeds the proxy's {MAX_BODY:,}-byte cap"
+                        )
         except (httpx.HTTPError, TimeoutError) as error:
             problem = str(error) or f"no complete answer within {deadline:g} s"
-            status, answer_headers, answer = _problem(502, f"the upstream did not answer: {problem}")
-            traffic.add(Observed(scope["method"], url, path, headers, body, None, {}, b"",
-                                 round((time.perf_counter() - started) * 1000, 1), problem))
+            status, answer_headers, answer = _problem(
+                502, f"the upstream did not answer: {problem}"
+            )
+            traffic.add(
+                Observed(
+                    scope["method"],
+                    url,
+                    path,
+                    headers,
+                    body,
+                    None,
+                    {},
+                    b"",
+                    round((time.perf_counter() - started) * 1000, 1),
+                    problem,
+                )
+            )
             await _respond(send, status, answer_headers, answer)
             return
-        answer_headers = {k.lower(): v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP}
+        answer_headers = {
+            k.lower(): v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP
+        }
         decoded = _decoded(bytes(raw), answer_headers.get("content-encoding", "").strip().lower())
-        observed = Observed(scope["method"], url, path, headers, body, response.status_code, answer_headers, decoded,
-                            round((time.perf_counter() - started) * 1000, 1), tls_version=tls)
+        observed = Observed(
+            scope["method"],
+            url,
+            path,
+            headers,
+            body,
+            response.status_code,
+            answer_headers,
+            decoded,
+            round((time.perf_counter() - started) * 1000, 1),
+            tls_version=tls,
+        )
         traffic.add(observed)
         delivered = bytes(raw)
-        if rewrite and observed.is_document and response.status_code == 200 and "content-encoding" not in answer_headers:
+        if (
+            rewrite
+            and observed.is_document
+            and response.status_code == 200
+            and "content-encoding" not in answer_headers
+        ):
             moved = _rewritten(observed.response_json(), upstream, proxy_url)
             if moved is not None:
                 delivered = json.dumps(moved).encode()

@@ -24,18 +24,35 @@ __all__ = ["judge", "judged_run"]
 ROLES = (*DEFAULT_ROLES, "client")
 
 
-async def judged_run(upstream: str, suites: tuple[str, ...], traffic: Traffic, handlers: Sequence[Handler],
-                     about: Mapping[str, Any], *, strict: bool = False) -> Summary:
-    """Judge `traffic` as a run of its own; its header (with `about`), every result and its summary go
-    to `handlers`; with the traffic's recorder, the verdicts go into the recording too (for `rejudge`)."""
-    options = run_options(upstream, suites=suites, roles=ROLES, strict=strict, seed=0, observed=traffic)
+async def judged_run(
+    upstream: str,
+    suites: tuple[str, ...],
+    traffic: Traffic,
+    handlers: Sequence[Handler],
+    about: Mapping[str, Any],
+    *,
+    strict: bool = False,
+) -> Summary:
+    """Judge `traffic` as a run of its own; its header (with `about`), every result and its
+    summary go to `handlers`; with the traffic's recorder, the verdicts go into the recording too
+    (for `rejudge`)."""
+    options = run_options(
+        upstream, suites=suites, roles=ROLES, strict=strict, seed=0, observed=traffic
+    )
     return await run(options, handlers, about=about)
 
 
-def judge(traffic: Traffic, suites: tuple[str, ...], *, target: str | None = None, strict: bool = False) -> list[Result]:
+def judge(
+    traffic: Traffic, suites: tuple[str, ...], *, target: str | None = None, strict: bool = False
+) -> list[Result]:
     """A result for every requirement of `suites`, from what the traffic showed."""
     collect = Collect()
-    upstream = target or next((o.url for o in traffic.exchanges), "https://upstream.invalid").split("/.well-known")[0]
+    upstream = (
+        target
+        or next((o.url for o in traffic.exchanges), "https://upstream.invalid").split(
+            "/.well-known"
+        )[0]
+    )
     asyncio.run(judged_run(_origin(upstream), suites, traffic, [collect], {}, strict=strict))
     return collect.results
 

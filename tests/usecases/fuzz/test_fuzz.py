@@ -20,20 +20,49 @@ from tests import hostile
 runner = CliRunner()
 
 
-def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(tmp_path: Path) -> None:
+def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(
+    tmp_path: Path,
+) -> None:
     with serve(hostile.planted_500) as host:
-        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
-                                     "--strict"])
-        # a 5xx to a valid input fails WOA-5.2-VALID-INPUT-ACCEPTED, as run judges it: basis inferred, MUST only under --strict
+        result = runner.invoke(
+            app,
+            [
+                "fuzz",
+                "--target",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--report-dir",
+                str(tmp_path),
+                "--strict",
+            ],
+        )
+        # a 5xx to a valid input fails WOA-5.2-VALID-INPUT-ACCEPTED, as run judges it: basis
+        # inferred, MUST only under --strict
         assert result.exit_code == 1, result.output
         report = json.loads((tmp_path / "report.json").read_text())
-        found = next(r for r in report["results"] if r["status"] == "fail" and r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED")
+        found = next(
+            r
+            for r in report["results"]
+            if r["status"] == "fail" and r["requirement"] == "WOA-5.2-VALID-INPUT-ACCEPTED"
+        )
         assert "refused a schema-valid input with 500" in found["message"]
         planted = next(e for e in found["evidence"] if e["status"] == 500)
-        assert '"max_words": 500' in planted["request_body"].replace('"max_words":500', '"max_words": 500')
+        assert '"max_words": 500' in planted["request_body"].replace(
+            '"max_words":500', '"max_words": 500'
+        )
         curl = planted["curl"]
-        assert curl.startswith(f"curl -sS -i -X POST --cacert {host.cacert}") and f"reproduce: {curl}" in result.output
-        replayed = subprocess.run(curl + " -o /dev/null -w '%{http_code}'", shell=True, capture_output=True, text=True, timeout=30)
+        assert (
+            curl.startswith(f"curl -sS -i -X POST --cacert {host.cacert}")
+            and f"reproduce: {curl}" in result.output
+        )
+        replayed = subprocess.run(
+            curl + " -o /dev/null -w '%{http_code}'",
+            shell=True,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert replayed.stdout == "500", replayed.stderr  # works as printed
     assert report["header"]["binding"] == "fuzz"
     assert report["header"]["options"]["fuzzed_agents"] and "Fuzzed: summarizer" in result.output
@@ -41,9 +70,23 @@ def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduce
 
 def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
     with serve_host("woa-5.2-valid-input-accepted") as host:
-        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
-                                     "--max-examples", "30"])
-    assert result.exit_code == 0, result.output  # the draft never says a valid input must succeed: a SHOULD, inferred
+        result = runner.invoke(
+            app,
+            [
+                "fuzz",
+                "--target",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--report-dir",
+                str(tmp_path),
+                "--max-examples",
+                "30",
+            ],
+        )
+    assert result.exit_code == 0, (
+        result.output
+    )  # the draft never says a valid input must succeed: a SHOULD, inferred
     report = json.loads((tmp_path / "report.json").read_text())
     failing = {r["requirement"]: r["level"] for r in report["results"] if r["status"] == "fail"}
     assert failing["WOA-5.2-VALID-INPUT-ACCEPTED"] == "SHOULD"
@@ -51,14 +94,32 @@ def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: 
 
 def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
     with serve_host() as host:
-        result = runner.invoke(app, ["fuzz", "--target", host.url, "--cacert", str(host.cacert), "--report-dir", str(tmp_path),
-                                     "--max-examples", "30"])
+        result = runner.invoke(
+            app,
+            [
+                "fuzz",
+                "--target",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--report-dir",
+                str(tmp_path),
+                "--max-examples",
+                "30",
+            ],
+        )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report.json").read_text())
     statuses = {r["requirement"]: r["status"] for r in report["results"]}
     assert not {s for s in statuses.values()} & {"fail", "error"}
-    # what the fuzzer sent was judged by run's checks: valid inputs, inputs that break the schema, envelopes that break 5.1
-    for judged in ("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "WOA-5.2-INVALID-INPUT-REJECTED", "WOA-4.3.1-HOST-RESPONDS-JSON", "WOA-4-VERSION-1"):
+    # what the fuzzer sent was judged by run's checks: valid inputs, inputs that break the schema,
+    # envelopes that break 5.1
+    for judged in (
+        "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",
+        "WOA-5.2-INVALID-INPUT-REJECTED",
+        "WOA-4.3.1-HOST-RESPONDS-JSON",
+        "WOA-4-VERSION-1",
+    ):
         assert statuses[judged] == "pass", judged
 
 
@@ -75,8 +136,12 @@ def test_the_same_seed_sends_the_same_requests_in_process() -> None:
 def test_the_openapi_document_follows_the_envelope_rules() -> None:
     plan = openapi_from_woa(woa_document("https://api.example.com/v1"))
     assert plan.base == "https://api.example.com/v1"
-    body = plan.openapi["paths"]["/agents/summarizer/invoke"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert body["required"] == ["input"]  # agent may come from the URL (5.2), operation defaults (5.1)
+    body = plan.openapi["paths"]["/agents/summarizer/invoke"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["schema"]
+    assert body["required"] == [
+        "input"
+    ]  # agent may come from the URL (5.2), operation defaults (5.1)
     assert "$schema" not in body["properties"]["input"]
 
 
@@ -85,17 +150,26 @@ def test_an_agent_whose_schema_holds_a_remote_ref_is_left_out() -> None:
     document["agents"][0]["inputs"] = {"$ref": "https://evil.example/schema.json"}
     plan = openapi_from_woa(document)
     assert "/agents/summarizer/invoke" not in plan.openapi["paths"]
-    assert plan.left_out == ["agent 'summarizer': a schema holds a reference 'https://evil.example/schema.json' "
-                             "that is not a JSON pointer into the schema"]
+    assert plan.left_out == [
+        "agent 'summarizer': a schema holds a reference 'https://evil.example/schema.json' "
+        "that is not a JSON pointer into the schema"
+    ]
 
 
 def test_local_refs_are_placed_inside_the_component_that_holds_them() -> None:
     document = woa_document("https://api.example.com")
-    document["agents"][0]["inputs"] = {"type": "object", "required": ["lang"], "properties": {"lang": {"$ref": "#/$defs/Lang"},
-                                       "tree": {"$ref": "#"}}, "$defs": {"Lang": {"enum": ["en", "fr"]}}}
+    document["agents"][0]["inputs"] = {
+        "type": "object",
+        "required": ["lang"],
+        "properties": {"lang": {"$ref": "#/$defs/Lang"}, "tree": {"$ref": "#"}},
+        "$defs": {"Lang": {"enum": ["en", "fr"]}},
+    }
     plan = openapi_from_woa(document)
     component = plan.openapi["components"]["schemas"]["summarizer.default.inputs"]
-    assert component["properties"]["lang"] == {"$ref": "#/components/schemas/summarizer.default.inputs/$defs/Lang"}
-    assert component["properties"]["tree"] == {"$ref": "#/components/schemas/summarizer.default.inputs"}
+    assert component["properties"]["lang"] == {
+        "$ref": "#/components/schemas/summarizer.default.inputs/$defs/Lang"
+    }
+    assert component["properties"]["tree"] == {
+        "$ref": "#/components/schemas/summarizer.default.inputs"
+    }
     assert plan.left_out == []
-

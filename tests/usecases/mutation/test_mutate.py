@@ -18,9 +18,13 @@ from conformance.cli import app
 from conformance.usecases.mutation import equivalents
 from conformance.usecases.mutation.operators import MEMBER_OPERATORS, OPERATORS, Answer, members
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=5),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                           max_leaves=12)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
 
 
 def _outside(a: object, b: object, path: tuple[object, ...]) -> bool:
@@ -31,16 +35,24 @@ def _outside(a: object, b: object, path: tuple[object, ...]) -> bool:
         return False
     if isinstance(a, dict) and isinstance(b, dict):
         keys = (set(a) | set(b)) - {path[0], f"{path[0]}_renamed"}
-        return all(a.get(k) == b.get(k) for k in keys) and (path[0] not in a or path[0] not in b or _outside(a[path[0]], b[path[0]], path[1:]))
+        return all(a.get(k) == b.get(k) for k in keys) and (
+            path[0] not in a or path[0] not in b or _outside(a[path[0]], b[path[0]], path[1:])
+        )
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         index = path[0]
-        return all(x == y for i, (x, y) in enumerate(zip(a, b, strict=True)) if i != index) and _outside(a[index], b[index], path[1:])  # type: ignore[call-overload]
+        return all(
+            x == y for i, (x, y) in enumerate(zip(a, b, strict=True)) if i != index
+        ) and _outside(a[index], b[index], path[1:])  # type: ignore[call-overload]
     return isinstance(a, list) and isinstance(b, list)  # an item dropped: the rest shifts
 
 
 @settings(max_examples=150, deadline=None)
-@given(value=st.dictionaries(st.text(max_size=3), json_values, min_size=1, max_size=4), data=st.data())
-def test_a_member_operator_changes_its_member_and_nothing_else(value: dict[str, object], data: st.DataObject) -> None:
+@given(
+    value=st.dictionaries(st.text(max_size=3), json_values, min_size=1, max_size=4), data=st.data()
+)
+def test_a_member_operator_changes_its_member_and_nothing_else(
+    value: dict[str, object], data: st.DataObject
+) -> None:
     path = data.draw(st.sampled_from(members(value)))
     name = data.draw(st.sampled_from(sorted(MEMBER_OPERATORS)))
     answer = Answer(200, [], json.dumps(value).encode())
@@ -55,13 +67,22 @@ def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
     for entry in equivalents():
         re.compile(entry.site)
         re.compile(entry.member)
-        assert entry.reason and entry.sentence and (entry.operator == "*" or entry.operator in MEMBER_OPERATORS
-                                                    or entry.operator in ("replay-stale", "change-media-type"))
+        assert (
+            entry.reason
+            and entry.sentence
+            and (
+                entry.operator == "*"
+                or entry.operator in MEMBER_OPERATORS
+                or entry.operator in ("replay-stale", "change-media-type")
+            )
+        )
 
 
 @pytest.mark.timeout(900)
 def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["mutate", "--jobs", "3", "--report-dir", str(tmp_path)])  # the same outcomes as one at a time
+    result = CliRunner().invoke(
+        app, ["mutate", "--jobs", "3", "--report-dir", str(tmp_path)]
+    )  # the same outcomes as one at a time
     summary = json.loads((tmp_path / "mutation.json").read_text())
     assert result.exit_code == 0, result.output
     assert summary["mutants"] >= 300 and summary["score"] >= 0.95
@@ -70,9 +91,13 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
     assert len(survivors) == summary["survived"]
     applied = {o["operator"] for o in summary["outcomes"] if o["verdict"] != "not-applied"}
     assert applied == set(OPERATORS)
-    recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())["requirements"]
+    recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())[
+        "requirements"
+    ]
     still = {r for o in summary["outcomes"] for r in o["killed_by"]}
-    assert {r for r, p in recorded.items() if p["mutants_killed"]} <= still  # the record every report cites still holds
+    assert {
+        r for r, p in recorded.items() if p["mutants_killed"]
+    } <= still  # the record every report cites still holds
 
 
 def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> None:
@@ -81,7 +106,9 @@ def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> Non
     from conformance.requirements import catalogue
     from mocks.faults import FAULTS
 
-    recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())["requirements"]
+    recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())[
+        "requirements"
+    ]
     for fault in FAULTS.values():
         assert fault.name in recorded[fault.requirement]["faults"]
     for check in CHECKS.values():

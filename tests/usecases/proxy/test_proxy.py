@@ -26,42 +26,74 @@ from conformance.usecases.proxy import forwarding_app, judge
 from mocks.reference.woa_client import ClientPolicy, InvalidMessage, WoaClient
 from mocks.serve import serve_host
 
-TEXT = {"text": "The IETF is an open international community of network designers, operators, vendors and researchers."}
+TEXT = {
+    "text": (
+        "The IETF is an open international community of network designers, operators, vendors and"
+        " researchers."
+    )
+}
 
 
-async def _through_proxy(upstream: str, upstream_ca: Path, client_faults: frozenset[str]) -> Traffic:
+async def _through_proxy(
+    upstream: str, upstream_ca: Path, client_faults: frozenset[str]
+) -> Traffic:
     traffic = Traffic()
     with tempfile.TemporaryDirectory() as folder:
         authority = trustme.CA()
         leaf = authority.issue_cert("127.0.0.1")
-        ca, chain, key = Path(folder) / "ca.pem", Path(folder) / "chain.pem", Path(folder) / "key.pem"
+        ca, chain, key = (
+            Path(folder) / "ca.pem",
+            Path(folder) / "chain.pem",
+            Path(folder) / "key.pem",
+        )
         authority.cert_pem.write_to_path(str(ca))
         leaf.cert_chain_pems[0].write_to_path(str(chain))
         leaf.private_key_pem.write_to_path(str(key))
-        async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(upstream_ca)), trust_env=False) as forwarder:
+        async with httpx.AsyncClient(
+            verify=ssl.create_default_context(cafile=str(upstream_ca)), trust_env=False
+        ) as forwarder:
             server, task, port = await start_server(
-                lambda bound: forwarding_app(upstream, forwarder, traffic, f"https://127.0.0.1:{bound}"), certfile=chain, keyfile=key)
+                lambda bound: forwarding_app(
+                    upstream, forwarder, traffic, f"https://127.0.0.1:{bound}"
+                ),
+                certfile=chain,
+                keyfile=key,
+            )
             try:
-                client = WoaClient(ClientPolicy(allow_private=True), cacert=ca, faults=client_faults)
-                for _ in range(2):  # twice: the document has gone stale in between, so the client polls again
+                client = WoaClient(
+                    ClientPolicy(allow_private=True), cacert=ca, faults=client_faults
+                )
+                for _ in range(
+                    2
+                ):  # twice: the document has gone stale in between, so the client polls again
                     for entry in client._cache.values():
                         entry.fresh_until = 0
-                    with contextlib.suppress(InvalidMessage):  # a faulty side: what passed through is what is judged
-                        await client.invoke(f"https://127.0.0.1:{port}", "summarizer", TEXT, "default")
+                    with contextlib.suppress(
+                        InvalidMessage
+                    ):  # a faulty side: what passed through is what is judged
+                        await client.invoke(
+                            f"https://127.0.0.1:{port}", "summarizer", TEXT, "default"
+                        )
             finally:
                 await server.stop(task)
     return traffic
 
 
-def observe(host_fault: str | None = None, client_fault: str | None = None) -> tuple[Traffic, list[Result]]:
+def observe(
+    host_fault: str | None = None, client_fault: str | None = None
+) -> tuple[Traffic, list[Result]]:
     with serve_host(host_fault) as host:
         assert host.cacert is not None
-        traffic = asyncio.run(_through_proxy(host.url, host.cacert, frozenset({client_fault} if client_fault else ())))
+        traffic = asyncio.run(
+            _through_proxy(host.url, host.cacert, frozenset({client_fault} if client_fault else ()))
+        )
     return traffic, judge(traffic, ("woa",))
 
 
 def failures(results: list[Result]) -> dict[str, str]:
-    return {r.requirement: catalogue()[r.requirement].role for r in results if r.status is Status.FAIL}
+    return {
+        r.requirement: catalogue()[r.requirement].role for r in results if r.status is Status.FAIL
+    }
 
 
 def test_clean_traffic_passes_both_sides_and_untouched_requirements_are_skips() -> None:
@@ -69,104 +101,251 @@ def test_clean_traffic_passes_both_sides_and_untouched_requirements_are_skips() 
     assert len(traffic.exchanges) == 4 and traffic.exchanges[1].url.startswith("https://127.0.0.1")
     assert failures(results) == {}
     by_id = {r.requirement: r for r in results}
-    for host_side in ("WOA-4-VERSION-1", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", "WOA-4.3.1-HOST-RESPONDS-JSON", "WOA-7-CONDITIONAL-GET"):
+    for host_side in (
+        "WOA-4-VERSION-1",
+        "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",
+        "WOA-4.3.1-HOST-RESPONDS-JSON",
+        "WOA-7-CONDITIONAL-GET",
+    ):
         assert by_id[host_side].status is Status.PASS, by_id[host_side].message
-    for client_side in ("WOA-4.3.1-CLIENT-USES-POST", "WOA-5.1-INPUT-CONFORMS", "WOA-7-CLIENT-HONORS-CACHING"):
+    for client_side in (
+        "WOA-4.3.1-CLIENT-USES-POST",
+        "WOA-5.1-INPUT-CONFORMS",
+        "WOA-7-CLIENT-HONORS-CACHING",
+    ):
         assert by_id[client_side].status is Status.PASS, by_id[client_side].message
-    assert by_id["WOA-5.2-AGENT-MISMATCH-400"].status is Status.SKIP  # no exchange named another agent
-    # the document has no private transport: the same check as run says so (the proxy once said skip)
+    assert (
+        by_id["WOA-5.2-AGENT-MISMATCH-400"].status is Status.SKIP
+    )  # no exchange named another agent
+    # the document has no private transport: the same check as run says so (the proxy once said
+    # skip)
     assert by_id["WOA-4.3.3-PRIVATE-REVERSE-DNS"].status is Status.NOT_APPLICABLE
 
 
-@pytest.mark.parametrize(("host_fault", "client_fault", "caught"), [
-    ("woa-5.2-success-conforms-outputs", None, {"WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": "host"}),
-    ("woa-4-version-1", None, {"WOA-4-VERSION-1": "host"}),
-    (None, "WOA-4.3.1-CLIENT-SENDS-JSON", {"WOA-4.3.1-CLIENT-SENDS-JSON": "client"}),
-    (None, "WOA-5.1-ENVELOPE-INPUT-REQUIRED", {"WOA-5.1-ENVELOPE-INPUT-REQUIRED": "client"}),
-    (None, "WOA-7-CLIENT-HONORS-CACHING", {"WOA-7-CLIENT-HONORS-CACHING": "client"}),
-])
-def test_a_fault_on_either_side_is_caught_and_attributed_to_that_side(host_fault: str | None, client_fault: str | None,
-                                                                        caught: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("host_fault", "client_fault", "caught"),
+    [
+        ("woa-5.2-success-conforms-outputs", None, {"WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": "host"}),
+        ("woa-4-version-1", None, {"WOA-4-VERSION-1": "host"}),
+        (None, "WOA-4.3.1-CLIENT-SENDS-JSON", {"WOA-4.3.1-CLIENT-SENDS-JSON": "client"}),
+        (None, "WOA-5.1-ENVELOPE-INPUT-REQUIRED", {"WOA-5.1-ENVELOPE-INPUT-REQUIRED": "client"}),
+        (None, "WOA-7-CLIENT-HONORS-CACHING", {"WOA-7-CLIENT-HONORS-CACHING": "client"}),
+    ],
+)
+def test_a_fault_on_either_side_is_caught_and_attributed_to_that_side(
+    host_fault: str | None, client_fault: str | None, caught: dict[str, str]
+) -> None:
     _, results = observe(host_fault, client_fault)
     assert failures(results) == caught
 
 
 def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Path) -> None:
     with serve_host() as host:
-        proxy = subprocess.Popen([sys.executable, "-m", "conformance.cli", "proxy", "--upstream", host.url, "--cacert", str(host.cacert),
-                                  "--listen", "127.0.0.1:0", "--suite", "woa", "--report-dir", str(tmp_path),
-                                  "--record", str(tmp_path / "recording")],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proxy = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "conformance.cli",
+                "proxy",
+                "--upstream",
+                host.url,
+                "--cacert",
+                str(host.cacert),
+                "--listen",
+                "127.0.0.1:0",
+                "--suite",
+                "woa",
+                "--report-dir",
+                str(tmp_path),
+                "--record",
+                str(tmp_path / "recording"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert proxy.stdout is not None
         url = proxy.stdout.readline().split(" listening at ")[1].split()[0]
         client = WoaClient(ClientPolicy(allow_private=True), cacert=tmp_path / "proxy-ca.pem")
         assert asyncio.run(client.invoke(url, "summarizer", TEXT, "default"))["summary"]
         # the proxy calls the upstream whatever Host the client names
-        httpx.get(url + "/.well-known/woa.json", headers={"host": "elsewhere.example"}, verify=ssl.create_default_context(cafile=str(tmp_path / "proxy-ca.pem")))
+        httpx.get(
+            url + "/.well-known/woa.json",
+            headers={"host": "elsewhere.example"},
+            verify=ssl.create_default_context(cafile=str(tmp_path / "proxy-ca.pem")),
+        )
         proxy.send_signal(signal.SIGINT)
         out, err = proxy.communicate(timeout=30)
     report = json.loads((tmp_path / "report.json").read_text())
     assert proxy.returncode == 0, err
     assert report["header"]["binding"] == "proxy" and report["header"]["options"]["exchanges"] == 3
-    assert all(e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", []))
+    assert all(
+        e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", [])
+    )
     assert "3 exchanges judged" in out
-    recorded = [json.loads(line) for line in (tmp_path / "recording" / "exchanges.jsonl").read_text().splitlines()]
-    assert [(r["method"], r["status"]) for r in recorded] == [("GET", 200), ("POST", 200), ("GET", 200)]
-    assert json.loads((tmp_path / "recording" / "meta.json").read_text())["options"]["passive"] is True
+    recorded = [
+        json.loads(line)
+        for line in (tmp_path / "recording" / "exchanges.jsonl").read_text().splitlines()
+    ]
+    assert [(r["method"], r["status"]) for r in recorded] == [
+        ("GET", 200),
+        ("POST", 200),
+        ("GET", 200),
+    ]
+    assert (
+        json.loads((tmp_path / "recording" / "meta.json").read_text())["options"]["passive"] is True
+    )
     # the recorded traffic judged again, offline, to the same verdicts
-    rejudged = subprocess.run([sys.executable, "-m", "conformance.cli", "rejudge", str(tmp_path / "recording"), "--report-dir",
-                               str(tmp_path / "again")], capture_output=True, text=True, timeout=60)
+    rejudged = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "rejudge",
+            str(tmp_path / "recording"),
+            "--report-dir",
+            str(tmp_path / "again"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert rejudged.returncode == 0, rejudged.stderr
     assert "0 verdicts changed since the recording." in rejudged.stdout
     again = json.loads((tmp_path / "again" / "report.json").read_text())
-    assert [(r["requirement"], r["status"], r["message"]) for r in again["results"]] == \
-        [(r["requirement"], r["status"], r["message"]) for r in report["results"]]
+    assert [(r["requirement"], r["status"], r["message"]) for r in again["results"]] == [
+        (r["requirement"], r["status"], r["message"]) for r in report["results"]
+    ]
 
 
 def _invocation(envelope: object, answer: object) -> Traffic:
-    """A document, then one invocation carrying `envelope` and answered `answer`, as the proxy records them."""
+    """A document, then one invocation carrying `envelope` and answered `answer`, as the proxy
+    records them."""
     from mocks.reference.woa_host import woa_document
 
     document = woa_document("https://host.example")
     json_type = {"content-type": "application/json"}
-    return Traffic([
-        Observed("GET", "https://host.example/.well-known/woa.json", "/.well-known/woa.json", {}, b"", 200,
-                 {"content-type": "application/woa+json", "etag": '"1"'}, json.dumps(document).encode(), 1.0),
-        Observed("POST", "https://host.example/agents/travel-and-photo/invoke", "/agents/travel-and-photo/invoke", json_type,
-                 json.dumps(envelope).encode(), 200, json_type, json.dumps(answer).encode(), 1.0),
-    ])
+    return Traffic(
+        [
+            Observed(
+                "GET",
+                "https://host.example/.well-known/woa.json",
+                "/.well-known/woa.json",
+                {},
+                b"",
+                200,
+                {"content-type": "application/woa+json", "etag": '"1"'},
+                json.dumps(document).encode(),
+                1.0,
+            ),
+            Observed(
+                "POST",
+                "https://host.example/agents/travel-and-photo/invoke",
+                "/agents/travel-and-photo/invoke",
+                json_type,
+                json.dumps(envelope).encode(),
+                200,
+                json_type,
+                json.dumps(answer).encode(),
+                1.0,
+            ),
+        ]
+    )
 
 
 def test_sdsi_and_aci_messages_are_judged_wherever_they_travel() -> None:
-    payload = {"schema_id": "flight_booking_v1", "payload": {"departure_city": "Beijing", "other": 42}}
-    agent_context = {"AgentContext": {"AgentID": "hotel", "SubTaskID": "1", "todoItems": "not a list"}}
-    traffic = _invocation({"agent": "travel-and-photo", "operation": "execute", "input": {"message": payload}},
-                          {"result": agent_context})
+    payload = {
+        "schema_id": "flight_booking_v1",
+        "payload": {"departure_city": "Beijing", "other": 42},
+    }
+    agent_context = {
+        "AgentContext": {"AgentID": "hotel", "SubTaskID": "1", "todoItems": "not a list"}
+    }
+    traffic = _invocation(
+        {"agent": "travel-and-photo", "operation": "execute", "input": {"message": payload}},
+        {"result": agent_context},
+    )
     results = {r.requirement: r for r in judge(traffic, ("sdsi", "aci"))}
     assert results["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].status is Status.FAIL
-    assert catalogue()["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].role == "client"  # the side the requirement binds
-    assert results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP  # needs the negotiated template, which the traffic lacks
-    assert Status.FAIL in {r.status for r in results.values() if r.requirement.startswith("ACI-5.2")}
-
+    assert (
+        catalogue()["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].role == "client"
+    )  # the side the requirement binds
+    assert (
+        results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP
+    )  # needs the negotiated template, which the traffic lacks
+    assert Status.FAIL in {
+        r.status for r in results.values() if r.requirement.startswith("ACI-5.2")
+    }
 
 
 def test_hostile_traffic_is_judged_without_crashing_the_judge() -> None:
 
-    document = {"woa_version": "1", "transports": {"rest": {"base": "https://h.example", "invoke_path": "/agents/{agent_id}/invoke"}},
-                "agents": [{"id": "a", "name": "A", "description": "A.", "transports": ["rest"],
-                            "inputs": {"type": "object"}, "outputs": {"$defs": {"loop": {"$ref": "#/$defs/loop"}},
-                                                                      "type": "object", "properties": {"x": {"$ref": "#/$defs/loop"}}}}]}
+    document = {
+        "woa_version": "1",
+        "transports": {
+            "rest": {"base": "https://h.example", "invoke_path": "/agents/{agent_id}/invoke"}
+        },
+        "agents": [
+            {
+                "id": "a",
+                "name": "A",
+                "description": "A.",
+                "transports": ["rest"],
+                "inputs": {"type": "object"},
+                "outputs": {
+                    "$defs": {"loop": {"$ref": "#/$defs/loop"}},
+                    "type": "object",
+                    "properties": {"x": {"$ref": "#/$defs/loop"}},
+                },
+            }
+        ],
+    }
     deep = b"[" * 100_000 + b"]" * 100_000
     json_type = {"content-type": "application/json"}
-    traffic = Traffic([
-        Observed("GET", "https://h.example/.well-known/woa.json", "/.well-known/woa.json", {}, b"", 200, json_type, json.dumps(document).encode(), 1.0),
-        Observed("POST", "https://h.example/agents/a/invoke", "/agents/a/invoke", json_type, deep, 200, json_type, b'{"x": 1}', 1.0),
-        Observed("POST", "https://h.example/agents/a/invoke", "/agents/a/invoke", json_type, b'{"agent": "a", "input": {}}', 200,
-                 json_type, b'{"x": 1}', 1.0),
-    ])
+    traffic = Traffic(
+        [
+            Observed(
+                "GET",
+                "https://h.example/.well-known/woa.json",
+                "/.well-known/woa.json",
+                {},
+                b"",
+                200,
+                json_type,
+                json.dumps(document).encode(),
+                1.0,
+            ),
+            Observed(
+                "POST",
+                "https://h.example/agents/a/invoke",
+                "/agents/a/invoke",
+                json_type,
+                deep,
+                200,
+                json_type,
+                b'{"x": 1}',
+                1.0,
+            ),
+            Observed(
+                "POST",
+                "https://h.example/agents/a/invoke",
+                "/agents/a/invoke",
+                json_type,
+                b'{"agent": "a", "input": {}}',
+                200,
+                json_type,
+                b'{"x": 1}',
+                1.0,
+            ),
+        ]
+    )
     results = {r.requirement: r for r in judge(traffic, ("woa",))}
-    assert results["WOA-4.3.1-CLIENT-SENDS-JSON"].status is Status.FAIL  # a body nested 100,000 deep is not usable JSON
-    assert results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].status is Status.ERROR  # a schema that refers to itself forever
+    assert (
+        results["WOA-4.3.1-CLIENT-SENDS-JSON"].status is Status.FAIL
+    )  # a body nested 100,000 deep is not usable JSON
+    assert (
+        results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].status is Status.ERROR
+    )  # a schema that refers to itself forever
     assert "cannot be judged" in results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].message
 
 
