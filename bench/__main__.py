@@ -26,7 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
+from collections.abc import Coroutine
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -34,7 +35,8 @@ from typing import Any
 
 import httpx
 
-from conformance.engine.runner import RunOptions, run
+from conformance.engine.runner import RunOptions
+from conformance.engine.runner import run
 from conformance.oracle.bench import spread
 from conformance.report import Collect
 from conformance.target import run_options
@@ -177,7 +179,8 @@ def main() -> None:
 def _validation(repeat: int) -> None:
     from jsonschema import Draft202012Validator
 
-    from conformance.schemas import fast_validator, validator
+    from conformance.schemas import fast_validator
+    from conformance.schemas import validator
     from conformance.validation import validate_message
     from mocks.reference.woa_host import woa_document
 

@@ -21,7 +21,9 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from conformance.oracle.bench import peak_mb
-from conformance.usecases.fleet import TargetSpec, fleet_results, slug
+from conformance.usecases.fleet import TargetSpec
+from conformance.usecases.fleet import fleet_results
+from conformance.usecases.fleet import slug
 
 
 def _serve_hosts(count: int, listing: Path) -> None:
@@ -84,7 +86,8 @@ def main() -> None:
         out = Path(folder) / "reports"
         started = time.perf_counter()
         if arguments.dask:
-            from distributed import Client, LocalCluster
+            from distributed import Client
+            from distributed import LocalCluster
 
             cluster = LocalCluster(
                 n_workers=arguments.jobs,

@@ -19,9 +19,14 @@ from typing import Any
 
 import pytest
 
-from .report import Collect, Result, Status
+from .report import Collect
+from .report import Result
+from .report import Status
 from .requirements import catalogue
-from .target import DEFAULT_ROLES, OptionsUnusable, RunOptions, run_options
+from .target import DEFAULT_ROLES
+from .target import OptionsUnusable
+from .target import RunOptions
+from .target import run_options
 
 __all__ = ["RequirementFailed", "RequirementItem"]
 
@@ -152,7 +157,10 @@ def _options(target: str, **given: Any) -> RunOptions:
 
 async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     from .engine.runner import run
-    from .harness.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan, load_app
+    from .harness.inprocess import IN_PROCESS_ORIGIN
+    from .harness.inprocess import in_process
+    from .harness.inprocess import lifespan
+    from .harness.inprocess import load_app
 
     collect = Collect()
     common: dict[str, Any] = {
@@ -163,7 +171,9 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     }
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
-        from .harness.callables import KINDS, callable_app, load_function
+        from .harness.callables import KINDS
+        from .harness.callables import callable_app
+        from .harness.callables import load_function
 
         suite = config.getoption("--agent-suite")
         if suite not in KINDS:

@@ -14,9 +14,11 @@ reference whose `exp` has passed, or that the store refuses, leaves the items no
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
+from urllib.parse import urlsplit
 
 import httpx
 

@@ -16,12 +16,17 @@ from __future__ import annotations
 import hashlib
 import json
 from enum import Enum
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from pydantic import BaseModel
+from pydantic import Field
+from pydantic import ValidationError
 
 __all__ = ["FAULTS", "app", "create_app"]
 

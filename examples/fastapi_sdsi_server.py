@@ -12,13 +12,20 @@ only what a user writes around it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from fastapi import FastAPI
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from pydantic import BaseModel
+from pydantic import Field
+from pydantic import ValidationError
 
-from mocks.reference.sdsi_server import CAPABILITY, SdsiError, SdsiServer
+from mocks.reference.sdsi_server import CAPABILITY
+from mocks.reference.sdsi_server import SdsiError
+from mocks.reference.sdsi_server import SdsiServer
 
 __all__ = ["FAULTS", "app", "create_app"]
 

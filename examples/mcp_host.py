@@ -15,14 +15,17 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount
+from starlette.routing import Route
 
 __all__ = ["FAULTS", "app", "create_app"]
 

@@ -5,7 +5,8 @@ import os
 import ssl
 import sys
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
+from urllib.parse import urlsplit
 
 import httpx
 

@@ -25,7 +25,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 __all__ = ["DECLINED", "FREE_CHOICES", "Declined", "MinimalResponses", "minimal_document"]
 

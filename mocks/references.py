@@ -11,11 +11,17 @@ from contextlib import AbstractContextManager
 from functools import cached_property
 from typing import Any
 
-from conformance.usecases.references import AgentIds, Figure
+from conformance.usecases.references import AgentIds
+from conformance.usecases.references import Figure
 
-from .faults import FAULTS, Fault
-from .faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE, ClientFault
-from .serve import ServedMock, serve_host
+from .faults import FAULTS
+from .faults import Fault
+from .faults.woa_client import CLIENT_FAULTS
+from .faults.woa_client import MINIMAL_VARIABLE
+from .faults.woa_client import VARIABLE
+from .faults.woa_client import ClientFault
+from .serve import ServedMock
+from .serve import serve_host
 
 __all__ = ["REFERENCES", "ReferenceAgents"]
 

@@ -14,7 +14,8 @@ import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from conformance.harness.loop_server import ServedMock, serve
+from conformance.harness.loop_server import ServedMock
+from conformance.harness.loop_server import serve
 
 __all__ = ["ServedMock", "serve", "serve_host"]
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
+from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
 __all__ = ["answers_50_mb", "answers_html", "answers_nested", "never_answers"]

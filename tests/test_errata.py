@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conformance.errata import register
 from conformance.requirements import catalogue
-from conformance.requirements.drafts import _draft_source, normalize
+from conformance.requirements.drafts import _draft_source
+from conformance.requirements.drafts import normalize
 from conformance.vectors import message_vector_files
 
 

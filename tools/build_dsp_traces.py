@@ -20,8 +20,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from conformance.oracle import dumps, replay  # noqa: E402
-from conformance.oracle.clock import format_time, parse_time  # noqa: E402
+from conformance.oracle import dumps  # noqa: E402
+from conformance.oracle import replay  # noqa: E402
+from conformance.oracle.clock import format_time  # noqa: E402
+from conformance.oracle.clock import parse_time  # noqa: E402
 
 T0 = parse_time("2026-05-01T00:00:00Z")
 HOUR, DAY = 3600.0, 86400.0

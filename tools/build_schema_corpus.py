@@ -43,7 +43,8 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,40 +68,44 @@ def pydantic_schemas() -> list[Entry]:
     import re
     import uuid
     from decimal import Decimal
-    from ipaddress import IPv4Address, IPv4Network, IPv6Address
+    from ipaddress import IPv4Address
+    from ipaddress import IPv4Network
+    from ipaddress import IPv6Address
     from pathlib import Path as FsPath
-    from typing import Annotated, Generic, Literal, TypeVar
+    from typing import Annotated
+    from typing import Generic
+    from typing import Literal
+    from typing import TypeVar
 
-    from pydantic import (
-        AliasChoices,
-        AnyHttpUrl,
-        AnyUrl,
-        AwareDatetime,
-        Base64Bytes,
-        BaseModel,
-        ConfigDict,
-        Discriminator,
-        Field,
-        FutureDate,
-        HttpUrl,
-        Json,
-        JsonValue,
-        NonNegativeFloat,
-        NonNegativeInt,
-        PastDate,
-        PositiveInt,
-        RootModel,
-        SecretStr,
-        StringConstraints,
-        Tag,
-        TypeAdapter,
-        conint,
-        conlist,
-        constr,
-    )
+    from pydantic import AliasChoices
+    from pydantic import AnyHttpUrl
+    from pydantic import AnyUrl
+    from pydantic import AwareDatetime
+    from pydantic import Base64Bytes
+    from pydantic import BaseModel
+    from pydantic import ConfigDict
+    from pydantic import Discriminator
+    from pydantic import Field
+    from pydantic import FutureDate
+    from pydantic import HttpUrl
+    from pydantic import Json
+    from pydantic import JsonValue
+    from pydantic import NonNegativeFloat
+    from pydantic import NonNegativeInt
+    from pydantic import PastDate
+    from pydantic import PositiveInt
+    from pydantic import RootModel
+    from pydantic import SecretStr
+    from pydantic import StringConstraints
+    from pydantic import Tag
+    from pydantic import TypeAdapter
+    from pydantic import conint
+    from pydantic import conlist
+    from pydantic import constr
     from pydantic import dataclasses as pydantic_dataclasses
     from pydantic.alias_generators import to_camel
-    from typing_extensions import TypeAliasType, TypedDict
+    from typing_extensions import TypeAliasType
+    from typing_extensions import TypedDict
 
     out: list[Entry] = []
 
@@ -1115,10 +1120,19 @@ def fastapi_schemas() -> list[Entry]:
     import datetime as dt
     import uuid
     from decimal import Decimal
-    from typing import Annotated, Literal
+    from typing import Annotated
+    from typing import Literal
 
-    from fastapi import Body, FastAPI, File, Form, UploadFile
-    from pydantic import BaseModel, ConfigDict, EmailStr, Field, HttpUrl
+    from fastapi import Body
+    from fastapi import FastAPI
+    from fastapi import File
+    from fastapi import Form
+    from fastapi import UploadFile
+    from pydantic import BaseModel
+    from pydantic import ConfigDict
+    from pydantic import EmailStr
+    from pydantic import Field
+    from pydantic import HttpUrl
 
     app = FastAPI(title="WoA host", version="1.0.0")
 
@@ -1418,10 +1432,13 @@ def fastapi_schemas() -> list[Entry]:
 def mcp_schemas() -> list[Entry]:
     import datetime as dt
     import uuid
-    from typing import Annotated, Literal
+    from typing import Annotated
+    from typing import Literal
 
-    from mcp.server.mcpserver import Context, MCPServer
-    from pydantic import BaseModel, Field
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver import MCPServer
+    from pydantic import BaseModel
+    from pydantic import Field
     from typing_extensions import TypedDict
 
     server: MCPServer[Any] = MCPServer("corpus")
@@ -1790,11 +1807,14 @@ def mcp_schemas() -> list[Entry]:
 
 def openai_schemas() -> list[Entry]:
     import datetime as dt
-    from typing import Annotated, Literal
+    from typing import Annotated
+    from typing import Literal
 
     import openai
     from langchain_core.utils.function_calling import convert_to_openai_tool
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import BaseModel
+    from pydantic import ConfigDict
+    from pydantic import Field
 
     out: list[Entry] = []
 
@@ -2788,7 +2808,8 @@ SOURCES = [
 def checked(entries: list[Entry]) -> list[Entry]:
     """The entries whose schema passes its dialect's metaschema, and a warning for each other."""
     from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import Draft202012Validator, validator_for
+    from jsonschema.validators import Draft202012Validator
+    from jsonschema.validators import validator_for
 
     valid: list[Entry] = []
     names: set[str] = set()

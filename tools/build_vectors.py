@@ -11,14 +11,17 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from conformance.vectors.figures import aci_figure, sdsi_figure, woa_object  # noqa: E402
+from conformance.vectors.figures import aci_figure  # noqa: E402
+from conformance.vectors.figures import sdsi_figure  # noqa: E402
+from conformance.vectors.figures import woa_object  # noqa: E402
 
 #: An edit changes a document in place, or returns the value that replaces it whole.
 Edit = Callable[[Any], Any]

@@ -2,8 +2,12 @@
 requests on one protocol (today WoA REST; JSON-RPC, MCP and A2A bindings plug in beside it), over
 one HTTP client that enforces deadlines and size caps and keeps every exchange as evidence."""
 
-from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
-from .woa_rest import DocumentFetch, WoaRestBinding
+from .http import ExchangeFailed
+from .http import HttpClient
+from .http import HttpResponse
+from .http import Unreachable
+from .woa_rest import DocumentFetch
+from .woa_rest import WoaRestBinding
 
 __all__ = [
     "BINDINGS",

@@ -16,7 +16,9 @@ from typing import Any
 import httpx
 
 from ..report.model import Exchange
-from .http import ExchangeFailed, HttpClient, Unreachable
+from .http import ExchangeFailed
+from .http import HttpClient
+from .http import Unreachable
 from .reply import Reply
 
 __all__ = ["A2aFailed", "restore_integers", "send_data"]
@@ -89,9 +91,13 @@ async def send_data(
 ) -> Reply:
     """Resolve the agent card under `base_url`, send `data` as a data part, and return the first
     JSON object of the reply's data parts (a Reply with no status if the exchange failed)."""
-    from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+    from a2a.client import A2ACardResolver
+    from a2a.client import ClientConfig
+    from a2a.client import ClientFactory
     from a2a.helpers import new_data_part
-    from a2a.types import Message, Role, SendMessageRequest
+    from a2a.types import Message
+    from a2a.types import Role
+    from a2a.types import SendMessageRequest
     from a2a.utils import TransportProtocol
 
     transport = _ThroughSuite(client, allowed)

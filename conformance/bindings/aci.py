@@ -16,10 +16,14 @@ transport open (its section 1 names A2A as one possibility).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 from .http import HttpClient
-from .reply import Reply, claims, operation_names, post_json
+from .reply import Reply
+from .reply import claims
+from .reply import operation_names
+from .reply import post_json
 
 __all__ = [
     "CAPABILITY",

@@ -22,9 +22,13 @@ from typing import Any
 
 import httpx
 
-from ..recording import Recorder, Replay
-from ..recording.transport import RecordingTransport, ReplayTransport, tls_version_of
-from ..report.model import Exchange, truncate
+from ..recording import Recorder
+from ..recording import Replay
+from ..recording.transport import RecordingTransport
+from ..recording.transport import ReplayTransport
+from ..recording.transport import tls_version_of
+from ..report.model import Exchange
+from ..report.model import truncate
 
 __all__ = [
     "ExchangeFailed",

@@ -14,7 +14,8 @@ import json
 import logging
 import ssl
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,12 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from ..recording import Recorder, Replay
-from ..recording.transport import McpRecordingTransport, McpReplayTransport
-from ..report.model import Exchange, truncate
+from ..recording import Recorder
+from ..recording import Replay
+from ..recording.transport import McpRecordingTransport
+from ..recording.transport import McpReplayTransport
+from ..report.model import Exchange
+from ..report.model import truncate
 from .http import tls_context
 
 __all__ = ["McpCall", "McpFailed", "call_tool"]

@@ -15,16 +15,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import httpx
 
-from ..recording import NotRecorded, Recorder, Replay
-from ..report.model import Exchange, truncate
+from ..recording import NotRecorded
+from ..recording import Recorder
+from ..recording import Replay
+from ..report.model import Exchange
+from ..report.model import truncate
 from .http import HttpResponse
-from .jsonparse import NotJson, parse_json
-from .woa_rest import WELL_KNOWN_PATH, DocumentFetch
+from .jsonparse import NotJson
+from .jsonparse import parse_json
+from .woa_rest import WELL_KNOWN_PATH
+from .woa_rest import DocumentFetch
 
 __all__ = ["MAX_BODY", "NotObserved", "Observed", "ObservedOnly", "Traffic", "carried"]
 

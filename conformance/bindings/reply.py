@@ -7,8 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..report.model import Exchange
-from .http import ExchangeFailed, HttpClient, HttpResponse, Unreachable
-from .jsonparse import NotJson, parse_json
+from .http import ExchangeFailed
+from .http import HttpClient
+from .http import HttpResponse
+from .http import Unreachable
+from .jsonparse import NotJson
+from .jsonparse import parse_json
 
 __all__ = ["Reply", "claims", "operation_names", "post_json"]
 

@@ -19,10 +19,14 @@ exchange as evidence.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 from .http import HttpClient
-from .reply import Reply, claims, operation_names, post_json
+from .reply import Reply
+from .reply import claims
+from .reply import operation_names
+from .reply import post_json
 
 __all__ = ["CAPABILITY", "JsonRpcSdsi", "Reply", "SdsiBinding", "WoaRestSdsi", "sdsi_agents"]
 

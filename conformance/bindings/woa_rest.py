@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 from urllib.parse import urljoin
 
-from .http import ExchangeFailed, HttpClient, HttpResponse
-from .jsonparse import NotJson, parse_json
+from .http import ExchangeFailed
+from .http import HttpClient
+from .http import HttpResponse
+from .jsonparse import NotJson
+from .jsonparse import parse_json
 
 __all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding"]
 

@@ -13,11 +13,14 @@ requirement.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..report.model import Exchange, Skip, Status
+from ..report.model import Exchange
+from ..report.model import Skip
+from ..report.model import Status
 from ..requirements import catalogue
 
 if TYPE_CHECKING:

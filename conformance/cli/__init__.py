@@ -18,11 +18,14 @@ import typer
 from typer import (
     _click as click,
 )  # the click typer carries (0.29 vendors it): its Command and Context types
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
+from typer.core import TyperGroup
 
 from .. import __version__
 from ._help import quiet_type_tags
-from ._lifecycle import settings, sigterm_interrupts, write_defect
+from ._lifecycle import settings
+from ._lifecycle import sigterm_interrupts
+from ._lifecycle import write_defect
 
 __all__ = ["COMMANDS", "app", "main"]
 

@@ -17,7 +17,8 @@ import tempfile
 import traceback
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
 __all__ = ["interruptible", "settings", "sigterm_interrupts", "write_defect"]
 

@@ -12,17 +12,20 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
+from rich.progress import BarColumn
+from rich.progress import MofNCompleteColumn
+from rich.progress import Progress
+from rich.progress import TaskID
+from rich.progress import TextColumn
+from rich.progress import TimeElapsedColumn
 from rich.table import Table
 
-from ..report import Result, ResultRecorded, RunFinished, RunStarted, Status, Summary
+from ..report import Result
+from ..report import ResultRecorded
+from ..report import RunFinished
+from ..report import RunStarted
+from ..report import Status
+from ..report import Summary
 from ..requirements import catalogue
 from ._console import console
 

@@ -7,8 +7,12 @@ from typing import Annotated
 
 import typer
 
-from ..usecases.attest import AttestationInvalid, attest, keygen, verify
-from ._console import console, fail_usage
+from ..usecases.attest import AttestationInvalid
+from ..usecases.attest import attest
+from ..usecases.attest import keygen
+from ..usecases.attest import verify
+from ._console import console
+from ._console import fail_usage
 
 __all__ = ["attest_command", "keygen_command", "verify_command"]
 

@@ -8,8 +8,10 @@ from typing import Annotated
 
 import typer
 
-from ..report.compare import ReportUnreadable, load_matrix
-from ._console import console, fail_usage
+from ..report.compare import ReportUnreadable
+from ..report.compare import load_matrix
+from ._console import console
+from ._console import fail_usage
 
 __all__ = ["compare"]
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 
-from ..report.compare import ReportUnreadable, load_matrix
-from ..usecases.fleet import fleet_results, read_targets
-from ._console import console, fail_usage
+from ..report.compare import ReportUnreadable
+from ..report.compare import load_matrix
+from ..usecases.fleet import fleet_results
+from ..usecases.fleet import read_targets
+from ._console import console
+from ._console import fail_usage
 
 __all__ = ["fleet"]
 

@@ -11,9 +11,13 @@ from typing import Annotated
 import typer
 
 from ..target import run_options
-from ..usecases.fuzz.session import FuzzUnavailable, fuzz_target
-from ._console import console, fail_usage
-from .run import finish, prepared_writers, usable
+from ..usecases.fuzz.session import FuzzUnavailable
+from ..usecases.fuzz.session import fuzz_target
+from ._console import console
+from ._console import fail_usage
+from .run import finish
+from .run import prepared_writers
+from .run import usable
 
 __all__ = ["fuzz"]
 

@@ -7,8 +7,11 @@ from typing import Annotated
 
 import typer
 
-from ..usecases.references import References, ReferencesMissing, references
-from ._console import console, fail_usage
+from ..usecases.references import References
+from ..usecases.references import ReferencesMissing
+from ..usecases.references import references
+from ._console import console
+from ._console import fail_usage
 
 __all__ = ["app"]
 

@@ -14,8 +14,15 @@ import typer
 
 from .. import __version__
 from ..report.model import utc_now
-from ..usecases.mutation import Mutant, Outcome, equivalents, judge, plan, record
-from ._console import console, fail_usage, progress_bar
+from ..usecases.mutation import Mutant
+from ..usecases.mutation import Outcome
+from ..usecases.mutation import equivalents
+from ..usecases.mutation import judge
+from ..usecases.mutation import plan
+from ..usecases.mutation import record
+from ._console import console
+from ._console import fail_usage
+from ._console import progress_bar
 from .mock import reference_agents
 
 __all__ = ["mutate"]

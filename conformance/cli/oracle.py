@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from ._console import console, fail_usage
+from ._console import console
+from ._console import fail_usage
 
 __all__ = ["app"]
 
@@ -41,7 +42,10 @@ def replay(
 ) -> None:
     """Replay TRACE through a fresh oracle and print its decisions as JSON: triggers, patches,
     transitions, queued, warnings, rejected. The same trace always prints the same bytes."""
-    from ..oracle import Oracle, OracleConfig, TraceError, dumps
+    from ..oracle import Oracle
+    from ..oracle import OracleConfig
+    from ..oracle import TraceError
+    from ..oracle import dumps
     from ..oracle import replay as run
     from ..oracle.encoders import encoder_named
 

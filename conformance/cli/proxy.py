@@ -17,16 +17,24 @@ import typer
 from .. import __version__
 from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
-from ..harness.loop_server import start_server, write_leaf
+from ..harness.loop_server import start_server
+from ..harness.loop_server import write_leaf
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.writers import FORMATS
-from ..requirements import DRAFTS, catalogue_digest
-from ..target import origin, usable_cacert
-from ..usecases.proxy import forwarding_app, judged_run
-from ._console import console, fail_usage
+from ..requirements import DRAFTS
+from ..requirements import catalogue_digest
+from ..target import origin
+from ..target import usable_cacert
+from ..usecases.proxy import forwarding_app
+from ..usecases.proxy import judged_run
+from ._console import console
+from ._console import fail_usage
 from ._lifecycle import interruptible
-from .run import Suite, finish, prepared_writers, usable
+from .run import Suite
+from .run import finish
+from .run import prepared_writers
+from .run import usable
 
 __all__ = ["proxy"]
 

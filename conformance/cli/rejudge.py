@@ -12,14 +12,18 @@ import typer
 from .. import __version__
 from ..engine.runner import TargetUnreachable
 from ..recording import Replay
-from ..report import Collect, Skip
+from ..report import Collect
+from ..report import Skip
 from ..report.writers import FORMATS
 from ..usecases.rejudge import changed_verdicts
 from ..usecases.rejudge import rejudge as rejudge_recording
-from ._console import console, fail_usage
+from ._console import console
+from ._console import fail_usage
 from ._lifecycle import interruptible
 from ._terminal import RunDisplay
-from .run import finish, prepared_writers, written
+from .run import finish
+from .run import prepared_writers
+from .run import written
 
 __all__ = ["rejudge"]
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 from rich.table import Table
 
 from ..checks import CHECKS
-from ..requirements import Requirement, catalogue
-from ..schemas import schema, schema_names
+from ..requirements import Requirement
+from ..requirements import catalogue
+from ..schemas import schema
+from ..schemas import schema_names
 from ._console import console
 
 __all__ = ["requirements"]

@@ -8,24 +8,40 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
+from typing import Any
+from typing import TypeVar
 
 import typer
 
 from ..bindings import BINDINGS
 from ..engine.gate import decide
-from ..engine.runner import DEFAULT_ROLES, TargetUnreachable
+from ..engine.runner import DEFAULT_ROLES
+from ..engine.runner import TargetUnreachable
 from ..engine.runner import run as run_suite
-from ..harness.callables import KINDS, callable_app, load_function
-from ..harness.inprocess import IN_PROCESS_ORIGIN, AppUnusable, in_process
+from ..harness.callables import KINDS
+from ..harness.callables import callable_app
+from ..harness.callables import load_function
+from ..harness.inprocess import IN_PROCESS_ORIGIN
+from ..harness.inprocess import AppUnusable
+from ..harness.inprocess import in_process
 from ..report import Summary
-from ..report.writers import FORMATS, ReportDirUnusable, Writer, writers_for
-from ..target import DEFAULT_BUDGET, DEFAULT_MAX_PROBES, OptionsUnusable, run_options
+from ..report.writers import FORMATS
+from ..report.writers import ReportDirUnusable
+from ..report.writers import Writer
+from ..report.writers import writers_for
+from ..target import DEFAULT_BUDGET
+from ..target import DEFAULT_MAX_PROBES
+from ..target import OptionsUnusable
+from ..target import run_options
 from ..usecases.repeat import repeated
-from ._console import console, fail_usage
-from ._lifecycle import interruptible, settings
+from ._console import console
+from ._console import fail_usage
+from ._lifecycle import interruptible
+from ._lifecycle import settings
 from ._terminal import RunDisplay
-from .mock import check_fault, reference_agents
+from .mock import check_fault
+from .mock import reference_agents
 
 __all__ = ["finish", "prepared_writers", "run", "usable"]
 

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from ..vectors import check_vectors, vectors_root
+from ..vectors import check_vectors
+from ..vectors import vectors_root
 from ._console import console
 
 __all__ = ["app"]

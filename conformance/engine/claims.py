@@ -16,11 +16,14 @@ operation) is not-applicable in the requirement results, never a failure.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 from typing import Any
 
-from ..bindings.jsonparse import NotJson, parse_json
-from ..report import Result, Status
+from ..bindings.jsonparse import NotJson
+from ..bindings.jsonparse import parse_json
+from ..report import Result
+from ..report import Status
 from ..validation import validate_message
 from ..validation.target_schemas import Unjudgeable
 

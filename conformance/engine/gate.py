@@ -19,7 +19,8 @@ a failure outranks an unfinished run. The README's table is this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from enum import IntEnum
 
 from ..report.compliance import Summary

@@ -20,35 +20,51 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from .. import __version__
-from ..bindings import DocumentFetch, HttpClient, Unreachable, WoaRestBinding
-from ..bindings.observed import NotObserved, ObservedOnly
-from ..checks import Check, checks_for, driven_by
-from ..checks.woa.invocation import JUDGED_BY, PLAN_KEY
-from ..recording import NotRecorded, Recorder
+from ..bindings import DocumentFetch
+from ..bindings import HttpClient
+from ..bindings import Unreachable
+from ..bindings import WoaRestBinding
+from ..bindings.observed import NotObserved
+from ..bindings.observed import ObservedOnly
+from ..checks import Check
+from ..checks import checks_for
+from ..checks import driven_by
+from ..checks.woa.invocation import JUDGED_BY
+from ..checks.woa.invocation import PLAN_KEY
+from ..recording import NotRecorded
+from ..recording import Recorder
 from ..recording.values import Values
-from ..report import (
-    Handler,
-    Result,
-    ResultRecorded,
-    RunFinished,
-    RunHeader,
-    RunStarted,
-    Skip,
-    Status,
-    Summary,
-    broadcast,
-    summarize,
-)
+from ..report import Handler
+from ..report import Result
+from ..report import ResultRecorded
+from ..report import RunFinished
+from ..report import RunHeader
+from ..report import RunStarted
+from ..report import Skip
+from ..report import Status
+from ..report import Summary
+from ..report import broadcast
+from ..report import summarize
 from ..report.model import utc_now
-from ..requirements import DRAFTS, Requirement, catalogue, catalogue_digest
-from ..target import DEFAULT_ROLES, RunOptions, Target, may_call
-from .claims import claims_of, coverage_of
+from ..requirements import DRAFTS
+from ..requirements import Requirement
+from ..requirements import catalogue
+from ..requirements import catalogue_digest
+from ..target import DEFAULT_ROLES
+from ..target import RunOptions
+from ..target import Target
+from ..target import may_call
+from .claims import claims_of
+from .claims import coverage_of
 from .gate import gated
 
 __all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]

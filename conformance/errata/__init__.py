@@ -10,7 +10,8 @@ errata."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from typing import Literal

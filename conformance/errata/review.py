@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from ..requirements import DRAFTS
 from ..requirements.drafts import draft_sections
-from . import KINDS, Erratum
+from . import KINDS
+from . import Erratum
 
 __all__ = ["review_markdown"]
 

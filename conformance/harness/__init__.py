@@ -10,9 +10,14 @@ from typing import Any
 
 import anyio
 from starlette.datastructures import Headers
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect
+from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 __all__ = ["PROBLEM_JSON", "ProblemDetailsOnly", "TooLarge", "problem", "read_capped"]
 

@@ -17,20 +17,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
-from ..bindings.jsonparse import NotJson, parse_json
+from ..bindings.jsonparse import NotJson
+from ..bindings.jsonparse import parse_json
 from ..recording import stamp
 from ..recording.values import Values
-from . import ProblemDetailsOnly, TooLarge, problem, read_capped
+from . import ProblemDetailsOnly
+from . import TooLarge
+from . import problem
+from . import read_capped
 
 __all__ = ["QUERIES", "SPIES", "Received", "Spies", "SpyRun", "spies_app"]
 

@@ -33,13 +33,17 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY as ACI
 from ..bindings.sdsi import CAPABILITY as SDSI
-from . import TooLarge, problem, read_capped
-from .inprocess import IN_PROCESS_ORIGIN, load_callable
+from . import TooLarge
+from . import problem
+from . import read_capped
+from .inprocess import IN_PROCESS_ORIGIN
+from .inprocess import load_callable
 
 __all__ = ["KINDS", "callable_app", "load_function"]
 

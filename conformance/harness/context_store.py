@@ -16,18 +16,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urlsplit
+from dataclasses import dataclass
+from dataclasses import field
+from urllib.parse import parse_qs
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import PlainTextResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..recording import stamp
 from ..recording.values import Values
-from . import ProblemDetailsOnly, problem
+from . import ProblemDetailsOnly
+from . import problem
 
 __all__ = ["ContextStore", "Fetched", "tampered"]
 

@@ -8,12 +8,14 @@ and not started at all when the run is a replay (its recorded traffic is fed to 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 
 from starlette.types import ASGIApp
 
-from ..recording import Recorder, Replay
+from ..recording import Recorder
+from ..recording import Replay
 from ..recording.inbound import RecordedInbound
 from .loop_server import serve
 

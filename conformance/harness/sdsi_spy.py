@@ -7,19 +7,25 @@ whatever its defects; the checks judge the record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
-from ..bindings.jsonparse import NotJson, parse_json
+from ..bindings.jsonparse import NotJson
+from ..bindings.jsonparse import parse_json
 from ..bindings.sdsi import CAPABILITY
 from ..vectors.figures import sdsi_figure
-from . import ProblemDetailsOnly, TooLarge, problem, read_capped
+from . import ProblemDetailsOnly
+from . import TooLarge
+from . import problem
+from . import read_capped
 
 __all__ = ["Recorded", "Spy", "spy_app"]
 

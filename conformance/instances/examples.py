@@ -26,15 +26,20 @@ import math
 import time
 from collections.abc import Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from itertools import islice
 from typing import Any
 
-from referencing import Registry, Resource
+from referencing import Registry
+from referencing import Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from ..validation.target_schemas import Unjudgeable, pattern_matches, target_validator
+from ..validation.target_schemas import Unjudgeable
+from ..validation.target_schemas import pattern_matches
+from ..validation.target_schemas import target_validator
 from .patterns import pattern_strings
 
 __all__ = ["CAPS", "Caps", "Ungeneratable", "invalid_examples", "listed_values", "valid_examples"]

@@ -10,7 +10,11 @@ heat), `evolution` (patches), `lifecycle` (metrics and rules), `engine` (the ora
 """
 
 from .config import OracleConfig
-from .engine import Oracle, Outcome, Payload
-from .trace import TraceError, dumps, replay
+from .engine import Oracle
+from .engine import Outcome
+from .engine import Payload
+from .trace import TraceError
+from .trace import dumps
+from .trace import replay
 
 __all__ = ["Oracle", "OracleConfig", "Outcome", "Payload", "TraceError", "dumps", "replay"]

@@ -19,15 +19,19 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .config import DAY, OracleConfig
+from .config import DAY
+from .config import OracleConfig
 from .engine import Oracle
-from .pool import BatchPool, LoopPool, Pool
+from .pool import BatchPool
+from .pool import LoopPool
+from .pool import Pool
 
 __all__ = [
     "Figures",

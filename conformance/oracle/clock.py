@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from typing import Protocol
 
 __all__ = ["Clock", "SimulatedClock", "SystemClock", "format_time", "parse_time"]

@@ -3,8 +3,12 @@ the default is the errata register's interpretation and the member names it."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
+from typing import Any
+from typing import Literal
 
 __all__ = ["OracleConfig"]
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt

@@ -10,18 +10,28 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 
 from . import evolution
 from .clock import format_time
-from .config import DAY, OracleConfig
-from .encoders import Encoder, default_encoder
-from .lifecycle import LIVE, Key, Metrics, decide, type_matches
-from .pool import BatchPool, Candidates, Pool
+from .config import DAY
+from .config import OracleConfig
+from .encoders import Encoder
+from .encoders import default_encoder
+from .lifecycle import LIVE
+from .lifecycle import Key
+from .lifecycle import Metrics
+from .lifecycle import decide
+from .lifecycle import type_matches
+from .pool import BatchPool
+from .pool import Candidates
+from .pool import Pool
 
 __all__ = ["Oracle", "Outcome", "Payload"]
 

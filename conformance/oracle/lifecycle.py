@@ -3,10 +3,12 @@ promotion and deprecation rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .config import DAY, OracleConfig
+from .config import DAY
+from .config import OracleConfig
 
 __all__ = ["LIVE", "Key", "Metrics", "decide", "type_matches"]
 

@@ -25,7 +25,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .config import TOLERANCE, OracleConfig
+from .config import TOLERANCE
+from .config import OracleConfig
 
 __all__ = ["BatchPool", "Candidates", "LoopPool", "Pool"]
 

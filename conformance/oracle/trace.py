@@ -10,13 +10,15 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator
+from jsonschema import FormatChecker
 from jsonschema.exceptions import best_match
 
 from .clock import parse_time
 from .config import OracleConfig
 from .encoders import Encoder
-from .engine import Oracle, Payload
+from .engine import Oracle
+from .engine import Payload
 
 __all__ = ["TraceError", "dumps", "payloads_of", "replay", "validate_trace"]
 

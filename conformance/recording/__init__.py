@@ -45,17 +45,27 @@ import asyncio
 import contextlib
 import contextvars
 import json
-from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections import deque
+from collections.abc import AsyncIterator
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import IO, Any
+from typing import IO
+from typing import Any
 
 from starlette.types import ASGIApp
 
 from .inbound import replay_request
-from .recorder import FILES, FORMAT, STAMPS, Recorder, sha256, stamp
+from .recorder import FILES
+from .recorder import FORMAT
+from .recorder import STAMPS
+from .recorder import Recorder
+from .recorder import sha256
+from .recorder import stamp
 
 __all__ = ["FILES", "FORMAT", "STAMPS", "NotRecorded", "Recorder", "Replay", "stamp"]
 

@@ -6,9 +6,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from .recorder import STAMPS, Recorder
+from .recorder import STAMPS
+from .recorder import Recorder
 
 __all__ = ["RecordedInbound", "replay_request"]
 

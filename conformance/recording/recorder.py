@@ -6,8 +6,10 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 

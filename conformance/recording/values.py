@@ -15,7 +15,8 @@ import hashlib
 import random
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from .recorder import Recorder

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any

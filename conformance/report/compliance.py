@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .model import Result, Status
+from .model import Result
+from .model import Status
 
 __all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "summarize"]
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .compliance import Summary
-from .model import Result, RunHeader
+from .model import Result
+from .model import RunHeader
 
 __all__ = [
     "Collect",

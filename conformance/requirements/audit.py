@@ -11,8 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import Catalogue, catalogue
-from .drafts import DRAFT_FILES, Section, draft_sections, keyword_occurrences, normalize
+from . import Catalogue
+from . import catalogue
+from .drafts import DRAFT_FILES
+from .drafts import Section
+from .drafts import draft_sections
+from .drafts import keyword_occurrences
+from .drafts import normalize
 
 __all__ = ["Finding", "audit"]
 

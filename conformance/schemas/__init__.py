@@ -16,7 +16,8 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
-from referencing import Registry, Resource
+from referencing import Registry
+from referencing import Resource
 from referencing.exceptions import NoSuchResource
 
 __all__ = ["BASE_URI", "fast_validator", "registry", "schema", "schema_names", "validator"]

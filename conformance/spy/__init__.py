@@ -19,16 +19,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import trustme
 
-from ..harness.loop_server import LoopServer, start_server, write_leaf
-from .host import Recorder, SpyRequest, spy_app
-from .proxy import ProxyAttempt, RecordingProxy
-from .scenarios import DOMAIN, SCENARIOS, Scenario
+from ..harness.loop_server import LoopServer
+from ..harness.loop_server import start_server
+from ..harness.loop_server import write_leaf
+from .host import Recorder
+from .host import SpyRequest
+from .host import spy_app
+from .proxy import ProxyAttempt
+from .proxy import RecordingProxy
+from .scenarios import DOMAIN
+from .scenarios import SCENARIOS
+from .scenarios import Scenario
 
 __all__ = [
     "SCENARIOS",

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from ..bindings.jsonparse import NotJson, parse_json
+from ..bindings.jsonparse import NotJson
+from ..bindings.jsonparse import parse_json
 from .scenarios import Scenario
 
 __all__ = ["MAX_RECORDED_BODY", "Recorder", "SpyRequest", "spy_app"]

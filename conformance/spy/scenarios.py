@@ -12,7 +12,8 @@ prove something only when the same client invoked the `plain` agent correctly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 __all__ = [

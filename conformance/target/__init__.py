@@ -10,21 +10,22 @@ target advertises elsewhere (another host, a private or link-local address) is n
     selection.py, baseline.py   which requirements a run judges; the failures a team expects
 """
 
-from .options import (
-    DEFAULT_BUDGET,
-    DEFAULT_MAX_PROBES,
-    DEFAULT_ROLES,
-    SUITES,
-    OptionsUnusable,
-    RunOptions,
-    fresh_seed,
-    may_call,
-    origin,
-    run_options,
-    usable_cacert,
-)
-from .policy import is_loopback, on_the_open_internet, rest_config
-from .target import SharedWorkFailed, Target
+from .options import DEFAULT_BUDGET
+from .options import DEFAULT_MAX_PROBES
+from .options import DEFAULT_ROLES
+from .options import SUITES
+from .options import OptionsUnusable
+from .options import RunOptions
+from .options import fresh_seed
+from .options import may_call
+from .options import origin
+from .options import run_options
+from .options import usable_cacert
+from .policy import is_loopback
+from .policy import on_the_open_internet
+from .policy import rest_config
+from .target import SharedWorkFailed
+from .target import Target
 
 __all__ = [
     "DEFAULT_BUDGET",

@@ -21,11 +21,13 @@ A listed requirement the run did not test (skip, not-applicable, error) is left 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..report import Result, Status
+from ..report import Result
+from ..report import Status
 from ..requirements import catalogue
 
 __all__ = ["FORMAT", "Baseline", "BaselineUnusable", "from_report"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import secrets
 import ssl
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,11 +15,14 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..bindings import WoaRestBinding
-from ..bindings.http import same_origin, tls_context
+from ..bindings.http import same_origin
+from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
 from ..recording import Replay
-from .baseline import Baseline, BaselineUnusable
-from .selection import Selection, UnknownSelection
+from .baseline import Baseline
+from .baseline import BaselineUnusable
+from .selection import Selection
+from .selection import UnknownSelection
 
 __all__ = [
     "DEFAULT_BUDGET",

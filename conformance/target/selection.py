@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..requirements import LEVELS, Requirement, catalogue
+from ..requirements import LEVELS
+from ..requirements import Requirement
+from ..requirements import catalogue
 
 __all__ = ["Selection", "UnknownSelection"]
 

@@ -6,17 +6,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from collections.abc import Awaitable
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
+from typing import Any
+from typing import TypeVar
 from urllib.parse import quote
 
-from ..bindings import DocumentFetch, HttpClient, WoaRestBinding
-from ..bindings.observed import NotObserved, Traffic
-from ..recording import Recorder, Replay
+from ..bindings import DocumentFetch
+from ..bindings import HttpClient
+from ..bindings import WoaRestBinding
+from ..bindings.observed import NotObserved
+from ..bindings.observed import Traffic
+from ..recording import Recorder
+from ..recording import Replay
 from ..recording.values import Values
-from .options import RunOptions, may_call
-from .policy import is_loopback, rest_config
+from .options import RunOptions
+from .options import may_call
+from .policy import is_loopback
+from .policy import rest_config
 
 __all__ = ["SharedWorkFailed", "Target"]
 

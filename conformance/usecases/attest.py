@@ -24,12 +24,14 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .. import __version__
 from ..recording import FILES
 from ..report.model import utc_now
-from ..requirements import DRAFTS, catalogue_digest
+from ..requirements import DRAFTS
+from ..requirements import catalogue_digest
 
 __all__ = ["BUNDLE", "FORMAT", "AttestationInvalid", "attest", "keygen", "verify"]
 
@@ -192,7 +194,8 @@ def _verify_recording(statement: dict[str, Any], recording: Path, report: Path) 
     import asyncio
 
     from ..recording import Replay
-    from .rejudge import changed_verdicts, rejudged
+    from .rejudge import changed_verdicts
+    from .rejudge import rejudged
 
     attested = statement.get("recording")
     if not isinstance(attested, dict):

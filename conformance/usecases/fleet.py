@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,9 +72,11 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
     Never raises."""
     from ..engine.gate import decide
-    from ..engine.runner import TargetUnreachable, run
+    from ..engine.runner import TargetUnreachable
+    from ..engine.runner import run
     from ..report.writers import writers_for
-    from ..target import OptionsUnusable, run_options
+    from ..target import OptionsUnusable
+    from ..target import run_options
 
     folder = Path(out) / slug(spec.target)
     earlier = _complete(folder)

@@ -6,15 +6,22 @@ report is what its recorded traffic still shows."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ..bindings.observed import Traffic
-from ..engine.runner import DEFAULT_ROLES, RunOptions, run
+from ..engine.runner import DEFAULT_ROLES
+from ..engine.runner import RunOptions
+from ..engine.runner import run
 from ..recording import Replay
-from ..report import Collect, Handler, Result, Skip, Summary
+from ..report import Collect
+from ..report import Handler
+from ..report import Result
+from ..report import Skip
+from ..report import Summary
 from ..target import run_options
 from .proxy import judged_run
 

@@ -13,25 +13,27 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 from ..engine.gate import gated
 from ..engine.runner import run
-from ..report import (
-    Collect,
-    Handler,
-    Result,
-    ResultRecorded,
-    RunFinished,
-    RunStarted,
-    Status,
-    Summary,
-    broadcast,
-    summarize,
-)
-from ..report.model import RunHeader, utc_now
-from ..target import RunOptions, fresh_seed
+from ..report import Collect
+from ..report import Handler
+from ..report import Result
+from ..report import ResultRecorded
+from ..report import RunFinished
+from ..report import RunStarted
+from ..report import Status
+from ..report import Summary
+from ..report import broadcast
+from ..report import summarize
+from ..report.model import RunHeader
+from ..report.model import utc_now
+from ..target import RunOptions
+from ..target import fresh_seed
 
 __all__ = ["CONFIDENCE", "METHOD", "Tally", "repeated", "upper_bound"]
 

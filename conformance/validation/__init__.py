@@ -14,9 +14,12 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from ..schemas import fast_validator, validator
-from .rules import RULES, Context
-from .violation import UNMAPPED, Violation
+from ..schemas import fast_validator
+from ..schemas import validator
+from .rules import RULES
+from .rules import Context
+from .violation import UNMAPPED
+from .violation import Violation
 
 __all__ = ["UNMAPPED", "Context", "Violation", "validate_message"]
 

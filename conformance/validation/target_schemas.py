@@ -13,15 +13,23 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import regex
-from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, validators
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
+from jsonschema import Draft7Validator
+from jsonschema import Draft201909Validator
+from jsonschema import Draft202012Validator
+from jsonschema import validators
+from jsonschema.exceptions import SchemaError
+from jsonschema.exceptions import UnknownType
+from jsonschema.exceptions import ValidationError
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource, Unresolvable
+from referencing import Registry
+from referencing import Resource
+from referencing.exceptions import NoSuchResource
+from referencing.exceptions import Unresolvable
 
 __all__ = ["Unjudgeable", "pattern_matches", "target_validator"]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,8 @@ from jsonschema import Draft202012Validator
 
 from ..requirements import catalogue
 from ..schemas import schema_names
-from ..validation import Violation, validate_message
+from ..validation import Violation
+from ..validation import validate_message
 
 __all__ = [
     "Case",

@@ -14,7 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..requirements.drafts import DRAFT_FILES, _draft_source
+from ..requirements.drafts import DRAFT_FILES
+from ..requirements.drafts import _draft_source
 
 __all__ = ["aci_figure", "sdsi_figure", "woa_object"]
 

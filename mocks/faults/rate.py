@@ -15,7 +15,10 @@ import random
 from contextvars import ContextVar
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 __all__ = ["AtRate", "Sometimes"]
 

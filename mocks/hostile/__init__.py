@@ -12,6 +12,7 @@ its budget, to 500 MB, and to connecting nowhere but the target."""
 
 from __future__ import annotations
 
-from .catalogue import HOSTILE, Hostile
+from .catalogue import HOSTILE
+from .catalogue import Hostile
 
 __all__ = ["HOSTILE", "Hostile"]

@@ -9,15 +9,20 @@ must be written."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from contextlib import contextmanager
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from mocks.serve import serve
 
-from . import hosts, transport
-from .raw import Handler, serve_raw
+from . import hosts
+from . import transport
+from .raw import Handler
+from .raw import serve_raw
 
 __all__ = ["HOSTILE", "Hostile"]
 

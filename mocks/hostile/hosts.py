@@ -8,16 +8,19 @@ import asyncio
 import copy
 import itertools
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from conformance.harness import problem
-from conformance.validation.target_schemas import Unjudgeable, target_validator
+from conformance.validation.target_schemas import Unjudgeable
+from conformance.validation.target_schemas import target_validator
 from mocks.reference.woa_host import woa_document
 
 __all__ = ["Build", "document", "host"]

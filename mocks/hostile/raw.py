@@ -7,8 +7,11 @@ import asyncio
 import socket
 import struct
 import threading
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextlib import suppress
 
 __all__ = ["Handler", "reset", "serve_raw"]
 

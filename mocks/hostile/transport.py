@@ -7,7 +7,9 @@ import functools
 import json
 import zlib
 
-from .raw import Handler, read_request, reset
+from .raw import Handler
+from .raw import read_request
+from .raw import reset
 
 __all__ = ["BEHAVIOURS"]
 

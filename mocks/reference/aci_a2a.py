@@ -8,22 +8,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a.helpers import get_data_parts, new_data_message
-from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.helpers import get_data_parts
+from a2a.helpers import new_data_message
+from a2a.server.agent_execution import AgentExecutor
+from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import create_agent_card_routes
+from a2a.server.routes import create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.types import AgentCapabilities
+from a2a.types import AgentCard
+from a2a.types import AgentInterface
+from a2a.types import AgentSkill
 from a2a.utils import TransportProtocol
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 from conformance.bindings.a2a import restore_integers
-from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
+from conformance.harness import ProblemDetailsOnly
+from conformance.harness import TooLarge
+from conformance.harness import read_capped
 
-from .aci_agents import AciError, Fetch, InvokedAgent, execute_subtask
+from .aci_agents import AciError
+from .aci_agents import Fetch
+from .aci_agents import InvokedAgent
+from .aci_agents import execute_subtask
 from .problems import problem
 
 __all__ = ["a2a_app"]

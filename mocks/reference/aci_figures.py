@@ -17,10 +17,14 @@ from typing import Any
 
 import httpx
 
-from conformance.harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
+from conformance.harness.aci_spies import QUERIES
+from conformance.harness.aci_spies import Spies
+from conformance.harness.aci_spies import SpyRun
+from conformance.harness.aci_spies import spies_app
 from conformance.usecases.references import Figure
 
-from ..serve import serve, serve_host
+from ..serve import serve
+from ..serve import serve_host
 
 __all__ = ["Figure", "isolation_figures"]
 

@@ -12,14 +12,22 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Mount
 
-from conformance.bindings.http import ExchangeFailed, HttpClient, Unreachable
+from conformance.bindings.http import ExchangeFailed
+from conformance.bindings.http import HttpClient
+from conformance.bindings.http import Unreachable
 from conformance.target import is_loopback
 
-from .aci_agents import AGENTS, CAPABILITY, AciError, Fetch, execute_subtask
-from .problems import nonconforming, problem
+from .aci_agents import AGENTS
+from .aci_agents import CAPABILITY
+from .aci_agents import AciError
+from .aci_agents import Fetch
+from .aci_agents import execute_subtask
+from .problems import nonconforming
+from .problems import problem
 
 __all__ = [
     "CONTEXT_LIMIT",

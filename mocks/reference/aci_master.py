@@ -17,15 +17,21 @@ import json
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
-from typing import Any, Protocol
-from urllib.parse import parse_qs, urlsplit
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
+from urllib.parse import parse_qs
+from urllib.parse import urlsplit
 
-from conformance.bindings.http import ExchangeFailed, HttpClient, Unreachable
+from conformance.bindings.http import ExchangeFailed
+from conformance.bindings.http import HttpClient
+from conformance.bindings.http import Unreachable
 from conformance.oracle.clock import format_time
 from conformance.target import is_loopback
 
-from .aci_agents import CAPABILITY, AciError
+from .aci_agents import CAPABILITY
+from .aci_agents import AciError
 
 __all__ = [
     "ContextStore",

@@ -8,7 +8,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from starlette.responses import JSONResponse
 
-from conformance.harness import PROBLEM_JSON, problem
+from conformance.harness import PROBLEM_JSON
+from conformance.harness import problem
 
 __all__ = ["PROBLEM_JSON", "nonconforming", "problem"]
 

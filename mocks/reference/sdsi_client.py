@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import copy
 import re
-from datetime import date, timedelta
-from typing import Any, Protocol
+from datetime import date
+from datetime import timedelta
+from typing import Any
+from typing import Protocol
 
 __all__ = ["Mapper", "RuleMapper", "scenario_for"]
 
@@ -230,8 +232,12 @@ async def handle_user_request(
 ) -> dict[str, Any]:
     """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at
     `server`."""
-    from .sdsi_server import CAPABILITY, TEMPLATES
-    from .woa_client import ClientPolicy, InvalidMessage, Refused, WoaClient
+    from .sdsi_server import CAPABILITY
+    from .sdsi_server import TEMPLATES
+    from .woa_client import ClientPolicy
+    from .woa_client import InvalidMessage
+    from .woa_client import Refused
+    from .woa_client import WoaClient
 
     mapper = mapper or RuleMapper()
     origin = server.removesuffix("/.well-known/woa.json").rstrip("/")

@@ -19,11 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from conformance.oracle import Oracle, OracleConfig, Payload
-from conformance.oracle.clock import Clock, SystemClock
+from conformance.oracle import Oracle
+from conformance.oracle import OracleConfig
+from conformance.oracle import Payload
+from conformance.oracle.clock import Clock
+from conformance.oracle.clock import SystemClock
 from conformance.oracle.encoders import DIMENSION
 from conformance.oracle.engine import _Trigger
-from conformance.oracle.lifecycle import Metrics, decide
+from conformance.oracle.lifecycle import Metrics
+from conformance.oracle.lifecycle import decide
 
 __all__ = ["CLOCK_HEADER", "SESSION_HEADER", "Evolution", "declared_configs", "test_mode_member"]
 

@@ -14,10 +14,12 @@ import hashlib
 import html
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .sdsi_evolution import Evolution, test_mode_member
+from .sdsi_evolution import Evolution
+from .sdsi_evolution import test_mode_member
 
 __all__ = [
     "CAPABILITY",

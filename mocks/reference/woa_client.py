@@ -36,18 +36,25 @@ import socket
 import ssl
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal
-from urllib.parse import quote, urljoin, urlsplit
+from typing import Any
+from typing import Literal
+from urllib.parse import quote
+from urllib.parse import urljoin
+from urllib.parse import urlsplit
 
 import httpx
 
 from conformance.bindings.jsonparse import parse_json
 from conformance.validation.target_schemas import target_validator
 
-from ..faults.woa_client import CLIENT_FAULTS, MINIMAL_VARIABLE, VARIABLE
+from ..faults.woa_client import CLIENT_FAULTS
+from ..faults.woa_client import MINIMAL_VARIABLE
+from ..faults.woa_client import VARIABLE
 
 __all__ = ["ClientPolicy", "InvalidMessage", "Refused", "WoaClient"]
 

@@ -16,33 +16,51 @@ import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
-from email.utils import format_datetime, parsedate_to_datetime
-from typing import Annotated, Any
+from datetime import UTC
+from datetime import datetime
+from email.utils import format_datetime
+from email.utils import parsedate_to_datetime
+from typing import Annotated
+from typing import Any
 
 from joserfc import jws
-from joserfc.jwk import ECKey, KeySet
+from joserfc.jwk import ECKey
+from joserfc.jwk import KeySet
 from jsonschema import Draft202012Validator
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.responses import JSONResponse
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.routing import Route
 
-from conformance.bindings.jsonparse import NotJson, parse_json
-from conformance.harness import ProblemDetailsOnly, TooLarge, read_capped
+from conformance.bindings.jsonparse import NotJson
+from conformance.bindings.jsonparse import parse_json
+from conformance.harness import ProblemDetailsOnly
+from conformance.harness import TooLarge
+from conformance.harness import read_capped
 from conformance.oracle.clock import parse_time
 
-from ..faults import FAULTS, Fault
-from ..faults.rate import AtRate, Sometimes
-from ..minimal import MinimalResponses, minimal_document
-from . import aci_host, aci_master, sdsi_client, sdsi_server
+from ..faults import FAULTS
+from ..faults import Fault
+from ..faults.rate import AtRate
+from ..faults.rate import Sometimes
+from ..minimal import MinimalResponses
+from ..minimal import minimal_document
+from . import aci_host
+from . import aci_master
+from . import sdsi_client
+from . import sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
-from .problems import nonconforming, problem
-from .sdsi_evolution import CLOCK_HEADER, SESSION_HEADER
+from .problems import nonconforming
+from .problems import problem
+from .sdsi_evolution import CLOCK_HEADER
+from .sdsi_evolution import SESSION_HEADER
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
 

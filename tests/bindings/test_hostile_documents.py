@@ -13,7 +13,9 @@ from typing import Any
 import httpx
 
 from conformance.engine.runner import run
-from conformance.report import Result, ResultRecorded, Status
+from conformance.report import Result
+from conformance.report import ResultRecorded
+from conformance.report import Status
 from conformance.target import run_options
 from mocks.reference.woa_host import woa_document as reference_document
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conformance.bindings.jsonparse import NotJson, parse_json
-from conformance.engine.runner import TargetUnreachable, run
+from conformance.bindings.jsonparse import NotJson
+from conformance.bindings.jsonparse import parse_json
+from conformance.engine.runner import TargetUnreachable
+from conformance.engine.runner import run
 from conformance.report import Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events

@@ -8,7 +8,8 @@ import asyncio
 import httpx
 import pytest
 
-from conformance.bindings import ExchangeFailed, HttpClient
+from conformance.bindings import ExchangeFailed
+from conformance.bindings import HttpClient
 from conformance.bindings.http import KEEPALIVE_SECONDS
 
 

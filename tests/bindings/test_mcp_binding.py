@@ -7,8 +7,10 @@ import time
 
 import pytest
 
-from conformance.bindings.mcp import McpFailed, call_tool
-from mocks.serve import serve, serve_host
+from conformance.bindings.mcp import McpFailed
+from conformance.bindings.mcp import call_tool
+from mocks.serve import serve
+from mocks.serve import serve_host
 from tests import hostile
 
 

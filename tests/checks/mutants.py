@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from conformance.engine.runner import run
-from conformance.report import Collect, Result, Status
+from conformance.report import Collect
+from conformance.report import Result
+from conformance.report import Status
 from conformance.target import run_options
 from mocks.serve import serve_host
 

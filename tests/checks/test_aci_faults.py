@@ -17,7 +17,10 @@ from conformance.requirements import catalogue
 from conformance.target import run_options
 from mocks.faults import FAULTS
 from mocks.serve import serve_host
-from tests.checks.mutants import Collect, caught_alone, certify, print_table
+from tests.checks.mutants import Collect
+from tests.checks.mutants import caught_alone
+from tests.checks.mutants import certify
+from tests.checks.mutants import print_table
 
 ACI_FAULTS = sorted(name for name in FAULTS if name.startswith("aci-"))
 INVOKED = ("invoked", "any")

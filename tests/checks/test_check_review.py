@@ -13,7 +13,9 @@ from pathlib import Path
 from conformance.checks import CHECKS
 from conformance.errata import register
 from conformance.requirements import catalogue
-from conformance.requirements.drafts import DRAFT_FILES, draft_sections, normalize
+from conformance.requirements.drafts import DRAFT_FILES
+from conformance.requirements.drafts import draft_sections
+from conformance.requirements.drafts import normalize
 
 ROOT = Path(__file__).parents[2]
 REVIEW = json.loads((ROOT / "docs" / "check-review.json").read_text(encoding="utf-8"))

@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.checks import CHECKS, Verdict, check
+from conformance.checks import CHECKS
+from conformance.checks import Verdict
+from conformance.checks import check
 from conformance.checks.registry import name_prefix
 from conformance.engine.runner import run
-from conformance.report import Skip, Status
+from conformance.report import Skip
+from conformance.report import Status
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
@@ -39,7 +42,8 @@ def test_every_skip_of_a_whole_certification_names_its_kind() -> None:
     """The in-process reference host, every draft: skips from the checks (a precondition the
     target does not meet) and from the runner (no check, not remotely testable, the connection
     in-process)."""
-    from conformance.harness.inprocess import in_process, lifespan
+    from conformance.harness.inprocess import in_process
+    from conformance.harness.inprocess import lifespan
 
     collect = Collect()
     app = create_app("https://agents.example")

@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from conformance.checks.aci.fingerprints import agent_contexts, task_context_marks
+from conformance.checks.aci.fingerprints import agent_contexts
+from conformance.checks.aci.fingerprints import task_context_marks
 
 TASK = {"TaskID": "t-1", "TaskName": "tour", "GoalStatus": [], "OverallStatus": "incomplete"}
 OTHER = {"AgentID": "flight-booking", "SubTaskID": "t-1/flight", "Context": "fly"}

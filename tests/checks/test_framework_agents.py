@@ -13,16 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft202012Validator
+from jsonschema import validators
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 from typer.testing import CliRunner
 
 from conformance.cli import app as cli
-from examples import fastapi_sdsi_server, mcp_host
-from examples.fastapi_host import FAULTS, create_app
+from examples import fastapi_sdsi_server
+from examples import mcp_host
+from examples.fastapi_host import FAULTS
+from examples.fastapi_host import create_app
 from mocks.serve import serve
 
 runner = CliRunner()

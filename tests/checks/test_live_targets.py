@@ -5,18 +5,25 @@ that a refused schema-valid input breaks no MUST."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 from typer.testing import CliRunner
 
 from conformance.bindings.sdsi import CAPABILITY
 from conformance.cli import app as cli
 from mocks.reference.woa_host import create_app
-from mocks.serve import ServedMock, serve, serve_host
+from mocks.serve import ServedMock
+from mocks.serve import serve
+from mocks.serve import serve_host
 
 runner = CliRunner()
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 from conformance.engine.runner import run
-from conformance.report import Result, Status
+from conformance.report import Result
+from conformance.report import Status
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect

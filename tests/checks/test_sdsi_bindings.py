@@ -11,7 +11,8 @@ import pytest
 
 from conformance.bindings import HttpClient
 from conformance.bindings.sdsi import JsonRpcSdsi
-from conformance.checks.sdsi.session import example_value, payload_for
+from conformance.checks.sdsi.session import example_value
+from conformance.checks.sdsi.session import payload_for
 from conformance.engine.runner import run
 from conformance.report import Status
 from conformance.target import run_options

@@ -8,12 +8,14 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.checks import CHECKS
-from conformance.report import Result, Status
+from conformance.report import Result
+from conformance.report import Status
 from conformance.requirements import catalogue
 from mocks.faults import FAULTS
 from mocks.reference.sdsi_client import CLIENT_FAULTS
-from tests.checks.mutants import caught_alone, print_table
+from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify as certify_suite
+from tests.checks.mutants import print_table
 
 SDSI_FAULTS = sorted(name for name in FAULTS if name.startswith("sdsi-"))
 CAUGHT: dict[str, str] = {}

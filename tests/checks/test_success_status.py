@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from conformance.bindings.http import HttpResponse
-from conformance.checks.woa.invocation import Probe, _succeeded_elsewhere
+from conformance.checks.woa.invocation import Probe
+from conformance.checks.woa.invocation import _succeeded_elsewhere
 from conformance.report.model import Exchange
 
 DOCUMENT = {"agents": [{"id": "a", "inputs": {"type": "object"}, "outputs": {"type": "object"}}]}

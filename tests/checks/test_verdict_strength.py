@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 
-from conformance.engine.gate import ExitCode, decide
-from conformance.report import Result, Status, summarize
+from conformance.engine.gate import ExitCode
+from conformance.engine.gate import decide
+from conformance.report import Result
+from conformance.report import Status
+from conformance.report import summarize
 from conformance.requirements import catalogue
 from tests.checks.mutants import certify
 

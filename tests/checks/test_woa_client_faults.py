@@ -14,12 +14,15 @@ import pytest
 
 from conformance.checks import CHECKS
 from conformance.engine.runner import run
-from conformance.report import Result, Status
+from conformance.report import Result
+from conformance.report import Status
 from conformance.requirements import catalogue
 from conformance.target import run_options
 from conformance.usecases.references import references
 from mocks.faults.woa_client import CLIENT_FAULTS
-from tests.checks.mutants import Collect, caught_alone, print_table
+from tests.checks.mutants import Collect
+from tests.checks.mutants import caught_alone
+from tests.checks.mutants import print_table
 
 #: The module's one fixture certifies every fault (a process per invocation): whichever test asks
 #: first waits for it.

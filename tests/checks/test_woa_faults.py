@@ -8,11 +8,13 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.checks import CHECKS
-from conformance.report import Result, Status
+from conformance.report import Result
+from conformance.report import Status
 from conformance.requirements import catalogue
 from mocks.faults import FAULTS
-from tests.checks.mutants import caught_alone, print_table
+from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify as certify_suite
+from tests.checks.mutants import print_table
 
 WOA_FAULTS = sorted(name for name in FAULTS if name.startswith("woa-"))
 CAUGHT: dict[str, str] = {}

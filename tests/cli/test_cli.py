@@ -144,7 +144,8 @@ def test_each_command_is_imported_only_when_it_runs() -> None:
 
     import typer
 
-    from conformance.cli import COMMANDS, short_help
+    from conformance.cli import COMMANDS
+    from conformance.cli import short_help
 
     probe = (
         "import sys, runpy; sys.argv = ['agent-conformance', '{}']\ntry:\n   "

@@ -48,7 +48,8 @@ def test_the_first_fragments_are_the_same_whichever_sizes_a_run_measures() -> No
     """The trigger counts at 10^5 differed between runs because the fragments' times were spread
     over the run's largest size; now fragment i is the same in every run, so the same size gives
     the same output."""
-    from conformance.oracle.bench import BATCH, fragments
+    from conformance.oracle.bench import BATCH
+    from conformance.oracle.bench import fragments
 
     whole = [v for _, _, v in fragments(0, BATCH + 500)]
     part = [v for _, _, v in fragments(BATCH - 100, BATCH + 500)]

@@ -87,7 +87,9 @@ def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Pa
     """Piped, a failure's message is cut at 160 characters with a marker saying how long it was;
     on a 60-column terminal the level stays whole ("non-compliant", not "non-…")."""
     from conformance.cli._terminal import RunDisplay
-    from conformance.report import Result, Status, summarize
+    from conformance.report import Result
+    from conformance.report import Status
+    from conformance.report import summarize
 
     long = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "x" * 500)
     display = RunDisplay(quiet=False)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.engine.gate import ExitCode, decide, gated
-from conformance.report import Result, Status, summarize
+from conformance.engine.gate import ExitCode
+from conformance.engine.gate import decide
+from conformance.engine.gate import gated
+from conformance.report import Result
+from conformance.report import Status
+from conformance.report import summarize
 from conformance.requirements import catalogue
 
 WOA_MUST, SDSI_MUST = catalogue()["WOA-4-VERSION-1"], catalogue()["SDSI-4.3-OTHER-OPTIONAL"]

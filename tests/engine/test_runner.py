@@ -12,16 +12,22 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from conformance.bindings import DocumentFetch, HttpClient, WoaRestBinding
+from conformance.bindings import DocumentFetch
+from conformance.bindings import HttpClient
+from conformance.bindings import WoaRestBinding
 from conformance.checks import Check
-from conformance.checks.registry import Verdict, passed
+from conformance.checks.registry import Verdict
+from conformance.checks.registry import passed
 from conformance.cli import app
 from conformance.engine.runner import run
 from conformance.recording.values import Values
-from conformance.report import ResultRecorded, RunFinished, Status
+from conformance.report import ResultRecorded
+from conformance.report import RunFinished
+from conformance.report import Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.target import Target, run_options
+from conformance.target import Target
+from conformance.target import run_options
 from mocks.reference.woa_host import create_app
 
 TARGET = "https://host.test"

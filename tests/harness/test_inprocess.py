@@ -8,9 +8,14 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from conformance.engine.runner import IN_PROCESS, run
-from conformance.harness.inprocess import IN_PROCESS_ORIGIN, in_process, lifespan
-from conformance.report import Collect, Result, Status
+from conformance.engine.runner import IN_PROCESS
+from conformance.engine.runner import run
+from conformance.harness.inprocess import IN_PROCESS_ORIGIN
+from conformance.harness.inprocess import in_process
+from conformance.harness.inprocess import lifespan
+from conformance.report import Collect
+from conformance.report import Result
+from conformance.report import Status
 from conformance.target import run_options
 from examples.fastapi_host import create_app
 from mocks.reference.woa_host import create_app as reference_host

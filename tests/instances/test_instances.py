@@ -9,9 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft202012Validator
+from jsonschema import validators
 
-from conformance.instances import Ungeneratable, invalid_examples, listed_values, valid_examples
+from conformance.instances import Ungeneratable
+from conformance.instances import invalid_examples
+from conformance.instances import listed_values
+from conformance.instances import valid_examples
 from conformance.instances.patterns import pattern_strings
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.json"))
@@ -159,7 +163,8 @@ def test_nested_repeats_make_no_string_beyond_the_cap() -> None:
 def test_a_build_stops_when_its_seconds_are_spent() -> None:
     import time
 
-    from conformance.instances.examples import _Budget, _Stop
+    from conformance.instances.examples import _Budget
+    from conformance.instances.examples import _Stop
 
     spent = _Budget(until=time.monotonic() - 1)
     with pytest.raises(_Stop):

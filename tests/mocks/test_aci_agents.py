@@ -12,13 +12,16 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.bindings.a2a import restore_integers, send_data
+from conformance.bindings.a2a import restore_integers
+from conformance.bindings.a2a import send_data
 from conformance.bindings.http import HttpClient
-from conformance.harness.context_store import ContextStore, tampered
+from conformance.harness.context_store import ContextStore
+from conformance.harness.context_store import tampered
 from conformance.recording.values import Values
 from mocks.reference.aci_master import ContextStore as MasterStore
 from mocks.reference.woa_host import create_app
-from mocks.serve import ServedMock, serve
+from mocks.serve import ServedMock
+from mocks.serve import serve
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from xml.etree import ElementTree
 import pytest
 
 from conformance.report.writers.jsonl import read_events
-from mocks.hostile import HOSTILE, Hostile
+from mocks.hostile import HOSTILE
+from mocks.hostile import Hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 # seconds for the whole run (--budget), the process may take a few more to start and stop; the

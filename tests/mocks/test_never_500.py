@@ -18,15 +18,22 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from conformance.harness.aci_spies import SPIES, Spies, SpyRun, spies_app
+from conformance.harness.aci_spies import SPIES
+from conformance.harness.aci_spies import Spies
+from conformance.harness.aci_spies import SpyRun
+from conformance.harness.aci_spies import spies_app
 from conformance.harness.context_store import ContextStore
-from conformance.harness.sdsi_spy import Spy, spy_app
+from conformance.harness.sdsi_spy import Spy
+from conformance.harness.sdsi_spy import spy_app
 from conformance.recording.values import Values
 from mocks.reference.woa_host import woa_document
-from mocks.serve import serve, serve_host
+from mocks.serve import serve
+from mocks.serve import serve_host
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST_AGENTS = [a["id"] for a in woa_document("http://x")["agents"]]

@@ -3,7 +3,8 @@ and the lifecycle of its real world as a test session's header drives a session'
 
 from __future__ import annotations
 
-from conformance.oracle.clock import SimulatedClock, parse_time
+from conformance.oracle.clock import SimulatedClock
+from conformance.oracle.clock import parse_time
 from conformance.oracle.config import DAY
 from mocks.reference.sdsi_evolution import Evolution
 from mocks.reference.sdsi_server import TEMPLATES

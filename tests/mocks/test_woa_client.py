@@ -9,7 +9,10 @@ import httpx
 import pytest
 import respx
 
-from mocks.reference.woa_client import ClientPolicy, InvalidMessage, Refused, WoaClient
+from mocks.reference.woa_client import ClientPolicy
+from mocks.reference.woa_client import InvalidMessage
+from mocks.reference.woa_client import Refused
+from mocks.reference.woa_client import WoaClient
 from mocks.reference.woa_host import woa_document
 
 ORIGIN = "https://api.example.com"

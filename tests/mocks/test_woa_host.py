@@ -9,8 +9,10 @@ import httpx
 import pytest
 
 from conformance.validation import validate_message
-from mocks.reference.woa_host import MAX_BODY, create_app
-from mocks.serve import ServedMock, serve
+from mocks.reference.woa_host import MAX_BODY
+from mocks.reference.woa_host import create_app
+from mocks.serve import ServedMock
+from mocks.serve import serve
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.oracle.encoders import DIMENSION, HashingEncoder, MiniLMEncoder, encoder_named
+from conformance.oracle.encoders import DIMENSION
+from conformance.oracle.encoders import HashingEncoder
+from conformance.oracle.encoders import MiniLMEncoder
+from conformance.oracle.encoders import encoder_named
 
 
 def test_the_hashing_encoder_is_deterministic_unit_norm_and_sees_rewordings() -> None:

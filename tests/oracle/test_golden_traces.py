@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from conformance.cli import app
-from conformance.oracle import dumps, replay
+from conformance.oracle import dumps
+from conformance.oracle import replay
 from conformance.vectors import vectors_root
 
 ROOT = Path(__file__).resolve().parents[2]

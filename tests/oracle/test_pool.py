@@ -7,9 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from conformance.oracle import Oracle, OracleConfig, Payload
+from conformance.oracle import Oracle
+from conformance.oracle import OracleConfig
+from conformance.oracle import Payload
 from conformance.oracle.config import HOUR
-from conformance.oracle.pool import BatchPool, LoopPool
+from conformance.oracle.pool import BatchPool
+from conformance.oracle.pool import LoopPool
 
 
 @pytest.mark.parametrize("pool", [BatchPool, LoopPool])

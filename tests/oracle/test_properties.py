@@ -7,13 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck
+from hypothesis import assume
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from conformance.oracle import Oracle, OracleConfig, dumps, replay
-from conformance.oracle.clock import format_time, parse_time
+from conformance.oracle import Oracle
+from conformance.oracle import OracleConfig
+from conformance.oracle import dumps
+from conformance.oracle import replay
+from conformance.oracle.clock import format_time
+from conformance.oracle.clock import parse_time
 from conformance.oracle.config import DAY
-from conformance.oracle.pool import BatchPool, LoopPool
+from conformance.oracle.pool import BatchPool
+from conformance.oracle.pool import LoopPool
 
 T0 = parse_time("2026-05-01T00:00:00Z")
 PHRASES = [

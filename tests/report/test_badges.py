@@ -5,17 +5,17 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.report import (
-    Result,
-    ResultRecorded,
-    RunFinished,
-    RunHeader,
-    RunStarted,
-    Status,
-    summarize,
-)
-from conformance.report.writers import FORMATS, BadgeWriter
-from conformance.report.writers.badges import COLOURS, badge_svg
+from conformance.report import Result
+from conformance.report import ResultRecorded
+from conformance.report import RunFinished
+from conformance.report import RunHeader
+from conformance.report import RunStarted
+from conformance.report import Status
+from conformance.report import summarize
+from conformance.report.writers import FORMATS
+from conformance.report.writers import BadgeWriter
+from conformance.report.writers.badges import COLOURS
+from conformance.report.writers.badges import badge_svg
 from conformance.requirements import catalogue
 
 SVG = "{http://www.w3.org/2000/svg}"

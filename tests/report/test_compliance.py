@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.report import Result, Status, summarize
+from conformance.report import Result
+from conformance.report import Status
+from conformance.report import summarize
 from conformance.requirements import catalogue
 
 MUST, SHOULD = catalogue()["WOA-4-VERSION-1"], catalogue()["WOA-7-CACHING-HEADERS"]

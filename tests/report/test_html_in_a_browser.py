@@ -18,7 +18,11 @@ from pathlib import Path
 import pytest
 
 from conformance.engine.runner import run
-from conformance.report import ResultRecorded, RunFinished, RunStarted, Status, summarize
+from conformance.report import ResultRecorded
+from conformance.report import RunFinished
+from conformance.report import RunStarted
+from conformance.report import Status
+from conformance.report import summarize
 from conformance.report.model import Exchange
 from conformance.report.writers import HtmlWriter
 from conformance.target import run_options

@@ -9,20 +9,21 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from junitparser import Error, Failure, JUnitXml, Skipped
+from junitparser import Error
+from junitparser import Failure
+from junitparser import JUnitXml
+from junitparser import Skipped
 
 from conformance.engine.gate import gated
-from conformance.report import (
-    Exchange,
-    Result,
-    ResultRecorded,
-    RunFinished,
-    RunHeader,
-    RunStarted,
-    Status,
-    broadcast,
-    summarize,
-)
+from conformance.report import Exchange
+from conformance.report import Result
+from conformance.report import ResultRecorded
+from conformance.report import RunFinished
+from conformance.report import RunHeader
+from conformance.report import RunStarted
+from conformance.report import Status
+from conformance.report import broadcast
+from conformance.report import summarize
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
 from conformance.requirements import catalogue

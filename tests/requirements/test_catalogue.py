@@ -10,9 +10,14 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.requirements import DRAFTS, Catalogue, catalogue, raw_entries
+from conformance.requirements import DRAFTS
+from conformance.requirements import Catalogue
+from conformance.requirements import catalogue
+from conformance.requirements import raw_entries
 from conformance.requirements.audit import audit
-from conformance.requirements.drafts import DRAFT_FILES, draft_sections, keyword_occurrences
+from conformance.requirements.drafts import DRAFT_FILES
+from conformance.requirements.drafts import draft_sections
+from conformance.requirements.drafts import keyword_occurrences
 
 
 @pytest.mark.parametrize("draft", DRAFTS)

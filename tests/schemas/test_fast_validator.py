@@ -8,11 +8,15 @@ import copy
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from conformance.schemas import fast_validator, validator
-from conformance.validation import _valid_fast, validate_message
+from conformance.schemas import fast_validator
+from conformance.schemas import validator
+from conformance.validation import _valid_fast
+from conformance.validation import validate_message
 from conformance.vectors import message_vector_files
 from tests.mocks.test_never_500 import _places
 

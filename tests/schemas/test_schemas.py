@@ -9,9 +9,12 @@ from jsonschema import Draft202012Validator
 
 from conformance.cli.requirements import schemas_by_requirement
 from conformance.requirements import catalogue
-from conformance.schemas import schema, schema_names
-from conformance.validation import UNMAPPED, validate_message
-from conformance.validation.target_schemas import Unjudgeable, target_validator
+from conformance.schemas import schema
+from conformance.schemas import schema_names
+from conformance.validation import UNMAPPED
+from conformance.validation import validate_message
+from conformance.validation.target_schemas import Unjudgeable
+from conformance.validation.target_schemas import target_validator
 
 MESSAGES = {
     "common/problem-details",

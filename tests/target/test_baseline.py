@@ -108,7 +108,8 @@ def test_a_baseline_naming_unknown_requirements_is_a_usage_error(tmp_path: Path)
 
 
 def test_a_stale_entry_for_a_may_is_a_warning_not_a_failure(tmp_path: Path) -> None:
-    from conformance.report import Result, Status
+    from conformance.report import Result
+    from conformance.report import Status
     from conformance.requirements import catalogue
     from conformance.target.baseline import Baseline
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.target import SUITES, OptionsUnusable, run_options
+from conformance.target import SUITES
+from conformance.target import OptionsUnusable
+from conformance.target import run_options
 
 ROOT = Path(__file__).parents[1]
 

@@ -14,7 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conformance.cli import app
-from conformance.usecases.fleet import TargetSpec, certify_one, fleet_results, slug
+from conformance.usecases.fleet import TargetSpec
+from conformance.usecases.fleet import certify_one
+from conformance.usecases.fleet import fleet_results
+from conformance.usecases.fleet import slug
 from mocks.hostile import HOSTILE
 from mocks.serve import serve_host
 
@@ -119,7 +122,8 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(
     import threading
     import time
 
-    from distributed import Client, LocalCluster
+    from distributed import Client
+    from distributed import LocalCluster
 
     specs = hosts[:4]
     victim = f"certify-{slug(specs[0].target)}"

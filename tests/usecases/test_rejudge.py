@@ -17,9 +17,12 @@ import pytest
 from typer.testing import CliRunner
 
 import mocks.serve as serving
-from conformance.checks import CHECKS, Verdict, failed
+from conformance.checks import CHECKS
+from conformance.checks import Verdict
+from conformance.checks import failed
 from conformance.cli import app
-from conformance.recording import FORMAT, Replay
+from conformance.recording import FORMAT
+from conformance.recording import Replay
 
 runner = CliRunner()
 _TIMES = {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"}
@@ -155,7 +158,8 @@ def test_a_changed_check_shows_up_as_a_changed_verdict(
 def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(
     recording: Path,
 ) -> None:
-    from conformance.bindings.http import ExchangeFailed, HttpClient
+    from conformance.bindings.http import ExchangeFailed
+    from conformance.bindings.http import HttpClient
 
     first = json.loads((recording / "exchanges.jsonl").read_text().splitlines()[0])
     replay = Replay.load(recording)

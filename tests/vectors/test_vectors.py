@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.vectors import check_vectors, message_vector_files, vectors_root
+from conformance.vectors import check_vectors
+from conformance.vectors import message_vector_files
+from conformance.vectors import vectors_root
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +57,8 @@ def test_every_json_figure_of_the_drafts_has_a_vector_file() -> None:
 
 
 def test_a_figure_case_is_the_figure_as_the_draft_prints_it() -> None:
-    from conformance.vectors.figures import sdsi_figure, woa_object
+    from conformance.vectors.figures import sdsi_figure
+    from conformance.vectors.figures import woa_object
 
     figure_2 = json.loads(
         (vectors_root() / "sdsi" / "figure-02-flight-booking-template.json").read_text()

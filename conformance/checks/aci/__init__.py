@@ -6,4 +6,5 @@ master_session   the draft's two tasks, run by the master against the suite's sp
 master           what masters send, in which order, and the TaskContext they return (2.1, 3, 4.2,
     5, 6)"""
 
-from . import invoked, master  # noqa: F401
+from . import invoked  # noqa: F401
+from . import master  # noqa: F401

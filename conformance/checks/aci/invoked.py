@@ -6,23 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...bindings.aci import aci_agents, role_of
+from ...bindings.aci import aci_agents
+from ...bindings.aci import role_of
 from ...bindings.observed import NotObserved
 from ...report.model import Exchange
-from ...target import Target, rest_config
+from ...target import Target
+from ...target import rest_config
 from ...validation import validate_message
-from ..registry import (
-    Skip,
-    Verdict,
-    check,
-    errored,
-    failed,
-    not_applicable,
-    passed,
-    skipped,
-    waived,
-)
-from .invoked_session import InvokedSession, Sent, invoked_session
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
+from ..registry import waived
+from .invoked_session import InvokedSession
+from .invoked_session import Sent
+from .invoked_session import invoked_session
 
 STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-SPELLING
 #: The AgentContexts sent with the context at hand, whose answers the rules on what an agent returns

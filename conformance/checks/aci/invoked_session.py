@@ -19,15 +19,21 @@ import asyncio
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...bindings.aci import A2aInvoked, AciInvoked, RestInvoked, aci_agents, role_of
+from ...bindings.aci import A2aInvoked
+from ...bindings.aci import AciInvoked
+from ...bindings.aci import RestInvoked
+from ...bindings.aci import aci_agents
+from ...bindings.aci import role_of
 from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.reply import Reply
-from ...harness.context_store import ContextStore, tampered
+from ...harness.context_store import ContextStore
+from ...harness.context_store import tampered
 from ...harness.hosting import hosted
 from ...target import Target
 from ...vectors import vectors_root

@@ -4,20 +4,41 @@ and the TaskContext it returned, for the runs of master_session.py."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs
+from urllib.parse import parse_qsl
+from urllib.parse import urlencode
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
-from ...bindings.http import ExchangeFailed, Unreachable
-from ...bindings.observed import NotObserved, carried
+from ...bindings.http import ExchangeFailed
+from ...bindings.http import Unreachable
+from ...bindings.observed import NotObserved
+from ...bindings.observed import carried
 from ...harness.aci_spies import SPIES
-from ...report.model import Exchange, Status
+from ...report.model import Exchange
+from ...report.model import Status
 from ...target import Target
 from ...validation import validate_message
-from ...validation.rules import is_done, is_not_done
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
-from .fingerprints import agent_contexts, task_context_marks
-from .master_session import SCENARIO_SPIES, UPSTREAM, MasterRun, MasterSession, master_session
+from ...validation.rules import is_done
+from ...validation.rules import is_not_done
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
+from .fingerprints import agent_contexts
+from .fingerprints import task_context_marks
+from .master_session import SCENARIO_SPIES
+from .master_session import UPSTREAM
+from .master_session import MasterRun
+from .master_session import MasterSession
+from .master_session import master_session
 
 #: Figure 4's members (both spellings, E-ACI-5.2-ITEMSTATE-SPELLING; E-ACI-5.2-CONTEXT-MEMBER).
 FIGURE_4 = frozenset(

@@ -17,14 +17,22 @@ as a test deployment is)."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from ...bindings.aci import RestMaster, aci_agents, role_of
-from ...bindings.http import ExchangeFailed, Unreachable, media_type_of
+from ...bindings.aci import RestMaster
+from ...bindings.aci import aci_agents
+from ...bindings.aci import role_of
+from ...bindings.http import ExchangeFailed
+from ...bindings.http import Unreachable
+from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.reply import Reply
-from ...harness.aci_spies import QUERIES, Spies, SpyRun, spies_app
+from ...harness.aci_spies import QUERIES
+from ...harness.aci_spies import Spies
+from ...harness.aci_spies import SpyRun
+from ...harness.aci_spies import spies_app
 from ...harness.hosting import hosted
 from ...target import Target
 from ..registry import Unmet

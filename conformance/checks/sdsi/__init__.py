@@ -8,4 +8,8 @@ drives     test-clock drives of SDSI 6.2, planned on the oracle
 evolution  the DSP and lifecycle judged over those drives (sections 6.2.1-6.2.3)
 """
 
-from . import client, evolution, exchange, patches, templates  # noqa: F401
+from . import client  # noqa: F401
+from . import evolution  # noqa: F401
+from . import exchange  # noqa: F401
+from . import patches  # noqa: F401
+from . import templates  # noqa: F401

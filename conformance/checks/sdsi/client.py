@@ -7,12 +7,16 @@ no server can serve.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from ...bindings import ExchangeFailed, Unreachable
-from ...bindings.jsonparse import NotJson, parse_json
-from ...bindings.observed import NotObserved, carried
+from ...bindings import ExchangeFailed
+from ...bindings import Unreachable
+from ...bindings.jsonparse import NotJson
+from ...bindings.jsonparse import parse_json
+from ...bindings.observed import NotObserved
+from ...bindings.observed import carried
 from ...bindings.reply import operation_names
 from ...harness.hosting import hosted
 from ...harness.sdsi_spy import Recorded
@@ -20,7 +24,14 @@ from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
-from ..registry import Skip, Unmet, Verdict, check, errored, failed, passed, skipped
+from ..registry import Skip
+from ..registry import Unmet
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import passed
+from ..registry import skipped
 
 __all__ = ["UTTERANCES"]
 
@@ -100,7 +111,8 @@ def _client_agent(document: Any) -> dict[str, Any] | None:
 
 async def _gather(target: Target) -> ClientSession:
     target.sends("utterances to the client, and the suite's spy server")
-    from ...harness.sdsi_spy import Spy, spy_app
+    from ...harness.sdsi_spy import Spy
+    from ...harness.sdsi_spy import spy_app
 
     agent = _client_agent(target.document)
     if agent is None:

@@ -6,8 +6,16 @@ from collections.abc import Callable
 
 from ...bindings.observed import NotObserved
 from ...target import Target
-from ..registry import Skip, Unmet, Verdict, errored, failed, passed, skipped
-from .session import Exchanged, Session, session
+from ..registry import Skip
+from ..registry import Unmet
+from ..registry import Verdict
+from ..registry import errored
+from ..registry import failed
+from ..registry import passed
+from ..registry import skipped
+from .session import Exchanged
+from .session import Session
+from .session import session
 
 __all__ = ["judge_exchanges", "unavailable"]
 

@@ -24,16 +24,22 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from ...bindings.sdsi import Reply, SdsiBinding
-from ...oracle import Oracle, OracleConfig, Payload
-from ...oracle.clock import format_time, parse_time
+from ...bindings.sdsi import Reply
+from ...bindings.sdsi import SdsiBinding
+from ...oracle import Oracle
+from ...oracle import OracleConfig
+from ...oracle import Payload
+from ...oracle.clock import format_time
+from ...oracle.clock import parse_time
 from ...oracle.config import DAY
 from ...oracle.evolution import STOP_WORDS
 from ...target import Target
-from .session import Session, payload_for
+from .session import Session
+from .session import payload_for
 
 __all__ = ["MEMBER", "Drive", "Served", "content_words", "drives", "forms_of", "mapping_sources"]
 

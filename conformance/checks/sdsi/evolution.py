@@ -13,9 +13,20 @@ import re
 
 from ...report.model import Exchange
 from ...target import Target
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
 from .common import unavailable
-from .drives import Checkpoint, Drive, content_words, drives, mapping_sources
+from .drives import Checkpoint
+from .drives import Drive
+from .drives import content_words
+from .drives import drives
+from .drives import mapping_sources
 
 
 async def _drive(target: Target, name: str) -> Drive | Verdict:

@@ -8,22 +8,25 @@ import json
 from ...bindings.observed import NotObserved
 from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
-from ...target import Target, rest_config
+from ...target import Target
+from ...target import rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
-from ..registry import (
-    Skip,
-    Verdict,
-    check,
-    errored,
-    failed,
-    not_applicable,
-    passed,
-    skipped,
-    waived,
-)
-from .common import judge_exchanges, unavailable
-from .session import HTML_INJECTION, INJECTIONS, Exchanged, Session
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
+from ..registry import waived
+from .common import judge_exchanges
+from .common import unavailable
+from .session import HTML_INJECTION
+from .session import INJECTIONS
+from .session import Exchanged
+from .session import Session
 from .templates import KEY_RULES
 
 __all__: list[str] = []

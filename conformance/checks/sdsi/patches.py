@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 from ...bindings.observed import NotObserved
@@ -14,17 +15,15 @@ from ...bindings.reply import Reply
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import (
-    CheckFunction,
-    Skip,
-    Verdict,
-    check,
-    errored,
-    failed,
-    not_applicable,
-    passed,
-    skipped,
-)
+from ..registry import CheckFunction
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
 from .common import unavailable
 from .drives import MEMBER as DRIVES_MEMBER
 from .evolution import grace_kept
@@ -459,8 +458,10 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     from joserfc.errors import JoseError
     from joserfc.jwk import KeySet
 
-    from ...bindings import ExchangeFailed, Unreachable
-    from ...bindings.jsonparse import NotJson, parse_json
+    from ...bindings import ExchangeFailed
+    from ...bindings import Unreachable
+    from ...bindings.jsonparse import NotJson
+    from ...bindings.jsonparse import parse_json
     from ...bindings.sdsi import WoaRestSdsi
 
     found, verdict = await unavailable(target)

@@ -11,16 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from typing import Any
 
 from ...bindings.http import media_type_of
 from ...bindings.observed import carried
-from ...bindings.sdsi import JsonRpcSdsi, Reply, SdsiBinding, WoaRestSdsi, sdsi_agents
+from ...bindings.sdsi import JsonRpcSdsi
+from ...bindings.sdsi import Reply
+from ...bindings.sdsi import SdsiBinding
+from ...bindings.sdsi import WoaRestSdsi
+from ...bindings.sdsi import sdsi_agents
 from ...instances import listed_values
 from ...report.model import Exchange
 from ...target import Target
-from ...validation.rules import JSON_TYPES, json_type_matches
+from ...validation.rules import JSON_TYPES
+from ...validation.rules import json_type_matches
 from ..registry import Unmet
 
 __all__ = ["INJECTIONS", "Exchanged", "Session", "example_value", "payload_for", "session"]

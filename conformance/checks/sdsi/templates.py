@@ -9,7 +9,11 @@ from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
-from ..registry import Verdict, check, errored, failed, passed
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import passed
 from .common import unavailable
 
 __all__ = ["TEMPLATE_RULES"]

@@ -6,4 +6,8 @@ invocation  POSTs to every agent and operation over rest (sections 4.3.1, 5.1, 5
 client      a WoA client driven by --client-command against the spy host (4.1, 4.2, 4.3.1, 5, 7, 8)
 """
 
-from . import client, discovery, document, invocation, mcp  # noqa: F401
+from . import client  # noqa: F401
+from . import discovery  # noqa: F401
+from . import document  # noqa: F401
+from . import invocation  # noqa: F401
+from . import mcp  # noqa: F401

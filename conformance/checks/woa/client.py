@@ -12,17 +12,31 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
+from urllib.parse import unquote
 
 from ...bindings.http import media_type_of
 from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...spy.host import SpyRequest
-from ...spy.scenarios import EXFIL, LINK_LOCAL, NAMED_ONLY, PRIVATE, UNLISTED, scenario_host
+from ...spy.scenarios import EXFIL
+from ...spy.scenarios import LINK_LOCAL
+from ...spy.scenarios import NAMED_ONLY
+from ...spy.scenarios import PRIVATE
+from ...spy.scenarios import UNLISTED
+from ...spy.scenarios import scenario_host
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import target_validator
-from ..registry import Skip, Verdict, check, errored, failed, passed, skipped
-from .client_session import ClientSession, ScenarioRecord, client_session
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import passed
+from ..registry import skipped
+from .client_session import ClientSession
+from .client_session import ScenarioRecord
+from .client_session import client_session
 
 __all__: list[str] = []
 

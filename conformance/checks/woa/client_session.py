@@ -10,16 +10,28 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...bindings.observed import NotObserved, Observed
-from ...driver import CommandDriver, Outcome, Request, client_environment
-from ...recording import Recorder, Replay
+from ...bindings.observed import NotObserved
+from ...bindings.observed import Observed
+from ...driver import CommandDriver
+from ...driver import Outcome
+from ...driver import Request
+from ...driver import client_environment
+from ...recording import Recorder
+from ...recording import Replay
 from ...report.model import Exchange
-from ...spy import SCENARIOS, ProxyAttempt, Scenario, SpyRequest, SpyWorld, spy_world
+from ...spy import SCENARIOS
+from ...spy import ProxyAttempt
+from ...spy import Scenario
+from ...spy import SpyRequest
+from ...spy import SpyWorld
+from ...spy import spy_world
 from ...target import Target
 
 __all__ = ["MEMO_KEY", "ClientSession", "ScenarioRecord", "client_session"]

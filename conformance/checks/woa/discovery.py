@@ -7,21 +7,21 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...bindings import ExchangeFailed, HttpResponse
+from ...bindings import ExchangeFailed
+from ...bindings import HttpResponse
 from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
-from ...target import Target, on_the_open_internet
-from ..registry import (
-    Skip,
-    Verdict,
-    check,
-    errored,
-    failed,
-    not_applicable,
-    passed,
-    skipped,
-    waived,
-)
+from ...target import Target
+from ...target import on_the_open_internet
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
+from ..registry import waived
 
 __all__: list[str] = []
 

@@ -12,18 +12,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ...target import Target
-from ...validation import Violation, validate_message
-from ..registry import (
-    Skip,
-    Verdict,
-    check,
-    errored,
-    failed,
-    not_applicable,
-    passed,
-    skipped,
-    waived,
-)
+from ...validation import Violation
+from ...validation import validate_message
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
+from ..registry import waived
 
 __all__ = ["APPLIES", "document_violations"]
 

@@ -22,19 +22,34 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from ...bindings import ExchangeFailed, HttpResponse, Unreachable
-from ...bindings.jsonparse import NotJson, parse_json
+from ...bindings import ExchangeFailed
+from ...bindings import HttpResponse
+from ...bindings import Unreachable
+from ...bindings.jsonparse import NotJson
+from ...bindings.jsonparse import parse_json
 from ...bindings.observed import NotObserved
-from ...instances import Ungeneratable, invalid_examples, valid_examples
+from ...instances import Ungeneratable
+from ...instances import invalid_examples
+from ...instances import valid_examples
 from ...report.model import Exchange
-from ...target import Target, rest_config
+from ...target import Target
+from ...target import rest_config
 from ...validation import validate_message
-from ...validation.rules import agent_of, selected_schema
+from ...validation.rules import agent_of
+from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
 
 __all__ = ["JUDGED_BY", "JUDGED_ON", "PLAN_KEY", "Plan", "Probe", "plan"]
 
@@ -307,7 +322,8 @@ async def _run_plan(target: Target) -> Plan:
 
 def _observed_plan(target: Target) -> Plan:
     """In a run that watches: the invocations that passed by, each as the probe it amounts to."""
-    from .observed import failure_of, invocations
+    from .observed import failure_of
+    from .observed import invocations
 
     plan = Plan()
     document = target.document

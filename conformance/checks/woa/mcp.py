@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...bindings.jsonparse import NotJson, parse_json
-from ...instances import Ungeneratable, valid_examples
+from ...bindings.jsonparse import NotJson
+from ...bindings.jsonparse import parse_json
+from ...instances import Ungeneratable
+from ...instances import valid_examples
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
-from ..registry import Skip, Verdict, check, errored, failed, not_applicable, passed, skipped
+from ..registry import Skip
+from ..registry import Verdict
+from ..registry import check
+from ..registry import errored
+from ..registry import failed
+from ..registry import not_applicable
+from ..registry import passed
+from ..registry import skipped
 
 __all__ = ["tool_names"]
 
@@ -94,10 +103,8 @@ def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
 
 async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
     """A failing or erring verdict for `agent`, or None when its tool call is right."""
-    from ...bindings.mcp import (
-        McpFailed,
-        call_tool,
-    )  # the SDK takes half a second to import: only when needed
+    from ...bindings.mcp import McpFailed  # the SDK takes half a second to import: only when needed
+    from ...bindings.mcp import call_tool  # the SDK takes half a second to import: only when needed
 
     target.sends("an MCP tools/call")
 

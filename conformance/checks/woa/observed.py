@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
+from urllib.parse import urlsplit
 
 from ...bindings import ExchangeFailed
 from ...bindings.http import media_type_of
-from ...bindings.observed import Observed, Traffic
+from ...bindings.observed import Observed
+from ...bindings.observed import Traffic
 from ...bindings.reply import operation_names
-from ...target import Target, rest_config
-from ...validation.rules import agent_of, selected_schema
-from ...validation.target_schemas import Unjudgeable, target_validator
+from ...target import Target
+from ...target import rest_config
+from ...validation.rules import agent_of
+from ...validation.rules import selected_schema
+from ...validation.target_schemas import Unjudgeable
+from ...validation.target_schemas import target_validator
 
 __all__ = ["failure_of", "invocation_path", "invocations", "kind_of"]
 

@@ -11,7 +11,8 @@ badge-*.svg   one badge per draft with its level, for a README
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar
+from typing import Protocol
 
 from ..events import Event
 from .badges import BadgeWriter

@@ -6,8 +6,12 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..compliance import Summary
-from ..events import Event, ResultRecorded, RunFinished, RunStarted
-from ..model import Result, RunHeader
+from ..events import Event
+from ..events import ResultRecorded
+from ..events import RunFinished
+from ..events import RunStarted
+from ..model import Result
+from ..model import RunHeader
 
 __all__ = ["Collected"]
 

@@ -11,7 +11,9 @@ from typing import ClassVar
 from xml.sax.saxutils import escape
 
 from ..compliance import Summary
-from ..events import Event, RunFinished, RunStarted
+from ..events import Event
+from ..events import RunFinished
+from ..events import RunStarted
 
 __all__ = ["BadgeWriter", "badge_svg"]
 

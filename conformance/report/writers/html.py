@@ -16,13 +16,18 @@ import base64
 import hashlib
 from functools import cache
 from importlib import resources
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import jinja2
 from markupsafe import Markup
 
-from ..compliance import ONE_RUN, Summary
-from ..model import Exchange, Result, RunHeader, Status
+from ..compliance import ONE_RUN
+from ..compliance import Summary
+from ..model import Exchange
+from ..model import Result
+from ..model import RunHeader
+from ..model import Status
 from ._collect import Collected
 from .badges import COLOURS
 

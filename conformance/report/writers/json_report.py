@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 from ..compliance import Summary
-from ..model import Result, RunHeader
+from ..model import Result
+from ..model import RunHeader
 from ._collect import Collected
 
 __all__ = ["JsonReportWriter", "report_document"]

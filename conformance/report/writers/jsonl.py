@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any
+from typing import ClassVar
+from typing import NamedTuple
 
-from ..events import Event, ResultRecorded, RunFinished, RunStarted
+from ..events import Event
+from ..events import ResultRecorded
+from ..events import RunFinished
+from ..events import RunStarted
 
 __all__ = ["EventLog", "JsonlWriter", "read_events"]
 

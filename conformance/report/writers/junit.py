@@ -14,7 +14,9 @@ from itertools import groupby
 from typing import ClassVar
 
 from ..compliance import Summary
-from ..model import Result, RunHeader, Status
+from ..model import Result
+from ..model import RunHeader
+from ..model import Status
 from ._collect import Collected
 
 __all__ = ["JunitWriter", "xml_safe"]

@@ -10,10 +10,14 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from ..compliance import ONE_RUN, Summary
-from ..model import Result, RunHeader, Status
+from ..compliance import ONE_RUN
+from ..compliance import Summary
+from ..model import Result
+from ..model import RunHeader
+from ..model import Status
 from ._collect import Collected
 
 __all__ = ["MarkdownWriter", "escaped"]

@@ -15,9 +15,11 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
+from urllib.parse import urlsplit
 
 from ...validation.rules import selected_schema
 

@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import replace
 
-from ...bindings import HttpClient, Unreachable, WoaRestBinding
-from ...bindings.observed import Observed, Traffic
+from ...bindings import HttpClient
+from ...bindings import Unreachable
+from ...bindings import WoaRestBinding
+from ...bindings.observed import Observed
+from ...bindings.observed import Traffic
 from ...engine.runner import run
-from ...report import Handler, Summary
-from ...target import RunOptions, may_call
+from ...report import Handler
+from ...report import Summary
+from ...target import RunOptions
+from ...target import may_call
 from .engine import fuzz
 from .openapi import openapi_from_woa
 

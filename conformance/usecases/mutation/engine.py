@@ -16,18 +16,25 @@ import contextlib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from importlib import resources
 from typing import Any
 
 import httpx
 
 from ...engine.runner import run
-from ...report import ResultRecorded, Status
+from ...report import ResultRecorded
+from ...report import Status
 from ...target import run_options
 from ..references import references
-from .middleware import Mutating, Recorded, Site
-from .operators import MEMBER_OPERATORS, WHOLE_OPERATORS, Answer, members
+from .middleware import Mutating
+from .middleware import Recorded
+from .middleware import Site
+from .operators import MEMBER_OPERATORS
+from .operators import WHOLE_OPERATORS
+from .operators import Answer
+from .operators import members
 
 __all__ = ["CONFIGS", "Mutant", "Outcome", "equivalents", "judge", "plan", "record"]
 

@@ -5,12 +5,18 @@ same class, without a mutant, records the answers a run received, to plan mutant
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from .operators import OPERATORS, Answer
+from .operators import OPERATORS
+from .operators import Answer
 
 __all__ = ["Mutating", "Recorded", "Site"]
 

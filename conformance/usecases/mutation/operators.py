@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 __all__ = ["MEMBER_OPERATORS", "OPERATORS", "WHOLE_OPERATORS", "Answer", "members"]

@@ -7,6 +7,7 @@
 """
 
 from .forward import forwarding_app
-from .judge import judge, judged_run
+from .judge import judge
+from .judge import judged_run
 
 __all__ = ["forwarding_app", "judge", "judged_run"]

@@ -18,9 +18,14 @@ import zlib
 from typing import Any
 
 import httpx
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from ...bindings.observed import MAX_BODY, Observed, Traffic
+from ...bindings.observed import MAX_BODY
+from ...bindings.observed import Observed
+from ...bindings.observed import Traffic
 from ...recording.transport import tls_version_of
 
 __all__ = ["forwarding_app"]

@@ -10,13 +10,18 @@ only watches, and what the traffic never showed is never a pass.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from ...bindings.observed import Traffic
 from ...engine.runner import run
-from ...report import Collect, Handler, Result, Summary
-from ...target import DEFAULT_ROLES, run_options
+from ...report import Collect
+from ...report import Handler
+from ...report import Result
+from ...report import Summary
+from ...target import DEFAULT_ROLES
+from ...target import run_options
 
 __all__ = ["judge", "judged_run"]
 

@@ -14,7 +14,8 @@ from conformance.cli import app
 from conformance.usecases.fuzz.engine import fuzz
 from conformance.usecases.fuzz.openapi import openapi_from_woa
 from mocks.reference.woa_host import woa_document
-from mocks.serve import serve, serve_host
+from mocks.serve import serve
+from mocks.serve import serve_host
 from tests import hostile
 
 runner = CliRunner()

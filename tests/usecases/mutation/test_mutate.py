@@ -10,13 +10,17 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conformance.cli import app
 from conformance.usecases.mutation import equivalents
-from conformance.usecases.mutation.operators import MEMBER_OPERATORS, OPERATORS, Answer, members
+from conformance.usecases.mutation.operators import MEMBER_OPERATORS
+from conformance.usecases.mutation.operators import OPERATORS
+from conformance.usecases.mutation.operators import Answer
+from conformance.usecases.mutation.operators import members
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=5),
@@ -102,7 +106,8 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
 
 def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> None:
     from conformance.checks import CHECKS
-    from conformance.report import Result, Status
+    from conformance.report import Result
+    from conformance.report import Status
     from conformance.requirements import catalogue
     from mocks.faults import FAULTS
 

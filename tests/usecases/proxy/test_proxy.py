@@ -18,12 +18,17 @@ import httpx
 import pytest
 import trustme
 
-from conformance.bindings.observed import Observed, Traffic
+from conformance.bindings.observed import Observed
+from conformance.bindings.observed import Traffic
 from conformance.harness.loop_server import start_server
-from conformance.report import Result, Status
+from conformance.report import Result
+from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.usecases.proxy import forwarding_app, judge
-from mocks.reference.woa_client import ClientPolicy, InvalidMessage, WoaClient
+from conformance.usecases.proxy import forwarding_app
+from conformance.usecases.proxy import judge
+from mocks.reference.woa_client import ClientPolicy
+from mocks.reference.woa_client import InvalidMessage
+from mocks.reference.woa_client import WoaClient
 from mocks.serve import serve_host
 
 TEXT = {
