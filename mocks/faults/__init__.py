@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .woa_host import HTTP_FAULTS
+from .woa_host import summary_as_abstract_tool
+
 __all__ = ["FAULTS", "Fault"]
 
 Edit = Callable[[dict[str, Any]], Any]
@@ -28,6 +31,10 @@ class Fault:
     plain_http: bool = False
     tls_maximum: ssl.TLSVersion | None = None
     variant: str = ""  # a second way of breaking the same rule: its name and key carry it
+    #: a named wrapper around the reference host that breaks the rule (mocks/faults/woa_host.py)
+    wrap: Callable[[Any], Any] | None = None
+    mcp_tool: Callable[..., Any] | None = None  # the function the host's MCP tool serves instead
+    announces_https: bool = False  # served over plain HTTP while the document names https URLs
 
     @property
     def name(self) -> str:
@@ -236,65 +243,22 @@ _ALL = [
     ),
     # -- how the document is served (WoA 1, 7, 8.1, 9.2) --
     Fault(
-        "WOA-1-WELL-KNOWN-LOCATION",
-        "serves its document at /woa.json, not at /.well-known/woa.json",
-    ),
-    Fault("WOA-9.2-MEDIA-TYPE", "serves the document as application/json"),
-    Fault("WOA-9.2-UTF8-JSON", "declares the document's charset ISO-8859-1"),
-    Fault("WOA-7-CACHING-HEADERS", "sends no ETag, Last-Modified or Cache-Control"),
-    Fault("WOA-7-CACHE-CONTROL-AND-VALIDATOR", "sends Cache-Control but no ETag or Last-Modified"),
-    Fault("WOA-7-CONDITIONAL-GET", "ignores If-None-Match and If-Modified-Since"),
-    Fault(
         "WOA-8.1-HOST-USES-HTTPS",
         "serves plain HTTP (while announcing an https base)",
         plain_http=True,
+        announces_https=True,
     ),
     Fault("WOA-8.1-TLS-1.3", "offers TLS 1.2 at most", tls_maximum=ssl.TLSVersion.TLSv1_2),
-    # -- invocation (WoA 4.3.1, 5.1, 5.2) --
-    Fault("WOA-4.3.1-HOST-RESPONDS-JSON", "labels its JSON summaries text/plain"),
-    Fault("WOA-5.2-SUCCESS-2XX", "answers the summary of a text with a word limit with status 300"),
-    Fault("WOA-5.2-VALID-INPUT-ACCEPTED", "refuses valid inputs that carry max_words with 422"),
-    Fault(
-        "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",
-        'answers {"abstract": ...} where the outputs schema asks for summary',
-    ),
-    Fault(
-        "WOA-5.2-AGENT-MISMATCH-400",
-        "serves the summarizer when the envelope names another agent (200)",
-    ),
-    Fault(
-        "WOA-5.2-AGENT-MISMATCH-PROBLEM",
-        "rejects a mismatch with 400 but a plain application/json body",
-    ),
-    Fault(
-        "WOA-5.2-PLACEHOLDER-MISMATCH-400",
-        "refuses an envelope naming another agent with 422, not 400",
-    ),
-    Fault(
-        "WOA-5.2-INVALID-INPUT-REJECTED",
-        "answers inputs that break the inputs schema with 200 and an empty summary",
-    ),
-    Fault(
-        "WOA-5.2-ERROR-PROBLEM-DETAILS",
-        "refuses inputs that break the inputs schema with a plain application/json body",
-    ),
-    Fault(
-        "WOA-4.3.1-ERRORS-PROBLEM-JSON", "answers a body that is not JSON with 400 application/json"
-    ),
-    Fault(
-        "WOA-5.1-DEFAULT-OPERATION",
-        "rejects an envelope without operation instead of serving default",
-    ),
+    # -- how the document is served and invocations are answered (WoA 1, 4.3.1, 5, 7, 9.2), and the
+    # SDSI server agent's connections and signatures (SDSI 3.1, 7): named wrappers of the host --
+    *(Fault(wrap.requirement, wrap.description, wrap=wrap) for wrap in HTTP_FAULTS.values()),
     Fault(
         "WOA-5.3-MCP-TOOL-INVOCATION",
         'its MCP tool answers {"abstract": ...} where the outputs schema asks for summary',
+        mcp_tool=summary_as_abstract_tool,
     ),
     # -- the SDSI server agent (SDSI 3 to 7); the flight_booking template or the seat_preference
     # patch --
-    Fault(
-        "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL",
-        "executes a payload only on a connection that negotiated a template",
-    ),
     Fault("SDSI-4.1-TEMPLATE-OBJECT", "serves the flight_booking template as a bare array of keys"),
     Fault("SDSI-4.1-SCHEMA-ID-REQUIRED", "serves the flight_booking template without schema_id"),
     Fault("SDSI-4.1-SCENARIO-REQUIRED", "serves the flight_booking template without scenario"),
@@ -412,10 +376,6 @@ _ALL = [
     Fault(
         "SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED",
         "refuses a withdrawn key at once, with no backward-compatibility window",
-    ),
-    Fault(
-        "SDSI-7-NEGOTIATION-INTEGRITY",
-        "signs its templates and updates over bytes other than those it sends",
     ),
     Fault(
         "SDSI-7-HTTPS",

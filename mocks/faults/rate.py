@@ -2,9 +2,11 @@
 
     app = create_app(base, "woa-5.2-agent-mismatch-400", fault_rate=0.2, fault_seed=0)
 
-The host compares its fault's key wherever a behaviour may break (`breaks == "WOA-..."`); at a rate,
-the key is a `Sometimes`, equal to the fault's key only on the requests a seeded coin picked (the
-coin is tossed once per request, in `AtRate`, so every comparison within one request agrees). A
+A fault that is a wrapper around the host (mocks/faults/woa_host.py) breaks its rule on the requests
+a seeded coin picked, the others going to the host itself. A fault the host still compares by its
+key (`breaks == "SDSI-..."`) is, at a rate, a `Sometimes`, equal to the fault's key only on the
+picked requests (the coin is tossed once per request, in `AtRate`, so every comparison within one
+request agrees). A
 fault made once rather than per request (a document edit, plain HTTP, a TLS version) cannot be
 applied at a rate.
 """
@@ -44,19 +46,21 @@ class Sometimes(str):
 
 
 class AtRate:
-    """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded
-    by `seed`."""
+    """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded by
+    `seed`, and goes to the `faulty` app when picked (a fault's wrapper around the same host), to
+    `app` otherwise; a fault the host looks up by its key holds on the picked requests alone."""
 
-    def __init__(self, app: ASGIApp, rate: float, seed: int = 0) -> None:
-        self.app, self.rate, self.coin = app, rate, random.Random(seed)
+    def __init__(self, app: ASGIApp, faulty: ASGIApp, rate: float, seed: int = 0) -> None:
+        self.app, self.faulty, self.rate, self.coin = app, faulty, rate, random.Random(seed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        token = _PICKED.set(self.coin.random() < self.rate)
+        picked = self.coin.random() < self.rate
+        token = _PICKED.set(picked)
         try:
-            await self.app(scope, receive, send)
+            await (self.faulty if picked else self.app)(scope, receive, send)
         finally:
             _PICKED.reset(token)
 

@@ -15,12 +15,12 @@ import copy
 import hashlib
 import json
 from collections.abc import AsyncIterator
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from datetime import UTC
 from datetime import datetime
 from email.utils import format_datetime
 from email.utils import parsedate_to_datetime
-from typing import Annotated
 from typing import Any
 
 from joserfc import jws
@@ -28,8 +28,6 @@ from joserfc.jwk import ECKey
 from joserfc.jwk import KeySet
 from jsonschema import Draft202012Validator
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel
-from pydantic import Field
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -61,6 +59,8 @@ from .problems import nonconforming
 from .problems import problem
 from .sdsi_evolution import CLOCK_HEADER
 from .sdsi_evolution import SESSION_HEADER
+from .summarizer import summarize
+from .summarizer import summarizer_tool
 
 __all__ = ["MAX_BODY", "create_app", "woa_document"]
 
@@ -132,39 +132,10 @@ def _document(base: str, test_mode: bool, *, minimal: bool = False) -> dict[str,
     }
 
 
-def summarize(text: str, max_words: int = 40) -> str:
-    words = text.split()
-    return " ".join(words[:max_words]) + (" …" if len(words) > max_words else "")
-
-
-class Summary(BaseModel):
-    summary: str
-
-
-class Abstract(BaseModel):
-    abstract: str
-
-
-def _mcp_server(fault: str) -> MCPServer:
-    """The summarizer as an MCP tool; with the WOA-5.3 fault, its result is not the outputs
-    schema's."""
+def _mcp_server(tool: Callable[..., Any]) -> MCPServer:
+    """The summarizer agent as the MCP tool "summarizer" (a fault may serve another function)."""
     server = MCPServer("agent-conformance reference host", log_level="WARNING")
-    description = "Summarizes English text."
-
-    if fault == "WOA-5.3-MCP-TOOL-INVOCATION":
-
-        @server.tool(name="summarizer", description=description)
-        def summarizer_abstract(
-            text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40
-        ) -> Abstract:
-            return Abstract(abstract=summarize(text, max_words))
-
-    else:
-
-        @server.tool(name="summarizer", description=description)
-        def summarizer(text: str, max_words: Annotated[int, Field(ge=10, le=500)] = 40) -> Summary:
-            return Summary(summary=summarize(text, max_words))
-
+    server.tool(name="summarizer", description="Summarizes English text.")(tool)
     return server
 
 
@@ -203,7 +174,7 @@ def create_app(
                 f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
             )
         breaks = Sometimes(breaks)
-    if breaks == "WOA-8.1-HOST-USES-HTTPS":  # served over plain HTTP while the document says https
+    if broken and broken.announces_https:  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
     document = woa_document(base, test_mode, minimal=minimal)
     document = broken.apply(document) if broken else document
@@ -215,29 +186,20 @@ def create_app(
         "last-modified": format_datetime(modified, usegmt=True),
         "cache-control": "max-age=300",
     }
-    if breaks == "WOA-7-CACHING-HEADERS":
-        caching = {}
-    if breaks == "WOA-7-CACHE-CONTROL-AND-VALIDATOR":
-        caching = {"cache-control": "max-age=300"}
-    media_type = {
-        "WOA-9.2-MEDIA-TYPE": "application/json",
-        "WOA-9.2-UTF8-JSON": f"{WOA_JSON}; charset=iso-8859-1",
-    }.get(breaks, WOA_JSON)
     agents = _served_ids(document)
     validator = Draft202012Validator(SUMMARIZER_INPUTS)
 
     async def well_known(request: Request) -> Response:
-        if breaks != "WOA-7-CONDITIONAL-GET":
-            if request.headers.get("if-none-match") in (etag, "*"):
-                return Response(status_code=304, headers=caching)
-            since = request.headers.get("if-modified-since")
-            if since and "if-none-match" not in request.headers:
-                try:
-                    if parsedate_to_datetime(since) >= modified:
-                        return Response(status_code=304, headers=caching)
-                except (TypeError, ValueError):
-                    pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
-        return Response(body, headers={**caching, "content-type": media_type})
+        if request.headers.get("if-none-match") in (etag, "*"):
+            return Response(status_code=304, headers=caching)
+        since = request.headers.get("if-modified-since")
+        if since and "if-none-match" not in request.headers:
+            try:
+                if parsedate_to_datetime(since) >= modified:
+                    return Response(status_code=304, headers=caching)
+            except (TypeError, ValueError):
+                pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
+        return Response(body, headers={**caching, "content-type": WOA_JSON})
 
     async def invoke(request: Request) -> Response:
         agent_id = request.path_params["agent_id"]
@@ -257,25 +219,13 @@ def create_app(
         try:
             envelope = parse_json(raw)
         except NotJson as error:
-            if breaks == "WOA-4.3.1-ERRORS-PROBLEM-JSON":
-                return JSONResponse({"error": f"the request body {error}"}, status_code=400)
             return problem(400, "Malformed JSON", f"the request body {error}")
         if not isinstance(envelope, dict):
             return problem(
                 400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)"
             )
         named = envelope.get("agent", agent_id)
-        if named != agent_id and not (
-            breaks == "WOA-5.2-AGENT-MISMATCH-400" and agent_id == "summarizer"
-        ):
-            if breaks == "WOA-5.2-AGENT-MISMATCH-PROBLEM":
-                return JSONResponse({"error": "agent mismatch"}, status_code=400)
-            if breaks == "WOA-5.2-PLACEHOLDER-MISMATCH-400":
-                return problem(
-                    422,
-                    "Agent mismatch",
-                    f"the URL names agent {agent_id!r} but the envelope names {named!r}",
-                )
+        if named != agent_id:
             return problem(
                 400,
                 "Agent mismatch",
@@ -286,8 +236,6 @@ def create_app(
                 400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)"
             )
         operation = envelope.get("operation")
-        if operation is None and breaks == "WOA-5.1-DEFAULT-OPERATION":
-            return problem(400, "Operation required", "name the operation in the envelope")
         if operation not in (None, "default") and agent_id not in (
             SDSI_AGENT,
             sdsi_client.CLIENT_AGENT_ID,
@@ -313,20 +261,9 @@ def create_app(
                 agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal
             )
         errors = [e.message for e in validator.iter_errors(given)]
-        if errors and breaks == "WOA-5.2-ERROR-PROBLEM-DETAILS":
-            return JSONResponse({"error": "; ".join(errors)}, status_code=422)
-        if errors and breaks != "WOA-5.2-INVALID-INPUT-REJECTED":
+        if errors:
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
-        if breaks == "WOA-5.2-VALID-INPUT-ACCEPTED" and "max_words" in given:
-            return problem(422, "Unsupported", "summaries with a word limit are not offered")
-        summary = "" if errors else summarize(given["text"], int(given.get("max_words", 40)))
-        if breaks == "WOA-5.2-SUCCESS-2XX" and "max_words" in given:
-            return JSONResponse({"summary": summary}, status_code=300)
-        if breaks == "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS":
-            return JSONResponse({"abstract": summary})
-        if breaks == "WOA-4.3.1-HOST-RESPONDS-JSON":
-            return Response(json.dumps({"summary": summary}), media_type="text/plain")
-        return JSONResponse({"summary": summary})
+        return JSONResponse({"summary": summarize(given["text"], int(given.get("max_words", 40)))})
 
     clients = aci_host.Clients()
     fetch_context = aci_host.fetcher(base, clients)
@@ -369,10 +306,6 @@ def create_app(
         for o in sdsi_server.woa_agent(minimal=minimal)["operations"]
     }
 
-    negotiated: set[Any] = (
-        set()
-    )  # the connections (peer address and port) that carried a negotiation: read by one fault only
-
     def sdsi(
         operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request
     ) -> Response:
@@ -391,14 +324,7 @@ def create_app(
         try:
             moment = _moment(request)
             if operation == "get_schema_template":
-                negotiated.add(request.scope.get("client"))
                 return signed(server.template(given["scenario"], given.get("preferred_language")))
-            if (
-                operation == "execute"
-                and breaks == "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL"
-                and request.scope.get("client") not in negotiated
-            ):
-                return problem(409, "No session", "negotiate a template on this connection first")
             if operation == "execute":
                 return JSONResponse(
                     server.execute(given["schema_id"], given["payload"], client_id, moment)
@@ -446,7 +372,7 @@ def create_app(
         body = json.dumps(value).encode()
         if minimal:
             return Response(body, media_type="application/json")
-        signed_bytes = body + b" " if breaks == "SDSI-7-NEGOTIATION-INTEGRITY" else body
+        signed_bytes = body
         header, _, signature = jws.serialize_compact(
             {"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key
         ).split(".")
@@ -537,7 +463,7 @@ def create_app(
             405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}"
         )
 
-    mcp = _mcp_server(breaks)
+    mcp = _mcp_server(broken.mcp_tool if broken and broken.mcp_tool else summarizer_tool)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/")
 
     @asynccontextmanager
@@ -546,9 +472,7 @@ def create_app(
             yield
         await clients.aclose()
 
-    document_path = (
-        "/woa.json" if breaks == "WOA-1-WELL-KNOWN-LOCATION" else "/.well-known/woa.json"
-    )
+    document_path = "/.well-known/woa.json"
     host = Starlette(
         routes=[
             Route(document_path, well_known, methods=["GET", "HEAD"]),
@@ -565,8 +489,7 @@ def create_app(
     )
     if minimal:
         return MinimalResponses(host)
-    return (
-        AtRate(host, fault_rate, fault_seed)
-        if fault_rate is not None and isinstance(breaks, Sometimes)
-        else host
-    )
+    faulty = broken.wrap(host) if broken and broken.wrap else host
+    if fault_rate is not None and broken:
+        return AtRate(host, faulty, fault_rate, fault_seed)
+    return faulty
