@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import ssl
 from typing import Any
 
@@ -21,6 +22,7 @@ from conformance.harness.aci_spies import QUERIES
 from conformance.harness.aci_spies import Spies
 from conformance.harness.aci_spies import SpyRun
 from conformance.harness.aci_spies import spies_app
+from conformance.recording.values import Values
 from conformance.usecases.references import Figure
 
 from ..serve import serve
@@ -43,7 +45,7 @@ def _counter() -> Any:
 async def _run(
     url: str, cacert: Any, scenario: str, spies: Spies
 ) -> tuple[SpyRun, dict[str, Any], list[str]]:
-    spies.runs[scenario] = SpyRun(scenario)
+    spies.runs[scenario] = SpyRun.made(scenario, "normal", Values(secrets.randbits(32)))
     async with httpx.AsyncClient(
         verify=ssl.create_default_context(cafile=str(cacert)), timeout=30
     ) as client:

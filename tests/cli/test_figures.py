@@ -63,3 +63,5 @@ def test_aci_isolation_prints_both_scenarios() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[1].startswith("tour-plan") and lines[2].startswith("see-a-doctor")
+    # every subtask of both scenarios reached a spy and was answered: three dispatches each
+    assert [line.split()[1] for line in lines[1:3]] == ["3", "3"], result.output
