@@ -2,7 +2,7 @@
 
     pytest --agent-target https://agents.example.com [--agent-cacert CA.pem]
     pytest --agent-app my_service.main:app            # in-process through httpx's ASGI transport,
-    no socket
+                                                      no socket
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
 Registered through the `pytest11` entry point and inert unless --agent-target or --agent-app is

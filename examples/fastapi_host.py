@@ -3,7 +3,8 @@ their JSON Schemas published as pydantic emits them ($defs and $ref for an Enum)
 document and one for invocations.
 
     uvicorn examples.fastapi_host:app                      # then: agent-conformance run --target
-    URL pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
+                                                           URL
+    pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
 
 Two agents: `weather` (inline Literal units) and `translate`, whose required `target_language` is a
 str Enum, so its inputs schema holds `{"$ref": "#/$defs/Language"}`. `create_app(base, fault=...)`

@@ -5,7 +5,7 @@ emits them, one WoA invocation route. The SDSI behaviour itself (templates, payl
 only what a user writes around it.
 
     uvicorn examples.fastapi_sdsi_server:app             # then: agent-conformance run --target URL
-    --suite sdsi
+                                                         --suite sdsi
 
 `create_app(base, fault=...)` serves it with one named fault of FAULTS, each breaking one rule.
 """

@@ -2,8 +2,8 @@
 
     HttpClient.request() -> HttpResponse (status, headers, body, TLS version, Exchange for evidence)
         raises Unreachable      the target cannot be connected to (DNS, refused, TLS, connect
-        timeout) raises ExchangeFailed   it was reached but the exchange broke (deadline, size cap,
-        protocol)
+                                timeout)
+        raises ExchangeFailed   it was reached but the exchange broke (deadline, size cap, protocol)
 
 Redirects are never followed here: a caller that wants to follow one must check where it leads
 (see `same_origin`). A target can be a URL or, for in-process testing, an ASGI app's transport.

@@ -5,8 +5,8 @@ SIGINT, SIGTERM during a run   cancel the run's task; the runner finishes it as 
 SIGTERM anywhere else          raised as KeyboardInterrupt, so every `with` block unwinds (the
                                mock's temporary CA and key are removed) and the exit is 130
 an exception that escapes      a defect of the suite: one line, exit 3, the traceback in
-                               agent-conformance-debug.log in the report folder (or the temporary
-                               folder when the command has none); --debug prints it too
+                               agent-conformance-debug.log in the report folder (or the
+                               temporary folder when the command has none); --debug prints it
 """
 
 from __future__ import annotations

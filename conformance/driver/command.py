@@ -10,9 +10,9 @@ runs under /bin/sh with the environment of the suite plus
 
     HTTPS_PROXY, HTTP_PROXY (and lower case)  the suite's recording proxy; NO_PROXY is emptied
     WOA_CLIENT_ALLOWED_HOSTS                   the host names an administrator allows
-        (comma-separated)
+                                               (comma-separated)
     WOA_CLIENT_CACHE_DIR                       a folder the client may keep its cache in, kept
-        across
+                                               across
                                                the runs of one scenario
 
 A client prints the agent's outputs as JSON on stdout and exits 0, or exits non-zero to refuse.

@@ -6,8 +6,9 @@ Per agent: each transport it names, each operation, each capability, and what th
     pass            invoked over it (or with it) and answered as the draft asks
     fail            invoked, and answered wrongly: the requirement that failed says how
     untested        claimed, but the run did not exercise it (the probe cap, no input could be made,
-        ...) not verifiable  the drafts give it no behaviour the suite can check (a capability URI,
-        a private transport)
+                    ...)
+    not verifiable  the drafts give it no behaviour the suite can check (a capability URI, a private
+                    transport)
 
 A claimed transport or operation that fails is already a failure of its requirements; this table
 shows it from the implementer's side. What the document does not claim (an mcp transport, an

@@ -4,14 +4,14 @@ code.
     0  PASSED         at least one MUST-level requirement was tested, none failed or errored, and
                       the run judged every requirement it selected
     1  MUST_FAILED    at least one MUST-level requirement failed, or the baseline lists a
-        requirement
+                      requirement
                       that now passes (the target's level stays what its behaviour earns)
     2  NOT_CERTIFIED  a usage error, or nothing could be certified: the target unreachable, its
                       document never obtained, or no MUST-level requirement tested
     3  SUITE_DEFECT   a defect of the suite itself (never caused by a target or the user's paths)
     4  INCONCLUSIVE   no MUST failed, but a MUST check errored, or the run was interrupted or ran
                       out of its budget, or (--require-every-agent) an advertised agent was not
-                      exercised
+                          exercised
 
 The order of the tests below is the contract's precedence: nothing certifiable outranks a failure,
 a failure outranks an unfinished run. The README's table is this one.

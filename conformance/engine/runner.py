@@ -1,9 +1,9 @@
 """A run: probe the target, judge every selected requirement, and send each result to the handlers.
 
     RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for
-    a
+        a
                    client driven by --client-command, nothing: the suite serves what the client
-                   reads
+                       reads
                ──> for each requirement of the selected drafts, in catalogue order:
                        its checks' verdicts, or not-applicable (role), or skip / error (untested)
                ──> RunStarted, ResultRecorded..., RunFinished to every handler

@@ -4,7 +4,7 @@ any in-process app.
 
     run --agent-callable my_agents:agent --suite aci      # an ACI invoked agent
     run --agent-callable my_agents:server --suite sdsi --scenario flight_booking   # an SDSI server
-    agent
+        agent
 
 The signatures (each may be a plain function or a coroutine function):
 

@@ -1,8 +1,8 @@
 """Host one of the suite's servers for a block of a run: on loopback, recorded when the run is,
 and not started at all when the run is a replay (its recorded traffic is fed to its app instead).
 
-    async with hosted("aci-spies", lambda base: spies_app(spies), recorder=target.recorder,
-    replay=target.replay) as base:
+    async with hosted("aci-spies", lambda base: spies_app(spies),
+                      recorder=target.recorder, replay=target.replay) as base:
         ...   # base: http://127.0.0.1:PORT, the same in a replay as in the recorded run
 """
 

@@ -3,40 +3,41 @@
     run --record DIR        writes DIR as the run goes
     rejudge DIR             judges the recording again with the current checks, contacting nothing
 
-A recording is a folder, append-only while the run writes it (format agent-conformance-recording/2):
+A recording is a folder, append-only while the run writes it (format
+agent-conformance-recording/2):
 
     meta.json        the format, suite version, catalogue digest, draft revisions, the run's
-        options,
-                     the seed every made-up value (session ids, message ids) came from, the start
-                     time
+                     options, the seed every made-up value (session ids, message ids) came from,
+                     the start time
     exchanges.jsonl  one line per exchange, in the order they ended: method, URL, request headers,
                      the SHA-256 of the request body, then the status, response headers, HTTP and
                      TLS versions and the SHA-256 of the response body as it crossed the wire
-                     (compressed, when it was), or the failure (kind, error and message), the time
-                     it took and the wall-clock time it ended
+                     (compressed, when it was), or the failure (kind, error and message), the
+                     time it took and the wall-clock time it ended
     observed.jsonl   what the suite observed of a counterpart it drives rather than asks (the WoA
-                     client under test: each run of its command, what reached the spy hosts and the
-                     proxy), one line per session, bodies by hash
-    inbound.jsonl    one line per request a target made to a server the suite hosted (the ACI spies,
-                     the context store): the server's name and base URL, the request, the answer,
-                     when it arrived, and the stamps the server's own code took (arrival, answer)
-    values.jsonl     the times the suite read from the clock where they enter a message or a verdict
+                     client under test: each run of its command, what reached the spy hosts and
+                     the proxy), one line per session, bodies by hash
+    inbound.jsonl    one line per request a target made to a server the suite hosted (the ACI
+                     spies, the context store): the server's name and base URL, the request, the
+                     answer, when it arrived, and the stamps the server's own code took (arrival,
+                     answer)
+    values.jsonl     the times the suite read from the clock where they enter a message or a
+                     verdict
     bodies/<sha256>  each body once, by content hash
-    results.jsonl    the verdicts the recorded run reached (requirement, status, message), written
-        at
-                     its end, so that a re-judging can say which verdicts changed
+    results.jsonl    the verdicts the recorded run reached (requirement, status, message),
+                     written at its end, so that a re-judging can say which verdicts changed
 
 Recording and replay are transports (transport.py) and ASGI middleware (inbound.py) that the run
 builds its clients and servers with; the run hands the recorder or the replay, and the run's
 `Values` (values.py), to whoever needs them: nothing is process-wide. Replaying answers each
 request the suite makes with the recorded answer to the same method, URL and body (in recorded
-order when one was sent several times). A server the suite hosts is not
-started: it keeps its recorded base URL, and the requests it received are fed through its own app
-in-process, in the order they arrived, by the time the request they arrived under is answered, so
-that its state is rebuilt by its own code. Random values come from per-purpose streams of the
-recorded seed; clock readings from values.jsonl; what a driven client did from observed.jsonl. A
-request, reading or observation the recording lacks raises `NotRecorded`, which the runner reports
-as `skip` "not in the recording".
+order when one was sent several times). A server the suite hosts is not started: it keeps its
+recorded base URL, and the requests it received are fed through its own app in-process, in the
+order they arrived, by the time the request they arrived under is answered, so that its state is
+rebuilt by its own code. Random values come from per-purpose streams of the recorded seed; clock
+readings from values.jsonl; what a driven client did from observed.jsonl. A request, reading or
+observation the recording lacks raises `NotRecorded`, which the runner reports as `skip` "not in
+the recording".
 """
 
 from __future__ import annotations

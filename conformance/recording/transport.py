@@ -3,7 +3,7 @@
 
     RecordingTransport(inner, recorder)   each exchange goes to exchanges.jsonl as it ends
     ReplayTransport(replay)               each request is answered from there, as the network
-        answered it
+                                          answered it
 
 What is kept is what crossed the wire: the response body as it came (compressed, when it was), so
 that a replay is decoded and capped by the client as the live answer was. A failure is kept as the

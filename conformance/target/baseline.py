@@ -3,12 +3,12 @@ failures.
 
     {"format": "agent-conformance-baseline/1",
      "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips ETag; fix tracked in OPS-12",
-     ...}}
+         ...}}
 
 `run --baseline FILE` applies it to every result as it is made:
 
 - a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and
-    why;
+why;
 - a failure of a requirement not listed stays a failure (the gate fails);
 - a listed requirement that now passes stays a pass (the target's level and badge come from its
   behaviour alone), its message saying the entry is stale; the stale entries fail the gate (exit 1,

@@ -2,7 +2,8 @@
 it.
 
     agent-conformance keygen --out vendor-key          # vendor-key (private, PEM) and
-    vendor-key.pub agent-conformance attest reports/ --key vendor-key # reports/attestation.json
+                                                       vendor-key.pub
+    agent-conformance attest reports/ --key vendor-key # reports/attestation.json
     agent-conformance verify reports/attestation.json --key vendor-key.pub
 
 The bundle holds a statement and its Ed25519 signature (RFC 8032, through `cryptography`). The

@@ -2,7 +2,7 @@
 matrix.
 
     agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT]
-    [--report-dir D]
+        [--report-dir D]
 
 A targets file holds one URL a line (`#` comments), or a JSON list of objects with per-target
 options: {"target": URL, "suite": "woa", "cacert": PATH, "timeout": S, "budget": S,

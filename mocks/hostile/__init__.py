@@ -1,7 +1,7 @@
 """Hostile targets: each misbehaves in one named way, and the suite must stay whole against it.
 
     HOSTILE["silent"].serve()  ->  a context manager yielding the target's URL (plain HTTP on
-        loopback)
+                                   loopback)
 
 Every behaviour is a real server on 127.0.0.1: a Starlette app under uvicorn where HTTP is spoken
 (documents, redirects, invocations), a raw TCP server where it is not (silence, resets, bytes

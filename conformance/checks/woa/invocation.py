@@ -2,17 +2,13 @@
 operation reachable over the rest transport, once per run, and each check judges the answers that
 concern its requirement.
 
-The probes, per agent and operation:
-    valid       inputs made from the inputs schema, boundary values included   -> 2xx, outputs
-        schema
-    invalid     inputs that break one constraint each                            -> 4xx problem
-        details
-    mismatch    an envelope naming another agent than the URL's {agent_id}       -> 400 problem
-        details
-    malformed   a body that is not JSON                                          -> error as
-        problem+json
-    implied     an envelope without operation, for an agent with "default"       -> served as
-        default
+The probes, per agent and operation, and the answer each asks for:
+    valid       inputs made from the inputs schema, boundary values included
+                -> 2xx, outputs schema
+    invalid     inputs that break one constraint each            -> 4xx problem details
+    mismatch    an envelope naming another agent than the URL's  -> 400 problem details
+    malformed   a body that is not JSON                          -> an error as problem+json
+    implied     no operation, for an agent with "default"        -> served as default
 
 The suite invokes only URLs on an origin the user allowed, and never over plain HTTP unless
 --allow-http-loopback lets it on loopback.
