@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
 from importlib import resources
+from typing import Any
 from typing import Literal
 
 __all__ = [
@@ -155,12 +156,9 @@ def catalogue() -> Catalogue:
 @cache
 def catalogue_digest() -> str:
     """SHA-256 of the requirement catalogue as the suite reads it (which rules, at which level,
-    quoting what), over its canonical JSON: recordings and attestations name the catalogue they
-    were judged by."""
-    canonical = json.dumps(
-        [r.as_dict() for r in catalogue()],
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    quoting what), over its canonical JSON (RFC 8785): recordings and attestations name the
+    catalogue they were judged by."""
+    import rfc8785
+
+    entries: list[Any] = [r.as_dict() for r in catalogue()]
+    return hashlib.sha256(rfc8785.dumps(entries)).hexdigest()

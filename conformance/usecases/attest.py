@@ -1,32 +1,39 @@
-"""Signed attestations: a report a sceptic can check offline, without trusting the machine that made
-it.
+"""Signed attestations anyone can check offline, with the tools that check software supply chains:
+an in-toto Statement (v1) in a DSSE envelope, signed with Ed25519.
 
-    agent-conformance keygen --out vendor-key          # vendor-key (private, PEM) and
-                                                       vendor-key.pub
-    agent-conformance attest reports/ --key vendor-key # reports/attestation.json
+    agent-conformance keygen --out vendor-key            # vendor-key (private), vendor-key.pub
+    agent-conformance attest reports/ --key vendor-key   # writes reports/attestation.json
     agent-conformance verify reports/attestation.json --key vendor-key.pub
 
-The bundle holds a statement and its Ed25519 signature (RFC 8032, through `cryptography`). The
-statement names the suite version, the catalogue's digest, the draft revisions, the target and the
-digest of the WoA document the run fetched, the verdict, the time, and the SHA-256 of every report
-file. Verification checks the signature over the statement's canonical JSON (sorted keys, no
-spaces), then each file against its digest: a changed report, evidence file, statement or
-signature fails with one line saying which.
+The envelope (DSSE, payload type application/vnd.in-toto+json) carries the Statement as its
+payload, written as RFC 8785 canonical JSON, and one Ed25519 signature over DSSE's
+pre-authentication encoding (securesystemslib signs and verifies; rfc8785 writes the payload).
+The Statement's subjects are every report file and, with a recording, every file of the run's
+recording (`recording/meta.json`, ..., `recording/bodies/<sha256>`), each by its SHA-256; its
+predicate (PREDICATE_TYPE) is what the suite says: its version, the catalogue's digest, the draft
+revisions, the target and the digest of its WoA document, the compliance levels and the gate.
+Verification checks the signature, then every subject against its file, then, with the
+recording, that it re-judges to the report's verdicts the way it was made (a run's or a client's
+replayed, a proxy's traffic judged again): a changed file, statement or signature fails with one
+line saying which.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
+import rfc8785
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from securesystemslib.dsse import Envelope
+from securesystemslib.exceptions import VerificationError
+from securesystemslib.signer import CryptoSigner
+from securesystemslib.signer import SSlibKey
 
 from .. import __version__
 from ..recording import FILES
@@ -34,20 +41,28 @@ from ..report.model import utc_now
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
 
-__all__ = ["BUNDLE", "FORMAT", "AttestationInvalid", "attest", "keygen", "verify"]
+__all__ = [
+    "BUNDLE",
+    "PREDICATE_TYPE",
+    "STATEMENT_TYPE",
+    "AttestationInvalid",
+    "attest",
+    "keygen",
+    "verify",
+]
 
-FORMAT = "agent-conformance-attestation/1"
 BUNDLE = "attestation.json"
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+PREDICATE_TYPE = "https://schemas.agent-conformance.invalid/attestation/v2"
 #: Report files an attestation covers when present (the bundle itself and the debug log are not).
 COVERED = ("report.json", "events.jsonl", "junit.xml", "summary.md", "report.html")
+#: The prefix of a recording's files among the subjects.
+RECORDING = "recording/"
 
 
 class AttestationInvalid(Exception):
     """A bundle that does not verify: the reason in one line."""
-
-
-def _canonical(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _sha256(data: bytes) -> str:
@@ -90,58 +105,62 @@ def _document_digest(report: dict[str, Any]) -> str | None:
     return digest if isinstance(digest, str) else None
 
 
-RECORDED = FILES  # every file of a recording is attested, and each body by its name
+def _subjects(report_dir: Path, recording: Path | None) -> list[dict[str, Any]]:
+    """Every report file, and every file of the recording, by SHA-256."""
+    named = [report_dir / name for name in COVERED if (report_dir / name).is_file()]
+    named += sorted(report_dir.glob("badge-*.svg"))
+    subjects = [{"name": p.name, "digest": {"sha256": _sha256(p.read_bytes())}} for p in named]
+    if recording is not None:
+        files = [recording / name for name in FILES if (recording / name).is_file()]
+        files += sorted((recording / "bodies").iterdir()) if (recording / "bodies").is_dir() else []
+        subjects += [
+            {
+                "name": RECORDING + p.relative_to(recording).as_posix(),
+                "digest": {"sha256": _sha256(p.read_bytes())},
+            }
+            for p in files
+        ]
+    return subjects
 
 
 def statement_of(report_dir: Path, recording: Path | None = None) -> dict[str, Any]:
-    """What an attestation of `report_dir` (and of the `recording` of its run) states."""
+    """The in-toto Statement an attestation of `report_dir` (and of the `recording` of its run)
+    signs."""
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     header, summary = report.get("header", {}), report.get("summary", {})
-    files = {
-        name: _sha256((report_dir / name).read_bytes())
-        for name in COVERED
-        if (report_dir / name).is_file()
-    }
-    files |= {p.name: _sha256(p.read_bytes()) for p in sorted(report_dir.glob("badge-*.svg"))}
+    drafts = header.get("drafts") or {d: DRAFTS[d] for d in header.get("suites", []) if d in DRAFTS}
     return {
-        "format": FORMAT,
-        "attested": utc_now(),
-        "suite_version": __version__,
-        "catalogue_sha256": catalogue_digest(),
-        "drafts": (
-            header.get("drafts") or {d: DRAFTS[d] for d in header.get("suites", []) if d in DRAFTS}
-        ),
-        "report_tool_version": header.get("tool_version"),
-        "target": header.get("target"),
-        "document_sha256": _document_digest(report),
-        "level": summary.get("level"),
-        "levels": summary.get("levels"),
-        "gate": summary.get("gate"),
-        "files": files,
-        "recording": (
-            {
-                name: _sha256((recording / name).read_bytes())
-                for name in RECORDED
-                if (recording / name).is_file()
-            }
-            if recording is not None
-            else None
-        ),
+        "_type": STATEMENT_TYPE,
+        "subject": _subjects(report_dir, recording),
+        "predicateType": PREDICATE_TYPE,
+        "predicate": {
+            "attested": utc_now(),
+            "suite_version": __version__,
+            "catalogue_sha256": catalogue_digest(),
+            "drafts": drafts,
+            "report_tool_version": header.get("tool_version"),
+            "target": header.get("target"),
+            "document_sha256": _document_digest(report),
+            "level": summary.get("level"),
+            "levels": summary.get("levels"),
+            "gate": summary.get("gate"),
+            "recording": recording is not None,
+        },
     }
+
+
+def _signer(key: Path) -> CryptoSigner:
+    private = _private_key(key)
+    return CryptoSigner(private, SSlibKey.from_crypto(private.public_key()))
 
 
 def attest(report_dir: Path, key: Path, recording: Path | None = None) -> Path:
-    """Sign a statement of `report_dir` (and of the `recording` of its run) with `key`; the
-    bundle's path (report_dir/attestation.json)."""
-    statement = statement_of(report_dir, recording)
-    signature = _private_key(key).sign(_canonical(statement))
-    bundle = {
-        "statement": statement,
-        "signature": base64.b64encode(signature).decode(),
-        "algorithm": "Ed25519",
-    }
+    """Sign the Statement of `report_dir` (and of the `recording` of its run) with `key`: a DSSE
+    envelope, written to report_dir/attestation.json, whose path is returned."""
+    envelope = Envelope(rfc8785.dumps(statement_of(report_dir, recording)), PAYLOAD_TYPE, {})
+    envelope.sign(_signer(key))
     path = report_dir / BUNDLE
-    path.write_text(json.dumps(bundle, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(envelope.to_dict(), indent=2) + "\n", encoding="utf-8")
     return path
 
 
@@ -154,29 +173,32 @@ class Verified:
 def verify(
     bundle_path: Path, key: Path, report_dir: Path | None = None, recording: Path | None = None
 ) -> Verified:
-    """Check the bundle's signature with the public `key`, then each file it covers in `report_dir`
-    (default: the bundle's folder), then, given the `recording`, that it is the attested one and
-    still re-judges to the attested verdicts. Raises `AttestationInvalid` with the first reason
-    it fails."""
+    """Check the envelope's signature with the public `key`, then each report file it names in
+    `report_dir` (default: the bundle's folder), then, given the `recording`, that each of its files
+    is the attested one and that it still re-judges to the attested verdicts. Raises
+    `AttestationInvalid` with the first reason it fails."""
     try:
-        bundle = json.loads(bundle_path.read_text(encoding="utf-8"))
-        statement, signature = (
-            bundle["statement"],
-            base64.b64decode(bundle["signature"], validate=True),
-        )
+        envelope = Envelope.from_dict(json.loads(bundle_path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise AttestationInvalid(f"{bundle_path} is not an attestation bundle: {error}") from None
-    if not isinstance(statement, dict) or statement.get("format") != FORMAT:
-        raise AttestationInvalid(f"{bundle_path} is not a {FORMAT} bundle")
+        raise AttestationInvalid(f"{bundle_path} is not a DSSE envelope: {error}") from None
+    if envelope.payload_type != PAYLOAD_TYPE:
+        raise AttestationInvalid(
+            f"{bundle_path} carries {envelope.payload_type!r}, not an in-toto Statement"
+        )
     try:
-        _public_key(key).verify(signature, _canonical(statement))
-    except InvalidSignature:
+        envelope.verify([SSlibKey.from_crypto(_public_key(key))], 1)
+    except VerificationError:
         raise AttestationInvalid(
             "the signature does not verify with this key: the statement or the signature was"
             " changed, or another key signed it"
         ) from None
+    statement = json.loads(envelope.payload)
+    if statement.get("_type") != STATEMENT_TYPE or statement.get("predicateType") != PREDICATE_TYPE:
+        raise AttestationInvalid(f"{bundle_path} is not a statement of {PREDICATE_TYPE}")
     folder = report_dir or bundle_path.parent
-    for name, digest in sorted(statement.get("files", {}).items()):
+    subjects = {s["name"]: s["digest"]["sha256"] for s in statement.get("subject", [])}
+    reports = {name: digest for name, digest in subjects.items() if not name.startswith(RECORDING)}
+    for name, digest in sorted(reports.items()):
         path = folder / name
         if not path.is_file():
             raise AttestationInvalid(f"{name} is attested but missing from {folder}")
@@ -185,29 +207,33 @@ def verify(
                 f"{name} was changed after it was attested (its SHA-256 differs)"
             )
     if recording is not None:
-        _verify_recording(statement, recording, folder / "report.json")
-    return Verified(statement, len(statement.get("files", {})))
+        recorded = {
+            n.removeprefix(RECORDING): d for n, d in subjects.items() if n.startswith(RECORDING)
+        }
+        _verify_recording(recorded, recording, folder / "report.json")
+    return Verified(statement["predicate"], len(reports))
 
 
-def _verify_recording(statement: dict[str, Any], recording: Path, report: Path) -> None:
-    """The recording is the attested one, each body is what its name says, and it re-judges to
-    the report's verdicts."""
+def _verify_recording(attested: dict[str, str], recording: Path, report: Path) -> None:
+    """The recording's files are the attested ones (its bodies too), and it re-judges to the
+    report's verdicts."""
     import asyncio
 
     from ..recording import Replay
     from .rejudge import changed_verdicts
     from .rejudge import rejudged
 
-    attested = statement.get("recording")
-    if not isinstance(attested, dict):
+    if not attested:
         raise AttestationInvalid("the bundle attests no recording")
     for name, digest in sorted(attested.items()):
         path = recording / name
         if not path.is_file() or _sha256(path.read_bytes()) != digest:
-            raise AttestationInvalid(f"the recording's {name} is not the attested one")
-    for body in sorted((recording / "bodies").iterdir()) if (recording / "bodies").is_dir() else []:
-        if _sha256(body.read_bytes()) != body.name:
-            raise AttestationInvalid(f"the recorded body {body.name} was changed")
+            what = (
+                f"the recorded body {path.name}"
+                if name.startswith("bodies/")
+                else f"the recording's {name}"
+            )
+            raise AttestationInvalid(f"{what} is not the attested one")
     before: dict[str, list[str]] = {}
     for result in json.loads(report.read_text(encoding="utf-8")).get("results", []):
         before.setdefault(result["requirement"], []).append(result["status"])

@@ -1,18 +1,36 @@
-"""keygen, attest and verify round-trip; each kind of tampering fails verification with one line
-and exit 1."""
+"""keygen, attest and verify round-trip; the bundle is an in-toto Statement in a DSSE envelope
+that a standard library checks as well as the suite does; each kind of tampering fails
+verification with one line and exit 1; a recording of any kind (a run, a client's, a proxy's)
+re-judges the way it was made."""
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+import rfc8785
+from cryptography.hazmat.primitives import serialization
+from securesystemslib.dsse import Envelope
+from securesystemslib.signer import SSlibKey
 from typer.testing import CliRunner
 
 from conformance.cli import app
 
 runner = CliRunner()
+
+
+def statement(bundle: Path) -> dict[str, Any]:
+    envelope = json.loads(bundle.read_text())
+    decoded: dict[str, Any] = json.loads(base64.b64decode(envelope["payload"]))
+    return decoded
+
+
+def subjects(bundle: Path) -> dict[str, str]:
+    return {s["name"]: s["digest"]["sha256"] for s in statement(bundle)["subject"]}
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +73,9 @@ def test_an_attestation_verifies_and_states_what_it_covers(
         and output.startswith("Verified: https://127.0.0.1:")
         and "SHOULD-compliant" in output
     )
-    statement = json.loads((reports / "attestation.json").read_text())["statement"]
-    assert set(statement["files"]) >= {
+    said = statement(reports / "attestation.json")
+    assert said["_type"] == "https://in-toto.io/Statement/v1"
+    assert set(subjects(reports / "attestation.json")) >= {
         "report.json",
         "events.jsonl",
         "junit.xml",
@@ -64,11 +83,29 @@ def test_an_attestation_verifies_and_states_what_it_covers(
         "report.html",
         "badge-woa.svg",
     }
+    predicate = said["predicate"]
     assert (
-        statement["drafts"] == {"woa": "draft-gaikwad-woa-00"}
-        and len(statement["catalogue_sha256"]) == 64
+        predicate["drafts"] == {"woa": "draft-gaikwad-woa-00"}
+        and len(predicate["catalogue_sha256"]) == 64
     )
-    assert len(statement["document_sha256"]) == 64
+    assert len(predicate["document_sha256"]) == 64
+
+
+def test_a_standard_dsse_verifier_checks_the_bundle_without_the_suite(
+    attested: tuple[Path, Path, Path],
+) -> None:
+    """What a sceptic runs: securesystemslib's DSSE verification with the public key, the payload
+    read as RFC 8785 canonical JSON, and each subject hashed with hashlib."""
+    reports, _, public = attested
+    envelope = Envelope.from_dict(json.loads((reports / "attestation.json").read_text()))
+    key = serialization.load_pem_public_key(public.read_bytes())
+    assert envelope.payload_type == "application/vnd.in-toto+json"
+    assert len(envelope.verify([SSlibKey.from_crypto(key)], 1)) == 1
+    payload = json.loads(envelope.payload)
+    assert rfc8785.dumps(payload) == envelope.payload  # the payload is its own canonical form
+    for subject in payload["subject"]:
+        digest = hashlib.sha256((reports / subject["name"]).read_bytes()).hexdigest()
+        assert digest == subject["digest"]["sha256"], subject["name"]
 
 
 def test_a_changed_report_file_is_caught(attested: tuple[Path, Path, Path], tmp_path: Path) -> None:
@@ -103,15 +140,17 @@ def test_a_changed_statement_or_signature_or_key_is_caught(
     reports, _, public = attested
     folder = copy(reports, tmp_path)
     bundle = json.loads((folder / "attestation.json").read_text())
-    bundle["statement"]["level"] = "SHOULD-compliant everywhere"
+    said = statement(folder / "attestation.json")
+    said["predicate"]["level"] = "SHOULD-compliant everywhere"
+    bundle["payload"] = base64.b64encode(rfc8785.dumps(said)).decode()
     (folder / "attestation.json").write_text(json.dumps(bundle))
     code, output = verify(folder / "attestation.json", public)
     assert code == 1 and "the signature does not verify" in output
 
     bundle = json.loads((reports / "attestation.json").read_text())
-    signature = bytearray(base64.b64decode(bundle["signature"]))
+    signature = bytearray(base64.b64decode(bundle["signatures"][0]["sig"]))
     signature[0] ^= 1
-    bundle["signature"] = base64.b64encode(bytes(signature)).decode()
+    bundle["signatures"][0]["sig"] = base64.b64encode(bytes(signature)).decode()
     (folder / "attestation.json").write_text(json.dumps(bundle))
     assert verify(folder / "attestation.json", public)[0] == 1
 
@@ -182,7 +221,7 @@ def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
     )
     assert (
         tampered.exit_code == 1
-        and f"the recorded body {first['response_body']} was changed" in tampered.output
+        and f"the recorded body {first['response_body']} is not the attested one" in tampered.output
     )
     assert report["results"]
 
@@ -253,8 +292,12 @@ def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
         ).exit_code
         == 0
     )
-    statement = json.loads((reports / "attestation.json").read_text())["statement"]
-    assert set(statement["recording"]) == {
+    recorded = {
+        n.removeprefix("recording/")
+        for n in subjects(reports / "attestation.json")
+        if n.startswith("recording/") and not n.startswith("recording/bodies/")
+    }
+    assert recorded == {
         "meta.json",
         "exchanges.jsonl",
         "inbound.jsonl",

@@ -139,6 +139,18 @@ def test_a_recorded_client_certification_rejudges_to_the_same_report(tmp_path: P
         json.loads((tmp_path / "live" / "report.json").read_text())
     )
     assert sum(r["status"] == "pass" for r in report["results"]) >= 15
+    # attested, the client's recording verifies: what the client did is read back, not driven again
+    key = tmp_path / "key"
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 0
+    live, recording = str(tmp_path / "live"), str(tmp_path / "rec")
+    assert (
+        runner.invoke(app, ["attest", live, "--key", str(key), "--recording", recording]).exit_code
+        == 0
+    )
+    verified = runner.invoke(
+        app, ["verify", f"{live}/attestation.json", "--key", f"{key}.pub", "--recording", recording]
+    )
+    assert verified.exit_code == 0, verified.output
 
 
 def test_a_changed_check_shows_up_as_a_changed_verdict(

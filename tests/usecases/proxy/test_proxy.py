@@ -31,6 +31,7 @@ from mocks.reference.woa_client import InvalidMessage
 from mocks.reference.woa_client import WoaClient
 from mocks.serve import serve_host
 
+CLI = [sys.executable, "-m", "conformance.cli"]
 TEXT = {
     "text": (
         "The IETF is an open international community of network designers, operators, vendors and"
@@ -221,6 +222,33 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
     assert [(r["requirement"], r["status"], r["message"]) for r in again["results"]] == [
         (r["requirement"], r["status"], r["message"]) for r in report["results"]
     ]
+    # an attestation of the report and of the proxy's recording verifies: the traffic is judged
+    # again as the run that watched it, not replayed as a run that sends
+    key = tmp_path / "key"
+    attested = [
+        [*CLI, "keygen", "--out", str(key)],
+        [
+            *CLI,
+            "attest",
+            str(tmp_path),
+            "--key",
+            str(key),
+            "--recording",
+            str(tmp_path / "recording"),
+        ],
+        [
+            *CLI,
+            "verify",
+            str(tmp_path / "attestation.json"),
+            "--key",
+            f"{key}.pub",
+            "--recording",
+            str(tmp_path / "recording"),
+        ],
+    ]
+    for command in attested:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _invocation(envelope: object, answer: object) -> Traffic:
