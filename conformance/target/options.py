@@ -3,6 +3,7 @@ the pytest plugin, fleet, rejudge, mutate, the bench and the tests."""
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
 import ssl
 from collections.abc import Sequence
@@ -256,6 +257,11 @@ def run_options(
     if binding == "a2a" and chosen != ("aci",):
         raise OptionsUnusable(
             "binding", "a2a certifies ACI invoked agents over A2A: give --suite aci"
+        )
+    if binding == "a2a" and importlib.util.find_spec("a2a") is None:
+        raise OptionsUnusable(
+            "binding",
+            "a2a speaks through the A2A SDK, an extra: pip install 'agent-conformance[a2a]'",
         )
     try:
         selection = Selection(

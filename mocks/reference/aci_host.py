@@ -8,6 +8,7 @@ reference leads them to arbitrary addresses).
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,6 +45,8 @@ _OUTPUTS = {
     "required": ["AgentContext"],
     "properties": {"AgentContext": {"type": "object"}},
 }
+#: Whether the A2A SDK is installed (the a2a extra): the agents are then also served over A2A.
+A2A = importlib.util.find_spec("a2a") is not None
 
 
 def agent_context_inputs(agent_id: str) -> dict[str, Any]:
@@ -96,7 +99,7 @@ def invoked_entries(base: str) -> list[dict[str, Any]]:
             "version": "1.0.0",
             "capabilities": [CAPABILITY],
             "transports": ["rest"],
-            "x-a2a": f"{base}/a2a/{agent.id}",
+            **({"x-a2a": f"{base}/a2a/{agent.id}"} if A2A else {}),
             "inputs": agent_context_inputs(agent.id),
             "outputs": _OUTPUTS,
             "operations": [
@@ -192,8 +195,10 @@ async def invoke_invoked(
 
 
 def invoked_mounts(base: str, fetch: Fetch, fault: str, *, minimal: bool = False) -> list[Mount]:
-    """The A2A servers of the invoked agents (imported only here: a2a-sdk takes half a second to
-    load)."""
+    """The A2A servers of the invoked agents, where the A2A SDK is installed (the a2a extra;
+    imported only here: it takes half a second to load)."""
+    if not A2A:
+        return []
     from .aci_a2a import a2a_app
 
     return [

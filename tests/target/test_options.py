@@ -4,6 +4,7 @@ the option at fault."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -79,3 +80,22 @@ def test_in_process_and_client_targets_are_left_as_given() -> None:
     assert run_options(
         "python -m my.client {document}", client_command="python -m my.client {document}"
     ).target.startswith("python")
+
+
+def test_the_a2a_binding_without_its_extra_names_the_extra_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from conformance.cli import app
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "a2a" else found(name, *a)
+    )
+    with pytest.raises(OptionsUnusable, match=r"pip install 'agent-conformance\[a2a\]'"):
+        run_options("https://agents.example", suites="aci", binding="a2a")
+    result = CliRunner().invoke(
+        app, ["run", "--target", "https://agents.example", "--suite", "aci", "--binding", "a2a"]
+    )
+    assert result.exit_code == 2 and "agent-conformance[a2a]" in result.output
