@@ -25,7 +25,8 @@ def test_a_badge_is_valid_svg_with_escaped_text() -> None:
     root = ET.fromstring(badge_svg("a<b", "x&y", "#123456"))
     assert root.tag == f"{SVG}svg" and root.get("height") == "20"
     assert root.find(f"{SVG}title").text == "a<b: x&y"  # type: ignore[union-attr]
-    assert [t.text for t in root.iter(f"{SVG}text")] == ["a<b", "x&y"]
+    assert {t.text for t in root.iter(f"{SVG}text")} == {"a<b", "x&y"}  # each with its shadow
+    assert root.get("aria-label") == "a<b: x&y" and root.get("role") == "img"
 
 
 def test_one_badge_per_draft_with_its_level(tmp_path: Path) -> None:

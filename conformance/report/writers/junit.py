@@ -1,4 +1,5 @@
-"""junit.xml: one <testcase> per result, grouped in one <testsuite> per draft.
+"""junit.xml: one <testcase> per result, grouped in one <testsuite> per draft, written with
+junitparser.
 
 fail -> <failure>, error -> <error>, skip / not-applicable / waived -> <skipped> with the reason;
 the requirement's level and section travel in the testcase's classname and properties, and each
@@ -9,9 +10,17 @@ XML 1.0: characters XML cannot hold are written as visible escapes (\x07).
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from itertools import groupby
 from typing import ClassVar
+
+from junitparser import Error
+from junitparser import Failure
+from junitparser import JUnitXml
+from junitparser import Properties
+from junitparser import Property
+from junitparser import Skipped
+from junitparser import TestCase
+from junitparser import TestSuite
 
 from ..compliance import Summary
 from ..model import Result
@@ -36,16 +45,8 @@ def xml_safe(text: str) -> str:
     )
 
 
-def _safe_tree(element: ET.Element) -> None:
-    for node in element.iter():
-        if node.text:
-            node.text = xml_safe(node.text)
-        for name, value in node.attrib.items():
-            node.attrib[name] = xml_safe(value)
-
-
-def _seconds(ms: float) -> str:
-    return f"{ms / 1000:.3f}"
+def _seconds(ms: float) -> float:
+    return round(ms / 1000, 3)
 
 
 def _evidence(result: Result) -> str:
@@ -56,25 +57,34 @@ def _evidence(result: Result) -> str:
             lines.append(
                 exchange.response_body + (" [truncated]" if exchange.response_truncated else "")
             )
-    return "\n".join(lines)
+    return xml_safe("\n".join(lines))
 
 
-def _testcase(result: Result) -> ET.Element:
-    case = ET.Element(
-        "testcase",
+def _outcome(result: Result) -> Failure | Error | Skipped | None:
+    text = xml_safe(f"[{result.level}] {result.message}")
+    if result.status is Status.FAIL:
+        failure = Failure(text, result.level)
+        failure.text = _evidence(result)
+        return failure
+    if result.status is Status.ERROR:
+        error = Error(text, "error")
+        error.text = _evidence(result)
+        return error
+    if result.status in _SKIPPED:
+        kind = f" ({result.skip.value})" if result.skip is not None else ""
+        return Skipped(xml_safe(f"{result.status.value}{kind}: {result.message}"))
+    return None
+
+
+def _testcase(result: Result) -> TestCase:
+    case = TestCase(
+        result.requirement,
         classname=f"{result.draft}.{result.section}.{result.level}",
-        name=result.requirement,
         time=_seconds(result.duration_ms),
     )
-    text = f"[{result.level}] {result.message}"
-    if result.status is Status.FAIL:
-        ET.SubElement(case, "failure", message=text, type=result.level).text = _evidence(result)
-    elif result.status is Status.ERROR:
-        ET.SubElement(case, "error", message=text, type="error").text = _evidence(result)
-    elif result.status in _SKIPPED:
-        kind = f" ({result.skip.value})" if result.skip is not None else ""
-        ET.SubElement(case, "skipped", message=f"{result.status.value}{kind}: {result.message}")
-    properties = ET.SubElement(case, "properties")
+    outcome = _outcome(result)
+    if outcome is not None:
+        case.result = [outcome]
     proof = result.proof
     proven = (
         f"faults {', '.join(proof.get('faults', [])) or 'none'}; {proof.get('mutants_killed', 0)}"
@@ -86,6 +96,7 @@ def _testcase(result: Result) -> ET.Element:
         f"repeat.{key}": "" if value is None else str(value)
         for key, value in (result.repeat or {}).items()
     }
+    properties = Properties()
     for name, value in (
         ("section", result.section),
         ("level", result.level),
@@ -96,7 +107,8 @@ def _testcase(result: Result) -> ET.Element:
         *repeat.items(),
     ):
         if value:
-            ET.SubElement(properties, "property", name=name, value=value)
+            properties.append(Property(name, xml_safe(value)))
+    case.append(properties)
     return case
 
 
@@ -104,32 +116,22 @@ class JunitWriter(Collected):
     filename: ClassVar[str] = "junit.xml"
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
-        root = ET.Element("testsuites", name=f"agent-conformance {header.target}")
+        report = JUnitXml(xml_safe(f"agent-conformance {header.target}"))
         for draft, group in groupby(sorted(results, key=lambda r: r.draft), key=lambda r: r.draft):
-            members = list(group)
-            suite = ET.SubElement(
-                root,
-                "testsuite",
-                name=draft,
-                timestamp=header.started,
-                tests=str(len(members)),
-                failures=str(sum(r.status is Status.FAIL for r in members)),
-                errors=str(sum(r.status is Status.ERROR for r in members)),
-                skipped=str(sum(r.status in _SKIPPED for r in members)),
-                time=_seconds(sum(r.duration_ms for r in members)),
-            )
-            properties = ET.SubElement(suite, "properties")
+            suite = TestSuite(draft)
+            suite.timestamp = header.started
             for name, value in (
                 ("target", header.target),
                 ("tool_version", header.tool_version),
                 ("compliance", summary.levels.get(draft, summary.level)),
                 ("completion", summary.completion),
             ):
-                ET.SubElement(properties, "property", name=name, value=value)
-            suite.extend(_testcase(r) for r in members)
-        for attribute in ("tests", "failures", "errors", "skipped"):
-            root.set(attribute, str(sum(int(s.get(attribute, "0")) for s in root)))
-        root.set("time", _seconds(summary.duration_ms))
-        _safe_tree(root)
-        ET.indent(root)
-        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+                suite.add_property(name, xml_safe(value))
+            for result in group:
+                suite.add_testcase(_testcase(result))
+            suite.update_statistics()
+            report.add_testsuite(suite)
+        report.update_statistics()
+        report.time = _seconds(summary.duration_ms)
+        written: bytes = report.tostring()
+        return written.decode().rstrip("\n") + "\n"
