@@ -6,14 +6,21 @@
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
 Registered through the `pytest11` entry point and inert unless --agent-target or --agent-app is
-given. The certification runs once, when the first of its items runs; each requirement is then an
-item named after its ID: `pass` passes, `fail` and `error` fail with the sentence, the message and
-the evidence, and `skip`, `not-applicable` and `waived` are skips with their reason.
+given. The certification runs once a session, when the session starts (under pytest-xdist, in the
+controller, whose workers read its results); each requirement is then an item named after its ID:
+`pass` passes, `fail` and `error` fail with the sentence, the message and the evidence, and
+`skip`, `not-applicable` and `waived` are skips with their reason. Each item reports the time its
+own check took; the certification's whole time is a line of the terminal summary.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +38,10 @@ from .target import run_options
 __all__ = ["RequirementFailed", "RequirementItem"]
 
 _RESULTS = pytest.StashKey[dict[str, list[Result]]]()
+_SECONDS = pytest.StashKey[float]()
+_FILE = pytest.StashKey[Path]()
+#: The name under which an xdist controller hands its workers the file of its results.
+_HANDED = "agent_conformance_results"
 _SUITES = ("woa", "sdsi", "aci")
 
 
@@ -215,9 +226,68 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
 
 
 def _results(config: pytest.Config) -> dict[str, list[Result]]:
+    """The certification's results: made here once (a session without xdist, or its controller), or
+    read from the file the controller handed an xdist worker."""
     if _RESULTS not in config.stash:
-        config.stash[_RESULTS] = asyncio.run(_certify(config))
+        handed = getattr(config, "workerinput", {}).get(_HANDED)
+        if handed:
+            stored = json.loads(Path(handed).read_text(encoding="utf-8"))
+            config.stash[_RESULTS] = {
+                requirement: [Result.from_dict(r) for r in results]
+                for requirement, results in stored.items()
+            }
+        else:
+            started = time.perf_counter()
+            config.stash[_RESULTS] = asyncio.run(_certify(config))
+            config.stash[_SECONDS] = time.perf_counter() - started
     return config.stash[_RESULTS]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Certify before any item runs (in an xdist controller, before its workers start), so that no
+    item carries the certification's time and no worker certifies again."""
+    if _enabled(session.config) and not hasattr(session.config, "workerinput"):
+        _results(session.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist: hand each worker the controller's results, in a file of the session's."""
+    config = node.config
+    if not _enabled(config):
+        return
+    if _FILE not in config.stash:
+        folder = Path(tempfile.mkdtemp(prefix="agent-conformance-plugin-"))
+        results = _results(config)
+        stored = {r: [x.as_dict() for x in results[r]] for r in results}
+        (folder / "results.json").write_text(json.dumps(stored), encoding="utf-8")
+        config.stash[_FILE] = folder / "results.json"
+    node.workerinput[_HANDED] = str(config.stash[_FILE])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _FILE in config.stash:
+        shutil.rmtree(config.stash[_FILE].parent, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    """A requirement's item lasts as long as its own checks took, not the time to read a result."""
+    outcome = yield
+    if isinstance(item, RequirementItem) and call.when == "call":
+        results = _results(item.config).get(item.name, [])
+        outcome.get_result().duration = sum(r.duration_ms for r in results) / 1000
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if _SECONDS in config.stash:
+        terminalreporter.write_line(
+            f"agent-conformance: the certification took {config.stash[_SECONDS]:.1f} s"
+            " (each requirement's item reports its own checks' time)"
+        )
 
 
 class RequirementItem(pytest.Item):

@@ -6,6 +6,7 @@ their reason, the baseline honoured, in-process (--agent-app) and over the netwo
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -139,3 +140,47 @@ def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:
     )
     junit = (pytester.path / "junit.xml").read_text()
     assert 'classname="agent-conformance.woa.4" name="WOA-4-VERSION-1"' in junit
+
+
+def test_one_certification_a_session_under_xdist_and_each_item_its_own_time(
+    pytester: pytest.Pytester,
+) -> None:
+    """Under -n 2 the controller certifies once and its workers read its results (the app counts
+    how many times its document was fetched); each item's time is its own checks', not the
+    certification's."""
+    pytester.makepyfile(
+        agent_app=APP.format(fault="")
+        + (
+            "import pathlib\n"
+            "inner = app\n"
+            "async def app(scope, receive, send):\n"
+            "    conditional = any(k == b'if-none-match' for k, _ in scope.get('headers', []))\n"
+            "    document = scope['type'] == 'http' and scope['path'] == '/.well-known/woa.json'\n"
+            "    if document and not conditional:\n"
+            "        with pathlib.Path('fetched').open('a') as log:\n"
+            "            log.write('x')\n"
+            "    await inner(scope, receive, send)\n"
+        )
+    )
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "2",
+        "--agent-app",
+        "agent_app:app",
+        "--agent-suite",
+        "woa",
+        "--junitxml",
+        "junit.xml",
+    )
+    assert _outcomes(result).get("passed", 0) > 20, result.stdout.str()
+    assert (pytester.path / "fetched").read_text() == "x"  # one certification, by the controller
+    result.stdout.fnmatch_lines(["*agent-conformance: the certification took * s*"])
+    times = [
+        float(t)
+        for t in re.findall(
+            r'<testcase [^>]*time="([\d.]+)"', (pytester.path / "junit.xml").read_text()
+        )
+    ]
+    assert len(times) == len(catalogue().for_draft("woa")) and max(times) < sum(times)
