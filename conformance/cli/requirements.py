@@ -73,7 +73,8 @@ def requirements(
         ]
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    if not console.is_terminal:  # piped: one line per requirement, tab-separated, nothing wrapped
+    if not console.is_terminal:  # piped: a header row, then one line per requirement, tab-separated
+        typer.echo("\t".join(("id", "level", "basis", "role", "testability", "checks", "schemas")))
         for r in entries:
             typer.echo(
                 "\t".join(

@@ -65,8 +65,17 @@ def test_the_live_display_on_a_terminal(tmp_path: Path) -> None:
     )
 
 
-def test_requirements_piped_is_one_line_per_requirement_and_never_wraps_an_id() -> None:
-    lines = runner.invoke(app, ["requirements"]).output.splitlines()
+def test_requirements_piped_is_a_header_and_one_line_per_requirement_never_wrapping_an_id() -> None:
+    header, *lines = runner.invoke(app, ["requirements"]).output.splitlines()
+    assert header.split("\t") == [
+        "id",
+        "level",
+        "basis",
+        "role",
+        "testability",
+        "checks",
+        "schemas",
+    ]
     assert len(lines) == len(catalogue())
     assert [line.split("\t")[0] for line in lines] == [r.id for r in catalogue()]
     assert {len(line.split("\t")) for line in lines} == {7}
