@@ -2,20 +2,24 @@
 (hotel-booking, flight-booking, weather-checking; diagnosis, prescription, buy-medicine), served
 on loopback and listed in one WoA document per run, at /runs/{run}/.well-known/woa.json.
 
-Each spy records every message it receives (when it arrived, when it answered), waits a little
-(so that concurrent dispatch shows as overlapping calls), and answers the AgentContext it was
-given with every item completed. Its answer plants two canaries: one in its KeyInformation (its
-result, which a master may pass to the agents that depend on it) and one in its Context (its own
-working context, which must reach no other agent). A run's `behaviour` makes one spy answer
-unfinished (state 0 with a plausible abstract), unverified (state 1 with an empty abstract) or
-contradicting (state 1 with an abstract that says it failed), to observe the master's two-phase
-evaluation. A ContextURI the master hands a spy is kept, for the
-suite to fetch after the run (from its own event loop: the spies serve from another thread).
+Each spy records every message it receives (when it arrived, when it answered), holds its
+answer back while holding can still show something (`SpyRun.hold`: until its sibling subtasks
+have arrived, so that concurrent dispatch shows as overlapping calls; until the subtask that needs
+its result arrives, which would then have been sent too early; never longer than `Spies.delay`),
+and answers the AgentContext it was given with every item completed. Its answer plants two
+canaries: one in its KeyInformation (its result, which a master may pass to the agents that
+depend on it) and one in its Context (its own working context, which must reach no other agent).
+A run's `behaviour` makes one spy answer unfinished (state 0 with a plausible abstract),
+unverified (state 1 with an empty abstract) or contradicting (state 1 with an abstract that says it
+failed), to observe the master's two-phase evaluation. A ContextURI the master hands a spy is
+kept, for the suite to fetch after the run (from its own event loop: the spies serve from another
+thread).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from dataclasses import field
@@ -38,7 +42,16 @@ from . import TooLarge
 from . import problem
 from . import read_capped
 
-__all__ = ["QUERIES", "SPIES", "Received", "Spies", "SpyRun", "spies_app"]
+__all__ = [
+    "QUERIES",
+    "SCENARIO_SPIES",
+    "SPIES",
+    "UPSTREAM",
+    "Received",
+    "Spies",
+    "SpyRun",
+    "spies_app",
+]
 
 SPIES = {
     "hotel-booking": ("Hotel Booking Agent", "Booked Jade Garden Hotel, 3 nights"),
@@ -47,6 +60,18 @@ SPIES = {
     "diagnosis": ("Diagnosis Agent", "Diagnosis: acute pharyngitis"),
     "prescription": ("Prescription Agent", "Prescription: ibuprofen 400 mg, 12 tablets"),
     "buy-medicine": ("Medicine Purchase Agent", "Ordered the prescribed medicine for delivery"),
+}
+SCENARIO_SPIES = {
+    "tour": ("hotel-booking", "flight-booking", "weather-checking"),
+    "doctor": ("diagnosis", "prescription", "buy-medicine"),
+}
+#: The subtask each collaborative subtask needs the result of (ACI section 3).
+UPSTREAM = {"prescription": "diagnosis", "buy-medicine": "prescription"}
+#: What a spy's answer waits for, at the most: the arrival of its independent siblings (the
+#: dispatch overlapped) or of the subtask that needs its result (sent before this one returned).
+_SHOWN_BY = {
+    **{spy: frozenset(SCENARIO_SPIES["tour"]) - {spy} for spy in SCENARIO_SPIES["tour"]},
+    **{up: frozenset({spy}) for spy, up in UPSTREAM.items()},
 }
 _AGENT_CONTEXT = {
     "type": "object",
@@ -92,6 +117,7 @@ class SpyRun:
     #: upstream-fails (diagnosis)
     behaviour: str = "normal"
     received: list[Received] = field(default_factory=list)
+    _arrivals: asyncio.Event | None = field(default=None, repr=False, compare=False)
     result_canaries: dict[str, str] = field(default_factory=dict)
     context_canaries: dict[str, str] = field(default_factory=dict)
 
@@ -107,11 +133,32 @@ class SpyRun:
     def of(self, spy: str) -> list[Received]:
         return [r for r in self.received if r.spy == spy]
 
+    def arrive(self, record: Received) -> None:
+        self.received.append(record)
+        if self._arrivals is not None:
+            self._arrivals.set()  # every hold looks again
+
+    async def hold(self, spy: str, longest: float) -> None:
+        """Keep `spy`'s answer back while that can still show something about the master, and
+        never longer than `longest` seconds: until the run's other independent subtasks have
+        arrived (a master that sends them at once has its calls overlap), or until the subtask
+        that needs this one's result arrives (a master that does not wait sends it now). A spy
+        whose answer no arrival can tell anything about answers at once."""
+        awaited = _SHOWN_BY.get(spy, frozenset())
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(longest):
+                while not awaited <= {r.spy for r in self.received}:
+                    self._arrivals = self._arrivals or asyncio.Event()
+                    await self._arrivals.wait()
+                    self._arrivals.clear()
+
 
 @dataclass
 class Spies:
     base: str = ""
-    delay: float = 0.06  # long enough for a 20 ms stagger to show, short enough for a quick run
+    #: the longest a spy holds an answer back (SpyRun.hold): long enough for a 20 ms stagger to
+    #: show, short enough for a quick run
+    delay: float = 0.06
     runs: dict[str, SpyRun] = field(default_factory=dict)
 
     def document_url(self, run: str) -> str:
@@ -213,7 +260,7 @@ def spies_app(spies: Spies) -> Starlette:
         if run is None or spy not in SPIES:
             return problem(404, "No such agent")
         record = Received(spy, None, stamp(request.scope, "arrived"))
-        run.received.append(record)
+        run.arrive(record)
         try:
             record.envelope = parse_json(await read_capped(request, 4 * 1024 * 1024))
         except (TooLarge, NotJson) as error:
@@ -229,7 +276,7 @@ def spies_app(spies: Spies) -> Starlette:
             None,
         )
         record.reference = uri or ""
-        await asyncio.sleep(spies.delay)
+        await run.hold(spy, spies.delay)
         record.answered = stamp(request.scope, "answered")
         if context is None:
             return problem(422, "No AgentContext", 'the input must be {"AgentContext": {...}}')

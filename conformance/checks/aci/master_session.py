@@ -30,6 +30,8 @@ from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.reply import Reply
 from ...harness.aci_spies import QUERIES
+from ...harness.aci_spies import SCENARIO_SPIES
+from ...harness.aci_spies import UPSTREAM
 from ...harness.aci_spies import Spies
 from ...harness.aci_spies import SpyRun
 from ...harness.aci_spies import spies_app
@@ -47,12 +49,6 @@ RUNS = {
     "tour-contradicting": ("tour", "contradicting"),
     "doctor-upstream-fails": ("doctor", "upstream-fails"),
 }
-SCENARIO_SPIES = {
-    "tour": ("hotel-booking", "flight-booking", "weather-checking"),
-    "doctor": ("diagnosis", "prescription", "buy-medicine"),
-}
-#: The subtask each collaborative subtask needs the result of (ACI section 3).
-UPSTREAM = {"prescription": "diagnosis", "buy-medicine": "prescription"}
 
 
 @dataclass
