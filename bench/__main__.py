@@ -1,33 +1,34 @@
-"""Benchmarks: what a certification costs against its floor, measured in the same run.
+"""Benchmarks: what a certification costs against its floor, measured side by side.
 
-    python -m bench [--repeat 5] [--suite all]
+    python -m bench [--repeat 5] [--suite all] [--tck DIR]
 
-Prints min and median over the repetitions, never asserts a time:
-- startup: a bare interpreter against `agent-conformance version`;
-- certification of the reference agents over loopback HTTPS and in-process (ASGI), beside its floor:
-  the same exchanges (read from a recording of the run) sent back to back with one client to the
-  same agents; the ratio, and milliseconds per check;
-- message validation: the suite's `validate_message` against plain jsonschema and jsonschema-rs on
-  the same document, valid and invalid;
-- mock throughput: the reference host's document and an invocation, against a bare Starlette app
-  answering the same bytes under the same uvicorn and TLS, loaded by two processes of four clients.
+Every figure is min, median and max over `--repeat` samples, the samples of the things compared
+taken in turn (run, floor, run, floor ...) so that the machine's load falls on both alike, and the
+load average printed beside; a ratio is of the minima, then of the medians. Nothing is asserted.
+
+- startup: `agent-conformance version` and `--help` against importing typer and rich (the floor of
+  a typer CLI), and a bare interpreter;
+- the whole command: `agent-conformance run --mock` from process start to exit, against its floor
+  (bench/floor.py as a process: the reference host served the same way, the run's recorded
+  exchanges in both directions at the run's own concurrency, nothing judged);
+- the checks phase, over loopback HTTPS and in-process (ASGI): the engine's run against the same
+  floor in the same process, and milliseconds per check;
+- the A2A TCK beside the suite on the same A2A agent, per item (with `--tck`);
+- message validation: `validate_message` against plain jsonschema and jsonschema-rs;
+- mock throughput: the reference host against a bare Starlette app answering the same bytes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
-import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
-from collections.abc import Coroutine
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -35,9 +36,16 @@ from typing import Any
 
 import httpx
 
+from bench.floor import floor
+from bench.floor import recorded
+from bench.timing import cli
+from bench.timing import command
+from bench.timing import interleaved
+from bench.timing import load
+from bench.timing import ratio
+from bench.timing import spread
 from conformance.engine.runner import RunOptions
 from conformance.engine.runner import run
-from conformance.oracle.bench import spread
 from conformance.report import Collect
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
@@ -46,60 +54,144 @@ from mocks.serve import serve_host
 IN_PROCESS = "https://agent.test"
 
 
-def _timed(work: Callable[[], Any], repeat: int) -> list[float]:
-    samples = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - started)
-    return samples
-
-
 async def _certify(options: RunOptions) -> int:
     collect = Collect()
     await run(options, [collect])
     return sum(1 for r in collect.results if r.check)
 
 
-async def _floor(requests: list[dict[str, Any]], bodies: Path, client: httpx.AsyncClient) -> None:
-    for request in requests:
-        headers = {
-            k: v
-            for k, v in request["request_headers"].items()
-            if k not in ("host", "content-length")
-        }
-        with contextlib.suppress(httpx.HTTPError):
-            await client.request(
-                request["method"],
-                request["url"],
-                headers=headers,
-                content=(bodies / request["request_body"]).read_bytes(),
-            )
+#: A typer app of two commands that do nothing: the least a typer CLI costs to run one (typer 0.2x
+#: builds a pydantic adapter for each parameter, so this is well above importing typer).
+_MINIMAL_TYPER = """
+import typer
+app = typer.Typer()
+@app.command()
+def version() -> None:
+    print("0")
+@app.command()
+def other() -> None:
+    pass
+app()
+"""
 
 
-def _recorded(options: RunOptions, folder: Path) -> list[dict[str, Any]]:
-    """The exchanges a certification sends, recorded into `folder` (their bodies in
-    folder/bodies)."""
-    asyncio.run(_certify(replace(options, record=folder)))
-    return [json.loads(line) for line in (folder / "exchanges.jsonl").read_text().splitlines()]
+def _startup(repeat: int) -> None:
+    suite_cli = cli()
+    samples = interleaved(
+        {
+            "bare": command(sys.executable, "-c", "pass"),
+            "typer": command(sys.executable, "-c", "import typer, rich"),
+            "app": command(sys.executable, "-c", _MINIMAL_TYPER, "version"),
+            "version": command(*suite_cli, "version"),
+            "help": command(*suite_cli, "--help"),
+        },
+        repeat,
+    )
+    print(
+        f"startup: agent-conformance version {spread(samples['version'])}; --help"
+        f" {spread(samples['help'])}; a minimal typer app's command {spread(samples['app'])};"
+        f" import typer, rich {spread(samples['typer'])}; bare interpreter"
+        f" {spread(samples['bare'])}; ratio of version / minimal app"
+        f" {ratio(samples['version'], samples['app'])}; --help / minimal app"
+        f" {ratio(samples['help'], samples['app'])}; version / import typer, rich"
+        f" {ratio(samples['version'], samples['typer'])}; {load()}"
+    )
 
 
-def _compare(
+def _whole_command(suite: str, repeat: int) -> None:
+    suite_cli = cli()
+    with tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
+        recording, reports = Path(folder) / "recording", Path(folder) / "reports"
+        certify = [
+            *suite_cli,
+            "run",
+            "--mock",
+            "--suite",
+            suite,
+            "--quiet",
+            "--report-dir",
+            str(reports),
+        ]
+        subprocess.run([*certify, "--record", str(recording)], capture_output=True, check=False)
+        record = recorded(recording)
+        samples = interleaved(
+            {
+                "run": partial(subprocess.run, certify, capture_output=True, check=False),
+                "floor": command(sys.executable, "-m", "bench.floor", str(recording)),
+            },
+            repeat,
+        )
+    inbound = sum(len(a) for answers in record.answers.values() for a in answers.values())
+    print(
+        f"whole command (run --mock --suite {suite}, process start to exit): run"
+        f" {spread(samples['run'])}; floor (the reference host served alike,"
+        f" {len(record.exchanges)} requests of the suite and {inbound} of the targets at the"
+        f" run's concurrency) {spread(samples['floor'])}; ratio"
+        f" {ratio(samples['run'], samples['floor'])}; {load()}"
+    )
+
+
+def _checks_phase(
     label: str,
-    certify: Callable[..., Coroutine[Any, Any, int]],
-    floor: Callable[[], Coroutine[Any, Any, None]],
-    exchanges: int,
+    certify: Callable[..., Any],
+    floor_of: Callable[[Path], Callable[[], Any]],
     repeat: int,
 ) -> None:
-    checks = asyncio.run(certify())
-    run_samples = _timed(lambda: asyncio.run(certify()), repeat)
-    floor_samples = _timed(lambda: asyncio.run(floor()), repeat)
-    ratio = min(run_samples) / min(floor_samples)
+    with tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
+        checks = asyncio.run(certify(record=Path(folder)))
+        record = recorded(Path(folder))
+        samples = interleaved(
+            {"run": lambda: asyncio.run(certify()), "floor": floor_of(Path(folder))}, repeat
+        )
     print(
-        f"{label}: certification {spread(run_samples)}; floor ({exchanges} exchanges back to back)"
-        f" {spread(floor_samples)}; ratio {ratio:.1f}x (of the minima);"
-        f" {1000 * min(run_samples) / checks:.1f} ms per check ({checks} checks)"
+        f"{label}: run {spread(samples['run'])}; floor ({len(record.exchanges)} requests and"
+        f" what targets sent the suite's servers, at the run's concurrency)"
+        f" {spread(samples['floor'])}; ratio {ratio(samples['run'], samples['floor'])};"
+        f" {1000 * min(samples['run']) / checks:.1f} ms per check ({checks} checks); {load()}"
     )
+
+
+def _over_loopback(suites: tuple[str, ...], repeat: int) -> None:
+    with serve_host() as host:
+        options = run_options(host.url, suites=suites, cacert=host.cacert, timeout=10)
+
+        async def certify(record: Path | None = None) -> int:
+            return await _certify(replace(options, record=record))
+
+        def floor_of(folder: Path) -> Callable[[], Any]:
+            record = recorded(folder)
+
+            async def both() -> None:
+                async with httpx.AsyncClient(verify=str(host.cacert), timeout=10) as client:
+                    await floor(record, client)
+
+            return lambda: asyncio.run(both())
+
+        _checks_phase("checks phase over loopback HTTPS", certify, floor_of, repeat)
+
+
+def _in_process(suites: tuple[str, ...], repeat: int) -> None:
+    async def certify(record: Path | None = None) -> int:
+        app = create_app(IN_PROCESS)  # a fresh app each time: its MCP session manager runs once
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            options = run_options(IN_PROCESS, suites=suites, timeout=10, transport=transport)
+            return await _certify(replace(options, record=record))
+
+    def floor_of(folder: Path) -> Callable[[], Any]:
+        record = recorded(folder)
+
+        async def both() -> None:
+            app = create_app(IN_PROCESS)
+            async with (
+                app.router.lifespan_context(app),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app), timeout=10) as client,
+            ):
+                await floor(record, client)
+
+        return lambda: asyncio.run(both())
+
+    _checks_phase("checks phase in-process (ASGI)", certify, floor_of, repeat)
 
 
 def main() -> None:
@@ -110,68 +202,30 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--suite", default="all", choices=("woa", "sdsi", "aci", "all"))
+    parser.add_argument(
+        "--tck",
+        type=Path,
+        help="a checkout of the A2A TCK with its own venv (bench/tck.py): run it beside the suite",
+    )
+    parser.add_argument(
+        "--tck-python", type=Path, help="the TCK's interpreter (default: DIR/.venv/bin/python)"
+    )
     arguments = parser.parse_args()
     suites = ("woa", "sdsi", "aci") if arguments.suite == "all" else (arguments.suite,)
-    logging.getLogger("mocks").setLevel(
-        logging.ERROR
-    )  # the reference agents log what the drafts ask servers to log
+    # the reference agents log what the drafts ask servers to log
+    logging.getLogger("mocks").setLevel(logging.ERROR)
     repeat = arguments.repeat
+    print(f"machine: {load()}; {repeat} samples of each, taken in turn")
+    _startup(repeat)
+    _whole_command(arguments.suite, repeat)
+    _over_loopback(suites, repeat)
+    _in_process(suites, repeat)
+    if arguments.tck:
+        from bench.tck import side_by_side
 
-    bare = _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat)
-    cli = _timed(
-        lambda: subprocess.run(
-            [sys.executable, "-m", "conformance.cli", "version"], check=True, capture_output=True
-        ),
-        repeat,
-    )
-    print(f"startup: bare interpreter {spread(bare)}; agent-conformance version {spread(cli)}")
-
-    with (
-        serve_host() as host,
-        tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder,
-    ):
-        options = run_options(host.url, suites=suites, cacert=host.cacert, timeout=10)
-        requests = _recorded(options, Path(folder))
-
-        async def over_loopback() -> None:
-            assert host.cacert is not None
-            async with httpx.AsyncClient(
-                verify=ssl.create_default_context(cafile=str(host.cacert))
-            ) as client:
-                await _floor(requests, Path(folder) / "bodies", client)
-
-        _compare(
-            "over loopback HTTPS", lambda: _certify(options), over_loopback, len(requests), repeat
-        )
-
-    def in_process(app: Any, **more: Any) -> RunOptions:
-        return run_options(
-            IN_PROCESS, suites=suites, timeout=10, transport=httpx.ASGITransport(app=app), **more
-        )
-
-    async def certify_in_process(**more: Any) -> int:
-        app = create_app(
-            IN_PROCESS
-        )  # a fresh app each time: the MCP session manager runs once per instance
-        async with app.router.lifespan_context(app):
-            return await _certify(in_process(app, **more))
-
-    with tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder:
-        asyncio.run(certify_in_process(record=Path(folder)))
-        requests = [
-            json.loads(line) for line in (Path(folder) / "exchanges.jsonl").read_text().splitlines()
-        ]
-
-        async def in_process_floor() -> None:
-            app = create_app(IN_PROCESS)
-            async with (
-                app.router.lifespan_context(app),
-                httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client,
-            ):
-                await _floor(requests, Path(folder) / "bodies", client)
-
-        _compare("in-process (ASGI)", certify_in_process, in_process_floor, len(requests), repeat)
-
+        side_by_side(arguments.tck, repeat, arguments.tck_python)
+    else:
+        print("A2A TCK: not run (give --tck DIR, a checkout of the TCK with its venv)")
     _validation(repeat)
     _throughput(repeat)
 
@@ -191,20 +245,21 @@ def _validation(repeat: int) -> None:
     rust = fast_validator("woa/document")
     n = 200
     for label, message in (("valid", document), ("invalid", broken)):
-        ours = _timed(
-            partial(lambda m: [validate_message("woa/document", m) for _ in range(n)], message),
+        samples = interleaved(
+            {
+                "ours": partial(
+                    lambda m: [validate_message("woa/document", m) for _ in range(n)], message
+                ),
+                "plain": partial(lambda m: [list(plain.iter_errors(m)) for _ in range(n)], message),
+                "native": partial(lambda m: [list(rust.iter_errors(m)) for _ in range(n)], message),
+            },
             repeat,
-        )
-        theirs = _timed(
-            partial(lambda m: [list(plain.iter_errors(m)) for _ in range(n)], message), repeat
-        )
-        native = _timed(
-            partial(lambda m: [list(rust.iter_errors(m)) for _ in range(n)], message), repeat
         )
         print(
             f"validation of the reference WoA document, {label} ({n} times): validate_message"
-            f" {spread(ours)}; plain jsonschema {spread(theirs)}; jsonschema-rs {spread(native)};"
-            f" validate_message / jsonschema {min(ours) / min(theirs):.2f}x"
+            f" {spread(samples['ours'])}; plain jsonschema {spread(samples['plain'])};"
+            f" jsonschema-rs {spread(samples['native'])}; ratio of validate_message / jsonschema"
+            f" {ratio(samples['ours'], samples['plain'])}; {load()}"
         )
 
 
@@ -256,35 +311,40 @@ def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int
             headers={"content-type": "application/json"},
             verify=str(host.cacert),
         ).content
-    for label, method, path, body in (
-        ("document GET", "GET", "/.well-known/woa.json", ""),
-        ("invocation POST", "POST", "/agents/summarizer/invoke", envelope),
+    with (
+        serve_host() as reference,
+        serve(lambda _: _bare(document, answer)) as bare,
     ):
-        rates = {}
-        for name, server in (
-            ("reference host", serve_host()),
-            ("bare Starlette", serve(lambda _: _bare(document, answer))),
+        for label, method, path, body in (
+            ("document GET", "GET", "/.well-known/woa.json", ""),
+            ("invocation POST", "POST", "/agents/summarizer/invoke", envelope),
         ):
-            with server as served:
-                arguments = [
-                    served.url + path,
-                    str(served.cacert),
-                    method,
-                    body,
-                    str(count // processes),
-                    str(clients),
-                ]
-                rates[name] = [
-                    count / t for t in _timed(partial(_loaded, arguments, processes), repeat)
-                ]
-        print(
-            f"mock throughput, {label} ({count} requests, {processes} processes x {clients}"
-            f" clients): reference host max {max(rates['reference host']):,.0f}/s, median"
-            f" {statistics.median(rates['reference host']):,.0f}/s; bare Starlette max"
-            f" {max(rates['bare Starlette']):,.0f}/s, median"
-            f" {statistics.median(rates['bare Starlette']):,.0f}/s; ratio"
-            f" {max(rates['bare Starlette']) / max(rates['reference host']):.2f}x"
-        )
+            samples = interleaved(
+                {
+                    name: partial(
+                        _loaded,
+                        [
+                            served.url + path,
+                            str(served.cacert),
+                            method,
+                            body,
+                            str(count // processes),
+                            str(clients),
+                        ],
+                        processes,
+                    )
+                    for name, served in (("reference", reference), ("bare", bare))
+                },
+                repeat,
+            )
+            rates = {name: [count / t for t in times] for name, times in samples.items()}
+            print(
+                f"mock throughput, {label} ({count} requests, {processes} processes x {clients}"
+                f" clients): reference host max {max(rates['reference']):,.0f}/s, median"
+                f" {statistics.median(rates['reference']):,.0f}/s; bare Starlette max"
+                f" {max(rates['bare']):,.0f}/s, median {statistics.median(rates['bare']):,.0f}/s;"
+                f" ratio {ratio(samples['reference'], samples['bare'])}; {load()}"
+            )
 
 
 if __name__ == "__main__":

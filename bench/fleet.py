@@ -94,8 +94,8 @@ def main() -> None:
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
-            )  # type: ignore[no-untyped-call]
-            with cluster, Client(cluster.scheduler_address) as client:  # type: ignore[no-untyped-call]
+            )
+            with cluster, Client(cluster.scheduler_address) as client:
                 rows = fleet_results(specs, out, scheduler=cluster.scheduler_address)
                 memory = list(client.run(peak_mb).values())
         else:

@@ -203,7 +203,7 @@ class HttpClient:
         evidence: dict[str, Any] = {
             "method": method,
             "url": str(request.url),
-            "request_headers": dict(request.headers),
+            "request_headers": dict(request.headers.items()),
             "request_body": sent_body,
         }
         started = time.perf_counter()
@@ -235,7 +235,7 @@ class HttpClient:
                             raise failed(
                                 f"the response body exceeds the {self.max_body:,}-byte cap",
                                 status=response.status_code,
-                                response_headers=dict(response.headers),
+                                response_headers=dict(response.headers.items()),
                             )
                     tls = tls_version_of(response)
                 finally:
@@ -251,7 +251,7 @@ class HttpClient:
         exchange = Exchange(
             **evidence,
             status=response.status_code,
-            response_headers=dict(response.headers),
+            response_headers=dict(response.headers.items()),
             response_body=shown,
             response_truncated=cut,
             http_version=response.http_version,

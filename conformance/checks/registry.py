@@ -108,6 +108,7 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {}
+_OF: dict[str, list[str]] = {}  # the names of each requirement's checks
 
 
 def check(
@@ -131,6 +132,7 @@ def check(
                 f"check {function.__name__} of {requirement} must be named {prefix}<the rule>"
             )
         CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver, wire)
+        _OF.setdefault(requirement, []).append(function.__name__)
         return function
 
     return register
@@ -146,11 +148,10 @@ def name_prefix(requirement: str) -> str:
 def checks_for(requirement: str, driver: str | None = None) -> list[Check]:
     """The checks of `requirement` that a run with this driver (None: the suite calls the target)
     can make."""
-    return [c for c in CHECKS.values() if c.requirement == requirement and c.driver == driver]
+    return [CHECKS[n] for n in _OF.get(requirement, ()) if CHECKS[n].driver == driver]
 
 
 def driven_by(requirement: str) -> set[str]:
     """The drivers some check of `requirement` needs."""
-    return {
-        c.driver for c in CHECKS.values() if c.requirement == requirement and c.driver is not None
-    }
+    drivers = (CHECKS[n].driver for n in _OF.get(requirement, ()))
+    return {driver for driver in drivers if driver is not None}

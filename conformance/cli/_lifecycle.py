@@ -11,9 +11,7 @@ an exception that escapes      a defect of the suite: one line, exit 3, the trac
 
 from __future__ import annotations
 
-import asyncio
 import signal
-import tempfile
 import traceback
 from collections.abc import Coroutine
 from pathlib import Path
@@ -47,6 +45,8 @@ def sigterm_interrupts() -> None:
 async def interruptible(work: Coroutine[Any, Any, T]) -> T:
     """Await `work` in this task with SIGINT and SIGTERM cancelling it instead of killing the
     process."""
+    import asyncio  # here: a command that runs nothing starts without it
+
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     installed = []
     if task is not None:
@@ -72,6 +72,8 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
 def write_defect(error: BaseException) -> tuple[Path | None, str]:
     """Write the traceback of a defect to the debug log; its path (None if it could not be
     written) and text."""
+    import tempfile
+
     from ..report.writers import (
         DEBUG_LOG,
     )  # the writers' name for it, imported only when a defect happens

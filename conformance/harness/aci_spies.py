@@ -12,8 +12,7 @@ depend on it) and one in its Context (its own working context, which must reach 
 A run's `behaviour` makes one spy answer unfinished (state 0 with a plausible abstract),
 unverified (state 1 with an empty abstract) or contradicting (state 1 with an abstract that says it
 failed), to observe the master's two-phase evaluation. A ContextURI the master hands a spy is
-kept, for the suite to fetch after the run (from its own event loop: the spies serve from another
-thread).
+kept, for the suite to fetch after the run.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ class Recorder:
         line = {
             "method": request.method,
             "url": str(request.url),
-            "request_headers": dict(request.headers),
+            "request_headers": dict(request.headers.items()),
             "request_body": self.body(body),
         }
         if "response_body" in outcome:

@@ -101,7 +101,7 @@ class _Recording:
             raise
         answered = {
             "status": response.status_code,
-            "response_headers": dict(response.headers),
+            "response_headers": dict(response.headers.items()),
             "http_version": (
                 response.extensions.get("http_version", b"").decode("ascii", "replace") or None
             ),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from collections.abc import Iterator
 from typing import Any
@@ -157,10 +158,32 @@ class _Guarded:
             ) from None
 
 
+#: The validators built lately, by the identity of their schema (which each entry keeps alive, so
+#: that the identity cannot pass to another object): a document's schemas are read many times.
+_BUILT: OrderedDict[tuple[int, bool], tuple[Any, _Guarded]] = OrderedDict()
+_KEPT = 256
+_BUILDING = threading.Lock()
+
+
 def target_validator(schema: dict[str, Any] | bool, *, formats: bool = False) -> _Guarded:
     """A validator for `schema` that never fetches and turns unresolvable references into
     `Unjudgeable`; with `formats`, formats are assertions (what the suite builds keeps to them: a
-    host may assert them)."""
+    host may assert them). Built once for the same schema object (a schema is never changed once
+    read)."""
+    key = (id(schema), formats)
+    with _BUILDING:  # fleets and the mocks validate from several threads
+        built = _BUILT.get(key)
+        if built is not None and built[0] is schema:
+            _BUILT.move_to_end(key)
+            return built[1]
+        guarded = _built(schema, formats)
+        _BUILT[key] = (schema, guarded)
+        while len(_BUILT) > _KEPT:
+            _BUILT.popitem(last=False)
+        return guarded
+
+
+def _built(schema: dict[str, Any] | bool, formats: bool) -> _Guarded:
     declared = schema.get("$schema") if isinstance(schema, dict) else None
     dialect = _DIALECTS.get(
         declared.rstrip("#") if isinstance(declared, str) else "", _Guarded202012

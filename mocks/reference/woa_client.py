@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
+import functools
 import ipaddress
 import json
 import os
@@ -38,6 +39,7 @@ import sys
 import time
 from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -105,6 +107,13 @@ async def resolve(host: str) -> list[str]:
         return sorted({str(info[4][0]) for info in infos})
 
 
+@functools.cache
+def _context(cafile: str | None) -> ssl.SSLContext:
+    """The TLS context that trusts `cafile` (or the system's CAs): built once a process, as
+    loading a CA bundle takes about 20 ms."""
+    return ssl.create_default_context(cafile=cafile) if cafile else httpx.create_ssl_context()
+
+
 @dataclass(frozen=True)
 class ClientPolicy:
     allow_private: bool = False  # an administrator's explicit permission (WoA 8.2)
@@ -141,6 +150,8 @@ class WoaClient:
     minimal: bool = (
         False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
     )
+    #: the proxy every request goes through (None: HTTPS_PROXY and its kin, as httpx reads them)
+    proxy: str | None = None
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _endpoints: dict[str, str] = field(
         default_factory=dict
@@ -163,9 +174,7 @@ class WoaClient:
             (self.cache_dir / "cache.json").write_text(json.dumps(saved), encoding="utf-8")
 
     def _client(self) -> httpx.AsyncClient:
-        verify: ssl.SSLContext | bool = (
-            ssl.create_default_context(cafile=str(self.cacert)) if self.cacert else True
-        )
+        verify: ssl.SSLContext | bool = _context(str(self.cacert) if self.cacert else None)
         if "WOA-8.1-CLIENT-VALIDATES-CERTIFICATES" in self.faults:
             verify = False
         return httpx.AsyncClient(
@@ -173,6 +182,8 @@ class WoaClient:
             verify=verify,
             transport=self.transport,
             follow_redirects=False,
+            proxy=self.proxy,
+            trust_env=self.proxy is None,
         )
 
     def _skips(self, purpose: Purpose, check: Literal["range", "allow-list"]) -> bool:
@@ -475,46 +486,54 @@ def _max_age(headers: httpx.Headers) -> float:
     return 0.0
 
 
-def _policy_from_environment() -> ClientPolicy:
+def _policy_from(environ: Mapping[str, str]) -> ClientPolicy:
     allowed = frozenset(
         h.strip().lower()
-        for h in os.environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",")
+        for h in environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",")
         if h.strip()
     )
     return ClientPolicy(allowed_hosts=allowed, allowlist_only=bool(allowed))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The command the suite's client driver runs: DOCUMENT AGENT OPERATION INPUT_FILE CACERT."""
-    arguments = sys.argv[1:] if argv is None else argv
+_USAGE = "usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT"
+_PROXIES = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy")
+
+
+async def answer(
+    arguments: list[str], environ: Mapping[str, str], *, own: bool = True
+) -> tuple[int, str, str]:
+    """What the command does with these arguments and this environment: its exit code, stdout and
+    stderr. `own`: the environment is this process's (httpx reads the proxy from it itself);
+    otherwise it is a caller's (mocks/reference/woa_client_daemon.py), whose proxy is named."""
     if len(arguments) != 5:
-        print(
-            "usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE"
-            " CACERT",
-            file=sys.stderr,
-        )
-        return 2
+        return 2, "", _USAGE + "\n"
     document, agent, operation, input_file, cacert = arguments
-    fault = os.environ.get(VARIABLE, "")
+    fault = environ.get(VARIABLE, "")
     if fault and fault not in CLIENT_FAULTS:
-        print(f"unknown {VARIABLE} {fault!r}", file=sys.stderr)
-        return 2
-    cache = os.environ.get("WOA_CLIENT_CACHE_DIR")
+        return 2, "", f"unknown {VARIABLE} {fault!r}\n"
+    cache = environ.get("WOA_CLIENT_CACHE_DIR")
     client = WoaClient(
-        _policy_from_environment(),
+        _policy_from(environ),
         cacert=Path(cacert),
         cache_dir=Path(cache) if cache else None,
         faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()),
-        minimal=os.environ.get(MINIMAL_VARIABLE) == "1",
+        minimal=environ.get(MINIMAL_VARIABLE) == "1",
+        proxy=None if own else next((environ[v] for v in _PROXIES if environ.get(v)), None),
     )
     try:
         value = json.loads(Path(input_file).read_text(encoding="utf-8"))
-        outputs = asyncio.run(client.invoke_from(document, agent, value, operation or None))
+        outputs = await client.invoke_from(document, agent, value, operation or None)
     except (Refused, InvalidMessage, httpx.HTTPError, OSError, ValueError) as error:
-        print(f"woa-client: {type(error).__name__}: {error}", file=sys.stderr)
-        return 1
-    print(json.dumps(outputs))
-    return 0
+        return 1, "", f"woa-client: {type(error).__name__}: {error}\n"
+    return 0, json.dumps(outputs) + "\n", ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command the suite's client driver runs: DOCUMENT AGENT OPERATION INPUT_FILE CACERT."""
+    code, out, err = asyncio.run(answer(sys.argv[1:] if argv is None else argv, os.environ))
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return code
 
 
 if __name__ == "__main__":

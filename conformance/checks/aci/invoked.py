@@ -96,11 +96,7 @@ def _none_returned(found: InvokedSession, *kinds: str) -> Verdict | None:
 
 def _violations(requirement: str) -> Callable[[Sent], str | None]:
     def problem(sent: Sent) -> str | None:
-        found = [
-            v
-            for v in validate_message("aci/agent-context", sent.reply.body)
-            if v.requirement == requirement
-        ]
+        found = [v for v in sent.violations if v.requirement == requirement]
         return "; ".join(f"{v.path}: {v.message}" for v in found[:2]) or None
 
     return problem

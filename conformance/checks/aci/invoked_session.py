@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,6 +37,8 @@ from ...harness.context_store import ContextStore
 from ...harness.context_store import tampered
 from ...harness.hosting import hosted
 from ...target import Target
+from ...validation import Violation
+from ...validation import validate_message
 from ...vectors import vectors_root
 from ..registry import Unmet
 
@@ -73,6 +76,12 @@ class Sent:
 
     def label(self) -> str:
         return f"{self.agent} ({self.kind}, {self.context.get('SubTaskID')})"
+
+    @cached_property
+    def violations(self) -> list[Violation]:
+        """Every rule the reply breaks as an AgentContext (judged once: each requirement's check
+        reads its own)."""
+        return validate_message("aci/agent-context", self.reply.body)
 
 
 @dataclass
@@ -157,7 +166,11 @@ async def _gather(target: Target) -> InvokedSession:
     store = session.store
     assert store is not None
     async with hosted(
-        "context-store", lambda _: store.app(), recorder=target.recorder, replay=target.replay
+        "context-store",
+        lambda _: store.app(),
+        recorder=target.recorder,
+        replay=target.replay,
+        threaded=target.in_process,
     ) as base:
         store.base = base
         for agent, binding in found:

@@ -111,7 +111,11 @@ async def _gather(target: Target) -> MasterSession:
     ) in RUNS.items():  # made in order: their canaries come from the seed in this order
         spies.runs[name] = SpyRun.made(name, behaviour, target.values)
     async with hosted(
-        "aci-spies", lambda base: spies_app(spies), recorder=target.recorder, replay=target.replay
+        "aci-spies",
+        lambda base: spies_app(spies),
+        recorder=target.recorder,
+        replay=target.replay,
+        threaded=target.in_process,
     ) as base:
         spies.base = base
         alone = [

@@ -124,7 +124,11 @@ async def _gather(target: Target) -> ClientSession:
         return ClientSession(Unmet(reason or ""))
     spy, found = Spy(), ClientSession(templates=Spy().templates)
     async with hosted(
-        "sdsi-spy", lambda base: spy_app(base, spy), recorder=target.recorder, replay=target.replay
+        "sdsi-spy",
+        lambda base: spy_app(base, spy),
+        recorder=target.recorder,
+        replay=target.replay,
+        threaded=target.in_process,
     ) as base:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)

@@ -74,7 +74,7 @@ def _observed(interaction: Any) -> Observed:
     path = urlsplit(request.uri)
     headers = {
         k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
-        for k, v in dict(request.headers).items()
+        for k, v in dict(request.headers.items()).items()
     }
     sent = request.body if isinstance(request.body, bytes) else b""
     if response is None:
@@ -93,7 +93,7 @@ def _observed(interaction: Any) -> Observed:
         )
     answered = {
         k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
-        for k, v in dict(response.headers).items()
+        for k, v in dict(response.headers.items()).items()
     }
     return Observed(
         request.method,

@@ -87,7 +87,7 @@ async def fuzz_target(
         fetched.request_headers,
         b"",
         discovery.response.status,
-        dict(discovery.response.headers),
+        dict(discovery.response.headers.items()),
         discovery.response.body,
         fetched.elapsed_ms or 0.0,
         tls_version=fetched.tls_version,

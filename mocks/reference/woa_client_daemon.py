@@ -1,0 +1,94 @@
+"""The reference WoA client as one long-lived process, for a test suite that drives it hundreds of
+times: a Unix socket server that answers each invocation as the command would
+(`woa_client.answer`), with the arguments and environment its forwarder (woa_client_forward.py)
+was run with, so that faults, the allow-list, the cache folder and the proxy still come from each
+invocation's own environment.
+
+    with client_daemon() as command:
+        command("woa-8.2-no-private-ranges")   # a --client-command, one process per invocation
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..faults.woa_client import MINIMAL_VARIABLE
+from ..faults.woa_client import VARIABLE
+from .woa_client import answer
+
+__all__ = ["client_daemon"]
+
+FORWARD = Path(__file__).with_name("woa_client_forward.py")
+#: How long one invocation may take in the daemon: past it, its answer is a failure (the suite's
+#: own deadline on the forwarder is shorter).
+SECONDS = 120.0
+
+
+async def _serve(path: str) -> None:
+    async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        request = json.loads(await reader.read())
+        try:
+            async with asyncio.timeout(SECONDS):
+                done = await answer(request["arguments"], request["environ"], own=False)
+        except TimeoutError:
+            done = (1, "", f"woa-client: no answer within {SECONDS:g} s\n")
+        writer.write(json.dumps(done).encode())
+        with contextlib.suppress(ConnectionError):
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_unix_server(one, path, limit=16 * 1024 * 1024)
+    async with server:
+        await server.serve_forever()
+
+
+@contextlib.contextmanager
+def client_daemon() -> Iterator[Callable[..., str]]:
+    """A daemon in a process of its own while the block runs; yields the function that makes the
+    --client-command of the reference client (with `fault`, or as the minimal conformer) through
+    it."""
+    with tempfile.TemporaryDirectory(prefix="woa-client-") as folder:
+        path = str(Path(folder) / "socket")
+        daemon = subprocess.Popen([sys.executable, "-m", __name__, path])
+        try:
+            deadline = time.monotonic() + 30
+            while not Path(path).exists():
+                if daemon.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the reference client's daemon did not start")
+                time.sleep(0.02)
+
+            def command(fault: str | None = None, *, minimal: bool = False) -> str:
+                prefix = (
+                    f"{VARIABLE}={shlex.quote(fault)} "
+                    if fault
+                    else f"{MINIMAL_VARIABLE}=1 "
+                    if minimal
+                    else ""
+                )
+                forward = " ".join(
+                    shlex.quote(p) for p in (sys.executable, "-S", "-E", str(FORWARD))
+                )
+                return (
+                    f"{prefix}{forward} {shlex.quote(path)} {{document}} {{agent}} {{operation}}"
+                    " {input} {cacert}"
+                )
+
+            yield command
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(sys.argv[1]))
