@@ -26,8 +26,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from ..recording import Recorder
 from ..recording import Replay
-from ..recording.transport import McpRecordingTransport
-from ..recording.transport import McpReplayTransport
+from ..recording.mcp_transport import McpRecordingTransport
+from ..recording.mcp_transport import McpReplayTransport
 from ..report.model import Exchange
 from ..report.model import truncate
 from .http import tls_context

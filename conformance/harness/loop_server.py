@@ -23,12 +23,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import h11
-import trustme
 import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    import trustme
 
 __all__ = [
     "LoopServer",
@@ -183,6 +186,8 @@ class ServedMock:
 
 def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
     """A throw-away CA and a certificate for 127.0.0.1 and localhost: (CA cert, cert chain, key)."""
+    import trustme  # with cryptography: only a server over TLS needs it
+
     ca = trustme.CA()
     leaf = ca.issue_cert("127.0.0.1", "localhost", "::1")
     paths = directory / "ca.pem", directory / "cert.pem", directory / "key.pem"

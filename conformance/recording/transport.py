@@ -1,5 +1,6 @@
 """Recording and replay as HTTP transports, handed to the clients a run builds: the suite's own
-(`HttpClient`, on httpx) and the MCP SDK's (on httpx2, whose API is httpx's).
+(`HttpClient`, on httpx) and the MCP SDK's (on httpx2, whose API is httpx's: mcp_transport.py,
+imported only by a run that speaks MCP).
 
     RecordingTransport(inner, recorder)   each exchange goes to exchanges.jsonl as it ends
     ReplayTransport(replay)               each request is answered from there, as the network
@@ -20,18 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import httpx2
 
 from . import Replay
 from .recorder import Recorder
 
-__all__ = [
-    "McpRecordingTransport",
-    "McpReplayTransport",
-    "RecordingTransport",
-    "ReplayTransport",
-    "tls_version_of",
-]
+__all__ = ["RecordingTransport", "ReplayTransport", "tls_version_of"]
 
 _UNREACHABLE = ("ConnectError", "ConnectTimeout")
 _CHUNK = 64 * 1024
@@ -192,25 +186,9 @@ class _HttpxStored(_Stored, httpx.AsyncByteStream):
     pass
 
 
-class _McpKept(_Kept, httpx2.AsyncByteStream):
-    pass
-
-
-class _McpStored(_Stored, httpx2.AsyncByteStream):
-    pass
-
-
 class RecordingTransport(_Recording, httpx.AsyncBaseTransport):
     module, kept = httpx, _HttpxKept
 
 
 class ReplayTransport(_Replaying, httpx.AsyncBaseTransport):
     module, stored = httpx, _HttpxStored
-
-
-class McpRecordingTransport(_Recording, httpx2.AsyncBaseTransport):
-    module, kept = httpx2, _McpKept
-
-
-class McpReplayTransport(_Replaying, httpx2.AsyncBaseTransport):
-    module, stored = httpx2, _McpStored

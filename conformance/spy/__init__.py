@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
-import trustme
-
 from ..harness.loop_server import LoopServer
 from ..harness.loop_server import start_server
 from ..harness.loop_server import write_leaf
@@ -71,6 +69,8 @@ class SpyWorld:
 
 def _certificates(folder: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     """The trusted CA's certificate, and (chain, key) per listener."""
+    import trustme  # with cryptography: only when a client is certified
+
     trusted, stranger = trustme.CA(), trustme.CA()
     leaves = {
         "trusted": trusted.issue_cert(f"*.{DOMAIN}"),

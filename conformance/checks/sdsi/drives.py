@@ -30,9 +30,7 @@ from typing import Any
 
 from ...bindings.sdsi import Reply
 from ...bindings.sdsi import SdsiBinding
-from ...oracle import Oracle
 from ...oracle import OracleConfig
-from ...oracle import Payload
 from ...oracle.clock import format_time
 from ...oracle.clock import parse_time
 from ...oracle.config import DAY
@@ -170,6 +168,8 @@ class Plan:
     def __init__(
         self, name: str, scenario: str, config: OracleConfig, template: dict[str, Any]
     ) -> None:
+        from ...oracle.engine import Oracle  # with numpy: only a run that drives SDSI 6.2 needs it
+
         self.drive = Drive(name, scenario)
         self.template = template
         self.oracle = Oracle(config)
@@ -183,6 +183,8 @@ class Plan:
         uses: Callable[[Drive], dict[str, Any]] | None = None,
         oracle_keys: dict[str, Any] | None = None,
     ) -> None:
+        from ...oracle.engine import Payload
+
         self.oracle.observe(
             [Payload(at, client, self.drive.scenario, tuple(fragments), oracle_keys or {})]
         )
