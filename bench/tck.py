@@ -22,6 +22,7 @@ invoked).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import statistics
@@ -56,7 +57,7 @@ def _aliased(app: Any, agent: str) -> Any:
 
 def _tck_items(output: str) -> int:
     """How many tests the TCK's pytest sessions reported, from their summary lines."""
-    summaries = [line for line in output.splitlines() if re.search(r"=+ .* in [\d.]+s", line)]
+    summaries = [line for line in output.splitlines() if re.search(r" in [\d.]+s\b", line)]
     return sum(int(n) for line in summaries for n, _ in _COUNTED.findall(line))
 
 
@@ -65,6 +66,8 @@ def side_by_side(tck: Path, repeat: int, python: Path | None = None) -> None:
     from mocks.reference.woa_host import create_app
 
     interpreter = python or tck / ".venv" / "bin" / "python"
+    for sdk in ("a2a", "jsonrpc"):  # the SDK logs every wrong request the TCK sends on purpose
+        logging.getLogger(sdk).setLevel(logging.CRITICAL)
     if not (tck / "run_tck.py").exists() or not interpreter.exists():
         print(f"A2A TCK: not run ({tck}/run_tck.py or {interpreter} is missing; see bench/tck.py)")
         return
@@ -138,4 +141,8 @@ def side_by_side(tck: Path, repeat: int, python: Path | None = None) -> None:
 
 
 if __name__ == "__main__":
-    side_by_side(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    side_by_side(
+        Path(sys.argv[1]),
+        int(sys.argv[2]) if len(sys.argv) > 2 else 5,
+        Path(sys.argv[3]) if len(sys.argv) > 3 else None,
+    )

@@ -64,9 +64,8 @@ def _graph() -> dict[str, set[str]]:
 FLOORS = {
     "cli": 10,
     "pytest_plugin": 10,  # how users ask: the command line, the pytest plugin
-    "usecases": (
-        9
-    ),  # what they ask for: repeat, fleet, proxy, fuzz, mutate, rejudge, attest, the references
+    # what they ask for: repeat, fleet, proxy, fuzz, mutate, rejudge, attest, the references
+    "usecases": 9,
     "engine": 8,  # a run: lanes of checks, results to handlers, the gate
     "checks": 7,  # one function per requirement
     "target": 6,  # what a check gets: the run's options, the target, the address policy
