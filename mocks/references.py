@@ -17,9 +17,8 @@ from conformance.usecases.references import Figure
 from .faults import FAULTS
 from .faults import Fault
 from .faults.woa_client import CLIENT_FAULTS
-from .faults.woa_client import MINIMAL_VARIABLE
-from .faults.woa_client import VARIABLE
 from .faults.woa_client import ClientFault
+from .faults.woa_client import command_prefix
 from .serve import ServedMock
 from .serve import serve_host
 
@@ -59,13 +58,7 @@ class ReferenceAgents:
         return create_app(base)
 
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
-        prefix = (
-            f"{VARIABLE}={shlex.quote(fault)} "
-            if fault
-            else f"{MINIMAL_VARIABLE}=1 "
-            if minimal
-            else ""
-        )
+        prefix = command_prefix(fault, minimal=minimal)
         return (
             f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}}"
             " {agent} {operation} {input} {cacert}"

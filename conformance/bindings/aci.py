@@ -21,7 +21,7 @@ from typing import Protocol
 
 from .http import HttpClient
 from .reply import Reply
-from .reply import claims
+from .reply import agents_offering
 from .reply import operation_names
 from .reply import post_json
 
@@ -41,16 +41,8 @@ CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interac
 def aci_agents(document: Any) -> list[dict[str, Any]]:
     """The agents of a WoA document that claim the ACI capability or offer run_task or
     execute_subtask."""
-    agents = document.get("agents") if isinstance(document, dict) else None
-    if not isinstance(agents, list):
-        return []
-    return [
-        a
-        for a in agents
-        if isinstance(a, dict)
-        and isinstance(a.get("id"), str)
-        and (claims(a, CAPABILITY) or role_of(a))
-    ]
+    offered = agents_offering(document, CAPABILITY, lambda agent: role_of(agent) is not None)
+    return [a for a in offered if isinstance(a.get("id"), str)]
 
 
 def role_of(agent: dict[str, Any]) -> str | None:

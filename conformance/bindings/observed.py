@@ -27,8 +27,10 @@ from ..recording import Replay
 from ..report.model import Exchange
 from ..report.model import truncate
 from .http import HttpResponse
+from .http import media_type_of
 from .jsonparse import NotJson
 from .jsonparse import parse_json
+from .reply import Reply
 from .woa_rest import WELL_KNOWN_PATH
 from .woa_rest import DocumentFetch
 
@@ -86,6 +88,19 @@ class Observed:
             elapsed_ms=self.elapsed_ms,
             tls_version=self.tls_version,
             error=self.error,
+        )
+
+    def reply(self, body: Any) -> Reply:
+        """`body` (the answer, or a message it carried) as a binding's reply to this exchange, its
+        raw bytes and signature kept."""
+        return Reply(
+            self.status,
+            body,
+            media_type_of(self.response_headers),
+            self.exchange(),
+            None if self.status is not None else self.error or "no answer",
+            self.response_body,
+            self.response_headers.get("jws-signature"),
         )
 
     def response(self) -> HttpResponse:

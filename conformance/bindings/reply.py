@@ -3,6 +3,7 @@ evidence."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +88,17 @@ async def post_json(
             None, None, exchange=Exchange("POST", url, error=str(error)), problem=str(error)
         )
     return _reply(response)
+
+
+def agents_offering(
+    document: Any, capability: str, offers: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
+    """The agents of a WoA document that claim `capability` or, by their operations, `offers`
+    what it binds."""
+    agents = document.get("agents") if isinstance(document, dict) else None
+    if not isinstance(agents, list):
+        return []
+    return [a for a in agents if isinstance(a, dict) and (claims(a, capability) or offers(a))]
 
 
 def claims(agent: dict[str, Any], capability: str) -> bool:

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from .http import HttpClient
 from .reply import Reply
-from .reply import claims
+from .reply import agents_offering
 from .reply import operation_names
 from .reply import post_json
 
@@ -51,15 +51,9 @@ class SdsiBinding(Protocol):
 
 def sdsi_agents(document: Any) -> list[dict[str, Any]]:
     """The agents of a WoA document that claim the SDSI capability or offer get_schema_template."""
-    agents = document.get("agents") if isinstance(document, dict) else None
-    if not isinstance(agents, list):
-        return []
-    return [
-        a
-        for a in agents
-        if isinstance(a, dict)
-        and (claims(a, CAPABILITY) or "get_schema_template" in operation_names(a))
-    ]
+    return agents_offering(
+        document, CAPABILITY, lambda agent: "get_schema_template" in operation_names(agent)
+    )
 
 
 class WoaRestSdsi:

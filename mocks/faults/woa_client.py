@@ -8,9 +8,10 @@ expect its requirement, and only its requirement, to fail.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
-__all__ = ["CLIENT_FAULTS", "ClientFault"]
+__all__ = ["CLIENT_FAULTS", "ClientFault", "command_prefix"]
 
 VARIABLE = "WOA_CLIENT_FAULT"
 #: Set to 1, the reference client is the minimal conformer instead (mocks/minimal.py).
@@ -91,3 +92,11 @@ CLIENT_FAULTS: dict[str, ClientFault] = {
         ),
     )
 }
+
+
+def command_prefix(fault: str | None = None, *, minimal: bool = False) -> str:
+    """The variable a --client-command of the reference client sets first: the fault it breaks, or
+    the minimal conformer."""
+    if fault:
+        return f"{VARIABLE}={shlex.quote(fault)} "
+    return f"{MINIMAL_VARIABLE}=1 " if minimal else ""

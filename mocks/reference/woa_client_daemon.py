@@ -22,8 +22,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..faults.woa_client import MINIMAL_VARIABLE
-from ..faults.woa_client import VARIABLE
+from ..faults.woa_client import command_prefix
 from .woa_client import answer
 
 __all__ = ["client_daemon"]
@@ -68,13 +67,7 @@ def client_daemon() -> Iterator[Callable[..., str]]:
                 time.sleep(0.02)
 
             def command(fault: str | None = None, *, minimal: bool = False) -> str:
-                prefix = (
-                    f"{VARIABLE}={shlex.quote(fault)} "
-                    if fault
-                    else f"{MINIMAL_VARIABLE}=1 "
-                    if minimal
-                    else ""
-                )
+                prefix = command_prefix(fault, minimal=minimal)
                 forward = " ".join(
                     shlex.quote(p) for p in (sys.executable, "-S", "-E", str(FORWARD))
                 )

@@ -30,7 +30,6 @@ from ...bindings.aci import AciInvoked
 from ...bindings.aci import RestInvoked
 from ...bindings.aci import aci_agents
 from ...bindings.aci import role_of
-from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.reply import Reply
 from ...harness.context_store import ContextStore
@@ -217,13 +216,7 @@ def _observed(target: Target) -> InvokedSession:
         )
         for returned in carried(observed.response_json(), "AgentContext"):
             context = returned["AgentContext"] if isinstance(returned["AgentContext"], dict) else {}
-            reply = Reply(
-                observed.status,
-                returned,
-                media_type_of(observed.response_headers),
-                observed.exchange(),
-                None if observed.status is not None else observed.error or "no answer",
-            )
+            reply = observed.reply(returned)
             session.sent.append(
                 Sent(str(context.get("AgentID", "an agent")), "observed", asked, reply)
             )

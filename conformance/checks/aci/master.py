@@ -562,13 +562,22 @@ async def aci_5_2_completed_items_are_verified(target: Target) -> Verdict:
     )
 
 
-def _references(found: MasterSession) -> list[tuple[MasterRun, str]]:
-    return [
+async def _references(target: Target) -> list[tuple[MasterRun, str]] | Verdict:
+    """Every ContextURI the master handed a spy that resolved, with its run; the verdict when
+    there is none to judge."""
+    found = await _session(target)
+    if isinstance(found, Verdict):
+        return found
+    references = [
         (run, rec.fetched[0])
         for run in found.runs.values()
         for rec in run.spies.received
         if rec.fetched and rec.fetched[1] == 200
     ]
+    return references or skipped(
+        Skip.NOT_OBSERVED,
+        "the master handed no spy a ContextURI it could fetch, so its context store was not seen",
+    )
 
 
 async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange | None]:
@@ -580,16 +589,9 @@ async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange 
 
 
 async def _store_check(target: Target, change: Callable[[str], str | None], story: str) -> Verdict:
-    found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    references = _references(found)
-    if not references:
-        return skipped(
-            Skip.NOT_OBSERVED,
-            "the master handed no spy a ContextURI it could fetch, so its context store was not"
-            " seen",
-        )
+    references = await _references(target)
+    if isinstance(references, Verdict):
+        return references
     uri = references[0][1]
     changed = change(uri)
     if changed is None:
@@ -691,16 +693,9 @@ async def aci_6_context_references_expire(target: Target) -> Verdict:
     """6: an offloaded context has an explicit expiry "to prevent long-term persistence": the
     reference names one (exp) in the future and within 30 days (the draft names no term;
     E-ACI-6-STORAGE-TTL-TERM)."""
-    found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    references = _references(found)
-    if not references:
-        return skipped(
-            Skip.NOT_OBSERVED,
-            "the master handed no spy a ContextURI it could fetch, so its context store was not"
-            " seen",
-        )
+    references = await _references(target)
+    if isinstance(references, Verdict):
+        return references
     problems, unreadable = [], []
     now = target.values.time("aci-master-expiry")
     for run, uri in references:

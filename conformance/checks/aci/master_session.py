@@ -26,7 +26,6 @@ from ...bindings.aci import aci_agents
 from ...bindings.aci import role_of
 from ...bindings.http import ExchangeFailed
 from ...bindings.http import Unreachable
-from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.reply import Reply
 from ...harness.aci_spies import QUERIES
@@ -135,13 +134,7 @@ def _observed(target: Target) -> MasterSession:
     session = MasterSession()
     for n, observed in enumerate(target.observed.calls()):
         for returned in carried(observed.response_json(), "TaskContext"):
-            reply = Reply(
-                observed.status,
-                returned,
-                media_type_of(observed.response_headers),
-                observed.exchange(),
-                None if observed.status is not None else observed.error or "no answer",
-            )
+            reply = observed.reply(returned)
             name = f"{observed.method} {observed.path} ({n})"
             session.runs[name] = MasterRun(name, "observed", SpyRun(name), reply)
     return session

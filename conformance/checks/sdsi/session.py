@@ -16,7 +16,6 @@ from dataclasses import field
 from dataclasses import replace
 from typing import Any
 
-from ...bindings.http import media_type_of
 from ...bindings.observed import carried
 from ...bindings.sdsi import JsonRpcSdsi
 from ...bindings.sdsi import Reply
@@ -306,15 +305,7 @@ def _observed(target: Target) -> Session:
     found, payloads = Session(None, observed=True), []
     for observed in target.observed.calls():
         answer, request = observed.response_json(), observed.request_json()
-        reply = Reply(
-            observed.status,
-            answer,
-            media_type_of(observed.response_headers),
-            observed.exchange(),
-            None if observed.status is not None else observed.error or "no answer",
-            observed.response_body,
-            observed.response_headers.get("jws-signature"),
-        )
+        reply = observed.reply(answer)
         for template in carried(answer, "schema_id", "keys"):
             if isinstance(template["schema_id"], str):
                 found.templates.setdefault(

@@ -67,45 +67,27 @@ def _let_go_of_its_connections() -> None:
         gc.collect()
 
 
+def _flat(headers: Any) -> dict[str, str]:
+    """Headers as one lower-case name to one value (schemathesis keeps a list per name)."""
+    return {k.lower(): ", ".join(v) if isinstance(v, list) else str(v) for k, v in headers.items()}
+
+
 def _observed(interaction: Any) -> Observed:
     """One exchange the fuzzer made, as traffic (an answer that never came is an exchange that
     broke)."""
     request, response = interaction.request, interaction.response
     path = urlsplit(request.uri)
-    headers = {
-        k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
-        for k, v in dict(request.headers.items()).items()
-    }
-    sent = request.body if isinstance(request.body, bytes) else b""
-    if response is None:
-        return Observed(
-            request.method,
-            request.uri,
-            path.path + (f"?{path.query}" if path.query else ""),
-            headers,
-            sent,
-            None,
-            {},
-            b"",
-            0.0,
-            "no answer",
-            interaction.timestamp,
-        )
-    answered = {
-        k.lower(): ", ".join(v) if isinstance(v, list) else str(v)
-        for k, v in dict(response.headers.items()).items()
-    }
     return Observed(
         request.method,
         request.uri,
         path.path + (f"?{path.query}" if path.query else ""),
-        headers,
-        sent,
-        response.status_code,
-        answered,
-        response.content or b"",
-        round(response.elapsed * 1000, 1),
-        None,
+        _flat(request.headers),
+        request.body if isinstance(request.body, bytes) else b"",
+        None if response is None else response.status_code,
+        {} if response is None else _flat(response.headers),
+        b"" if response is None else response.content or b"",
+        0.0 if response is None else round(response.elapsed * 1000, 1),
+        "no answer" if response is None else None,
         interaction.timestamp,
     )
 
