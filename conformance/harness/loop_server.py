@@ -133,6 +133,7 @@ async def start_server(
     config = uvicorn.Config(
         build(sock.getsockname()[1]),
         log_level="critical",
+        log_config=None,  # see serve()
         ssl_certfile=str(certfile) if certfile else None,
         ssl_keyfile=str(keyfile) if keyfile else None,
         lifespan="off",
@@ -224,6 +225,9 @@ def serve(
         config = uvicorn.Config(
             build(url),
             log_level="error",
+            # no dictConfig of uvicorn's: applied as another server starts in another thread, it
+            # let that server's INFO lines through while it ran
+            log_config=None,
             ssl_certfile=certfile,
             ssl_keyfile=keyfile,
             lifespan="on",
