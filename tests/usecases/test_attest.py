@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from securesystemslib.dsse import Envelope
 from securesystemslib.signer import SSlibKey
 from typer.testing import CliRunner
+from typer.testing import Result
 
 from conformance.cli import app
 
@@ -61,6 +62,46 @@ def copy(reports: Path, tmp_path: Path) -> Path:
 def verify(bundle: Path, public: Path) -> tuple[int, str]:
     result = runner.invoke(app, ["verify", str(bundle), "--key", str(public)])
     return result.exit_code, result.output
+
+
+def attested_recording(tmp_path: Path, *run: str) -> tuple[Path, Path, Path]:
+    """A mock run recorded with the given options, its reports attested with a new key:
+    (reports, recording, key)."""
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    done = runner.invoke(
+        app,
+        [
+            "run",
+            "--mock",
+            "--quiet",
+            *run,
+            "--record",
+            str(recording),
+            "--report-dir",
+            str(reports),
+        ],
+    )
+    assert done.exit_code in (0, 1), done.output
+    runner.invoke(app, ["keygen", "--out", str(key)])
+    done = runner.invoke(
+        app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)]
+    )
+    assert done.exit_code == 0, done.output
+    return reports, recording, key
+
+
+def verify_recording(reports: Path, recording: Path, key: Path) -> Result:
+    return runner.invoke(
+        app,
+        [
+            "verify",
+            str(reports / "attestation.json"),
+            "--key",
+            f"{key}.pub",
+            "--recording",
+            str(recording),
+        ],
+    )
 
 
 def test_an_attestation_verifies_and_states_what_it_covers(
@@ -165,39 +206,8 @@ def test_keygen_never_overwrites_a_key(attested: tuple[Path, Path, Path]) -> Non
 
 
 def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
-    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
-    runner.invoke(
-        app,
-        [
-            "run",
-            "--mock",
-            "--suite",
-            "woa",
-            "--quiet",
-            "--record",
-            str(recording),
-            "--report-dir",
-            str(reports),
-        ],
-    )
-    runner.invoke(app, ["keygen", "--out", str(key)])
-    assert (
-        runner.invoke(
-            app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)]
-        ).exit_code
-        == 0
-    )
-    verified = runner.invoke(
-        app,
-        [
-            "verify",
-            str(reports / "attestation.json"),
-            "--key",
-            f"{key}.pub",
-            "--recording",
-            str(recording),
-        ],
-    )
+    reports, recording, key = attested_recording(tmp_path, "--suite", "woa")
+    verified = verify_recording(reports, recording, key)
     assert verified.exit_code == 0, verified.output
 
     report = json.loads((reports / "report.json").read_text())
@@ -208,17 +218,7 @@ def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
     (recording / "bodies" / first["response_body"]).write_bytes(
         b'{"woa_version": "2", "agents": [], "transports": {}}'
     )
-    tampered = runner.invoke(
-        app,
-        [
-            "verify",
-            str(reports / "attestation.json"),
-            "--key",
-            f"{key}.pub",
-            "--recording",
-            str(recording),
-        ],
-    )
+    tampered = verify_recording(reports, recording, key)
     assert (
         tampered.exit_code == 1
         and f"the recorded body {first['response_body']} is not the attested one" in tampered.output
@@ -251,17 +251,7 @@ def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(tmp_path: 
     (reports / "report.json").write_text(json.dumps(report))
     runner.invoke(app, ["keygen", "--out", str(key)])
     runner.invoke(app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)])
-    result = runner.invoke(
-        app,
-        [
-            "verify",
-            str(reports / "attestation.json"),
-            "--key",
-            f"{key}.pub",
-            "--recording",
-            str(recording),
-        ],
-    )
+    result = verify_recording(reports, recording, key)
     assert result.exit_code == 1
     assert (
         "the recording re-judges to other verdicts (1): WOA-4-VERSION-1 pass -> fail"
@@ -270,28 +260,7 @@ def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(tmp_path: 
 
 
 def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
-    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
-    runner.invoke(
-        app,
-        [
-            "run",
-            "--mock",
-            "--suite",
-            "aci",
-            "--quiet",
-            "--record",
-            str(recording),
-            "--report-dir",
-            str(reports),
-        ],
-    )
-    runner.invoke(app, ["keygen", "--out", str(key)])
-    assert (
-        runner.invoke(
-            app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)]
-        ).exit_code
-        == 0
-    )
+    reports, recording, key = attested_recording(tmp_path, "--suite", "aci")
     recorded = {
         n.removeprefix("recording/")
         for n in subjects(reports / "attestation.json")
@@ -310,17 +279,7 @@ def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
         log.write(
             json.dumps({"server": "aci-spies", "method": "GET", "path": "/", "at": 0.0}) + "\n"
         )
-    tampered = runner.invoke(
-        app,
-        [
-            "verify",
-            str(reports / "attestation.json"),
-            "--key",
-            f"{key}.pub",
-            "--recording",
-            str(recording),
-        ],
-    )
+    tampered = verify_recording(reports, recording, key)
     assert (
         tampered.exit_code == 1
         and "the recording's inbound.jsonl is not the attested one" in tampered.output
