@@ -38,11 +38,13 @@ import httpx
 
 from bench.floor import floor
 from bench.floor import recorded
+from bench.timing import DEADLINE
 from bench.timing import cli
 from bench.timing import command
 from bench.timing import interleaved
 from bench.timing import load
 from bench.timing import ratio
+from bench.timing import run_command
 from bench.timing import spread
 from conformance.engine.runner import RunOptions
 from conformance.engine.runner import run
@@ -112,11 +114,11 @@ def _whole_command(suite: str, repeat: int) -> None:
             "--report-dir",
             str(reports),
         ]
-        subprocess.run([*certify, "--record", str(recording)], capture_output=True, check=False)
+        run_command([*certify, "--record", str(recording)], check=False)
         record = recorded(recording)
         samples = interleaved(
             {
-                "run": partial(subprocess.run, certify, capture_output=True, check=False),
+                "run": command(*certify, check=False),
                 "floor": command(sys.executable, "-m", "bench.floor", str(recording)),
             },
             repeat,
@@ -291,7 +293,7 @@ def _loaded(arguments: list[str], processes: int) -> None:
         for _ in range(processes)
     ]
     for started in runs:
-        started.communicate()
+        started.communicate(timeout=DEADLINE)
 
 
 def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int = 4) -> None:

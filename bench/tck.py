@@ -26,16 +26,17 @@ import logging
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from bench.timing import cli
+from bench.timing import command
 from bench.timing import interleaved
 from bench.timing import load
 from bench.timing import ratio
+from bench.timing import run_command
 from bench.timing import spread
 
 AGENT = "hotel-booking"
@@ -107,9 +108,9 @@ def side_by_side(tck: Path, repeat: int, python: Path | None = None) -> None:
             "--report-dir",
             str(reports),
         ]
-        first = subprocess.run(theirs, cwd=tck, env=environment, capture_output=True, text=True)
+        first = run_command(theirs, check=False, cwd=tck, env=environment, text=True)
         tested = _tck_items(first.stdout)
-        subprocess.run(ours, capture_output=True, check=False)
+        run_command(ours, check=False)
         results = json.loads((reports / "report.json").read_text())["results"]
         judged = sum(1 for r in results if r["status"] != "not-applicable")
         if not tested or not judged:
@@ -120,10 +121,8 @@ def side_by_side(tck: Path, repeat: int, python: Path | None = None) -> None:
             return
         samples = interleaved(
             {
-                "tck": lambda: subprocess.run(
-                    theirs, cwd=tck, env=environment, capture_output=True, check=False
-                ),
-                "ours": lambda: subprocess.run(ours, capture_output=True, check=False),
+                "tck": command(*theirs, check=False, cwd=tck, env=environment),
+                "ours": command(*ours, check=False),
             },
             repeat,
         )

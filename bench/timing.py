@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cli", "command", "interleaved", "load", "ratio", "spread"]
+__all__ = ["cli", "command", "interleaved", "load", "ratio", "run_command", "spread"]
 
 
 def load() -> str:
@@ -46,8 +46,20 @@ def interleaved(works: dict[str, Callable[[], Any]], repeat: int) -> dict[str, l
     return samples
 
 
-def command(*arguments: str) -> Callable[[], Any]:
-    return partial(subprocess.run, list(arguments), check=True, capture_output=True)
+#: The longest one command of a benchmark may take.
+DEADLINE = 600.0
+
+
+def run_command(
+    arguments: list[str], *, check: bool = True, **options: Any
+) -> subprocess.CompletedProcess[Any]:
+    """Run a command to its end (at most DEADLINE seconds), its output captured."""
+    return subprocess.run(arguments, capture_output=True, check=check, timeout=DEADLINE, **options)
+
+
+def command(*arguments: str, check: bool = True, **options: Any) -> Callable[[], Any]:
+    """A command, to be run (and timed) later."""
+    return partial(run_command, list(arguments), check=check, **options)
 
 
 def cli() -> list[str]:

@@ -31,16 +31,25 @@ FORWARD = Path(__file__).with_name("woa_client_forward.py")
 #: How long one invocation may take in the daemon: past it, its answer is a failure (the suite's
 #: own deadline on the forwarder is shorter).
 SECONDS = 120.0
+#: The largest invocation (arguments and environment) the daemon reads.
+MAX_REQUEST = 1024 * 1024
 
 
 async def _serve(path: str) -> None:
     async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        request = json.loads(await reader.read())
         try:
             async with asyncio.timeout(SECONDS):
+                sent = bytearray()
+                while len(sent) <= MAX_REQUEST and (chunk := await reader.read(65536)):
+                    sent += chunk
+                if len(sent) > MAX_REQUEST:
+                    raise ValueError(f"an invocation of more than {MAX_REQUEST:,} bytes")
+                request = json.loads(sent)
                 done = await answer(request["arguments"], request["environ"], own=False)
         except TimeoutError:
             done = (1, "", f"woa-client: no answer within {SECONDS:g} s\n")
+        except (ValueError, KeyError, TypeError) as error:  # not what the forwarder sends
+            done = (2, "", f"woa-client daemon: {error}\n")
         writer.write(json.dumps(done).encode())
         with contextlib.suppress(ConnectionError):
             await writer.drain()

@@ -12,18 +12,31 @@ import os
 import socket
 import sys
 
+#: What the forwarder waits for the daemon (the suite's deadline on the process is shorter) and
+#: reads of its answer.
+SECONDS = 130.0
+MAX_ANSWER = 64 * 1024 * 1024
+
 
 def main() -> int:
     path, arguments = sys.argv[1], sys.argv[2:]
     request = json.dumps({"arguments": arguments, "environ": dict(os.environ)}).encode()
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.connect(path)
-        connection.sendall(request)
-        connection.shutdown(socket.SHUT_WR)
-        answer = bytearray()
-        while chunk := connection.recv(65536):
-            answer += chunk
-    code, out, err = json.loads(answer)
+    answer = bytearray()
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(SECONDS)
+            connection.connect(path)
+            connection.sendall(request)
+            connection.shutdown(socket.SHUT_WR)
+            while len(answer) <= MAX_ANSWER and (chunk := connection.recv(65536)):
+                answer += chunk
+        code, out, err = (
+            json.loads(answer)
+            if len(answer) <= MAX_ANSWER
+            else (1, "", f"woa-client forwarder: an answer over {MAX_ANSWER:,} bytes\n")
+        )
+    except (OSError, ValueError) as error:  # no daemon, no answer in time, or not its answer
+        code, out, err = 1, "", f"woa-client forwarder: {error}\n"
     sys.stdout.write(out)
     sys.stderr.write(err)
     return int(code)
