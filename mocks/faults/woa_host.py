@@ -34,6 +34,8 @@ __all__ = ["HTTP_FAULTS", "HttpFault", "summary_as_abstract_tool"]
 
 WELL_KNOWN = "/.well-known/woa.json"
 SUMMARIZER = "summarizer"
+#: The largest request body a wrapper reads: the reference host's (woa_host.MAX_BODY).
+LIMIT = 1024 * 1024
 
 
 class Answer:
@@ -88,6 +90,10 @@ class HttpFault:
             await self.app(scope, receive, send)
             return
         body = await _read(receive)
+        if body is None:  # as the host says it (a fault reads no more than the host would)
+            too_large = Answer.problem(413, "Request body too large", f"the limit is {LIMIT} bytes")
+            await _send(send, too_large)
+            return
         changed = self.request(scope, body)
         if isinstance(changed, Answer):
             await _send(send, changed)
@@ -113,14 +119,18 @@ class HttpFault:
         return getattr(self.app, name)
 
 
-async def _read(receive: Receive) -> bytes:
-    body, more = b"", True
+async def _read(receive: Receive) -> bytes | None:
+    """The request's body; None past LIMIT bytes."""
+    body, more = bytearray(), True
     while more:
         message = await receive()
         if message["type"] != "http.request":
             break
-        body, more = body + message.get("body", b""), message.get("more_body", False)
-    return body
+        body += message.get("body", b"")
+        if len(body) > LIMIT:
+            return None
+        more = message.get("more_body", False)
+    return bytes(body)
 
 
 async def _send(send: Send, answer: Answer) -> None:

@@ -142,3 +142,19 @@ def test_the_json_rpc_endpoint_caps_and_checks_its_input(
     odd = client.post("/sdsi/rpc", json={"method": "nothing"})
     assert (big.status_code, bad.status_code, odd.status_code) == (413, 400, 400)
     assert {r.headers["content-type"] for r in (big, bad, odd)} == {"application/problem+json"}
+
+
+@pytest.mark.parametrize("fault", ["woa-5.2-agent-mismatch-400", "woa-9.2-media-type"])
+async def test_a_faulty_host_refuses_a_body_over_the_limit_as_the_host_does(fault: str) -> None:
+    """A fault's wrapper reads no more of a request than the reference host would."""
+    app = create_app("https://host.test", fault)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="https://host.test"
+    ) as client:
+        response = await client.post(
+            "/agents/summarizer/invoke",
+            content=b"x" * (MAX_BODY + 1),
+            headers={"content-type": "application/json"},
+        )
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/problem+json"
