@@ -33,6 +33,7 @@ from .jsonparse import parse_json
 from .reply import Reply
 from .woa_rest import WELL_KNOWN_PATH
 from .woa_rest import DocumentFetch
+from .woa_rest import document_from
 
 __all__ = ["MAX_BODY", "NotObserved", "Observed", "ObservedOnly", "Traffic", "carried"]
 
@@ -209,24 +210,7 @@ class Traffic:
             return DocumentFetch(
                 url, None, problem="no fetch of the WoA document passed by", cause="not-observed"
             )
-        response = fetch.response()
-        if fetch.status != 200:
-            return DocumentFetch(
-                fetch.url,
-                response,
-                problem=f"GET {fetch.url} answered {fetch.status}, not 200",
-                cause="status",
-            )
-        try:
-            return DocumentFetch(fetch.url, response, parse_json(fetch.response_body))
-        except NotJson as error:
-            return DocumentFetch(
-                fetch.url,
-                response,
-                problem=f"the document cannot be read as JSON: {error}",
-                cause="not-json",
-                not_utf8=error.encoding,
-            )
+        return document_from(fetch.url, fetch.response())
 
 
 class ObservedOnly(httpx.AsyncBaseTransport):

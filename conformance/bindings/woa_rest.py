@@ -15,7 +15,7 @@ from .http import HttpResponse
 from .jsonparse import NotJson
 from .jsonparse import parse_json
 
-__all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding"]
+__all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding", "document_from"]
 
 WELL_KNOWN_PATH = "/.well-known/woa.json"
 ACCEPT = "application/woa+json, application/json"  # as WoA Appendix B's client sends
@@ -98,25 +98,34 @@ class WoaRestBinding:
                     cause="redirect",
                     redirects=tuple(hops[1:]),
                 )
-        found = DocumentFetch(self.document_url, response, redirects=tuple(hops[1:]))
-        if response.status != 200:
-            return DocumentFetch(
-                found.url,
-                response,
-                problem=f"GET {url} answered {response.status}, not 200",
-                cause="status",
-                redirects=found.redirects,
-            )
-        try:
-            return DocumentFetch(
-                found.url, response, parse_json(response.body), redirects=found.redirects
-            )
-        except NotJson as error:
-            return DocumentFetch(
-                found.url,
-                response,
-                problem=f"the document cannot be read as JSON: {error}",
-                cause="not-json",
-                redirects=found.redirects,
-                not_utf8=error.encoding,
-            )
+        return document_from(self.document_url, response, final=url, redirects=tuple(hops[1:]))
+
+
+def document_from(
+    url: str,
+    response: HttpResponse,
+    *,
+    final: str | None = None,
+    redirects: tuple[str, ...] = (),
+) -> DocumentFetch:
+    """The fetch of the WoA document at `url` that `response` answered (from `final`, after
+    `redirects`): the document, or why there is none."""
+    if response.status != 200:
+        return DocumentFetch(
+            url,
+            response,
+            problem=f"GET {final or url} answered {response.status}, not 200",
+            cause="status",
+            redirects=redirects,
+        )
+    try:
+        return DocumentFetch(url, response, parse_json(response.body), redirects=redirects)
+    except NotJson as error:
+        return DocumentFetch(
+            url,
+            response,
+            problem=f"the document cannot be read as JSON: {error}",
+            cause="not-json",
+            redirects=redirects,
+            not_utf8=error.encoding,
+        )

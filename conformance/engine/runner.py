@@ -124,7 +124,7 @@ IN_PROCESS = (
 
 
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
-    if check.wire and target.options.transport is not None:
+    if check.wire and target.options.in_process:
         return Result.of(
             requirement,
             Status.SKIP,

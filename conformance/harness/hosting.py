@@ -5,7 +5,7 @@ run is a replay (its recorded traffic is fed to its app instead).
 
     async with hosted("aci-spies", lambda base: spies_app(spies),
                       recorder=target.recorder, replay=target.replay,
-                      threaded=target.in_process) as base:
+                      threaded=target.options.in_process) as base:
         ...   # base: http://127.0.0.1:PORT, the same in a replay as in the recorded run
 """
 

@@ -138,6 +138,12 @@ class RunOptions:
         deadlines."""
         return self.check_deadline * 4
 
+    @property
+    def in_process(self) -> bool:
+        """The target runs in the suite's own event loop (an app or a function handed over
+        in-process): no socket, and a blocking call it makes stops the loop too."""
+        return self.transport is not None
+
     def recorded(self) -> dict[str, object]:
         """The options as they go into a report's header."""
         return {
@@ -153,7 +159,7 @@ class RunOptions:
             "strict": self.strict,
             "check_timeout": self.check_deadline,
             "budget": self.budget,
-            "in_process": self.transport is not None,
+            "in_process": self.in_process,
             "client_command": self.client_command,
             "selection": self.selection.recorded(),
             "baseline": self.baseline.recorded() if self.baseline else None,

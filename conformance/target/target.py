@@ -77,12 +77,6 @@ class Target:
         return replace(self, deadline=deadline)
 
     @property
-    def in_process(self) -> bool:
-        """The target runs in the suite's own event loop (an app or a function handed over
-        in-process), where a blocking call it makes would stop the loop too."""
-        return self.options.transport is not None
-
-    @property
     def replay(self) -> Replay | None:
         """The recording this run is answered from, when it is a replay."""
         return self.options.replay

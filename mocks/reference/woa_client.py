@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
-import functools
 import ipaddress
 import json
 import os
@@ -51,6 +50,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from conformance.bindings.http import tls_context
 from conformance.bindings.jsonparse import parse_json
 from conformance.validation.target_schemas import target_validator
 
@@ -105,13 +105,6 @@ async def resolve(host: str) -> list[str]:
     except ValueError:
         infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
         return sorted({str(info[4][0]) for info in infos})
-
-
-@functools.cache
-def _context(cafile: str | None) -> ssl.SSLContext:
-    """The TLS context that trusts `cafile` (or the system's CAs): built once a process, as
-    loading a CA bundle takes about 20 ms."""
-    return ssl.create_default_context(cafile=cafile) if cafile else httpx.create_ssl_context()
 
 
 @dataclass(frozen=True)
@@ -174,7 +167,7 @@ class WoaClient:
             (self.cache_dir / "cache.json").write_text(json.dumps(saved), encoding="utf-8")
 
     def _client(self) -> httpx.AsyncClient:
-        verify: ssl.SSLContext | bool = _context(str(self.cacert) if self.cacert else None)
+        verify: ssl.SSLContext | bool = tls_context(str(self.cacert) if self.cacert else None)
         if "WOA-8.1-CLIENT-VALIDATES-CERTIFICATES" in self.faults:
             verify = False
         return httpx.AsyncClient(

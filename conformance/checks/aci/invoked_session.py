@@ -169,7 +169,7 @@ async def _gather(target: Target) -> InvokedSession:
         lambda _: store.app(),
         recorder=target.recorder,
         replay=target.replay,
-        threaded=target.in_process,
+        threaded=target.options.in_process,
     ) as base:
         store.base = base
         for agent, binding in found:

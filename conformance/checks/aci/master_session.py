@@ -114,7 +114,7 @@ async def _gather(target: Target) -> MasterSession:
         lambda base: spies_app(spies),
         recorder=target.recorder,
         replay=target.replay,
-        threaded=target.in_process,
+        threaded=target.options.in_process,
     ) as base:
         spies.base = base
         alone = [

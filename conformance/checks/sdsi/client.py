@@ -128,7 +128,7 @@ async def _gather(target: Target) -> ClientSession:
         lambda base: spy_app(base, spy),
         recorder=target.recorder,
         replay=target.replay,
-        threaded=target.in_process,
+        threaded=target.options.in_process,
     ) as base:
         for scenario, utterance in UTTERANCES.items():
             drive, start = Drive(scenario, utterance), len(spy.records)
