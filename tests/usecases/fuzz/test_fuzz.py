@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
+from typer.testing import Result
 
 from conformance.cli import app
 from conformance.usecases.fuzz.engine import fuzz
@@ -19,6 +20,24 @@ from mocks.serve import serve_host
 from tests import hostile
 
 runner = CliRunner()
+
+
+def _fuzzed(url: str, cacert: Path | None, reports: Path) -> Result:
+    """`fuzz` against `url`, 30 examples an operation, its reports in `reports`."""
+    return runner.invoke(
+        app,
+        [
+            "fuzz",
+            "--target",
+            url,
+            "--cacert",
+            str(cacert),
+            "--report-dir",
+            str(reports),
+            "--max-examples",
+            "30",
+        ],
+    )
 
 
 def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduces_it(
@@ -71,20 +90,7 @@ def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduce
 
 def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
     with serve_host("woa-5.2-valid-input-accepted") as host:
-        result = runner.invoke(
-            app,
-            [
-                "fuzz",
-                "--target",
-                host.url,
-                "--cacert",
-                str(host.cacert),
-                "--report-dir",
-                str(tmp_path),
-                "--max-examples",
-                "30",
-            ],
-        )
+        result = _fuzzed(host.url, host.cacert, tmp_path)
     assert result.exit_code == 0, (
         result.output
     )  # the draft never says a valid input must succeed: a SHOULD, inferred
@@ -95,20 +101,7 @@ def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: 
 
 def test_the_reference_host_is_clean_under_fuzzing(tmp_path: Path) -> None:
     with serve_host() as host:
-        result = runner.invoke(
-            app,
-            [
-                "fuzz",
-                "--target",
-                host.url,
-                "--cacert",
-                str(host.cacert),
-                "--report-dir",
-                str(tmp_path),
-                "--max-examples",
-                "30",
-            ],
-        )
+        result = _fuzzed(host.url, host.cacert, tmp_path)
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report.json").read_text())
     statuses = {r["requirement"]: r["status"] for r in report["results"]}
