@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from pydantic import Field
 from pydantic import ValidationError
 
+from mocks.faults.sdsi import LimitsOther
 from mocks.reference.sdsi_server import CAPABILITY
 from mocks.reference.sdsi_server import SdsiError
 from mocks.reference.sdsi_server import SdsiServer
@@ -88,9 +89,7 @@ def _problem(status: int, title: str, detail: str) -> JSONResponse:
 def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> FastAPI:
     """The server agent behind a WoA host at `base`, with one named fault of FAULTS if any."""
     application = FastAPI(title="Travel and photo agent")
-    server = SdsiServer(
-        fault=FAULTS.get(fault or "", "") if fault != "payload-not-validated" else ""
-    )
+    server = LimitsOther() if fault == "other-not-accepted" else SdsiServer()
     operations = [
         {
             "name": name,

@@ -1,10 +1,12 @@
 """Named faults: each makes the reference host break exactly one rule, and is named after it.
 
 A fault's name is its requirement's ID in lower case (`woa-5.2-agent-mismatch-400` breaks
-WOA-5.2-AGENT-MISMATCH-400). A fault either edits the document the host serves (`document`), or
-changes one behaviour, which the host looks up by name (`behaviour`), or changes how it is served
-(`plain_http`, `tls_maximum`). The project's tests run the suite against every fault and expect
-its requirement, and only its requirement, to fail.
+WOA-5.2-AGENT-MISMATCH-400). A fault either edits the document the host serves (`document`), wraps
+the host in a middleware that breaks one rule of what it serves over HTTP (`wrap`,
+mocks/faults/woa_host.py), runs one of its agents as a subclass that breaks one rule (`agent`,
+mocks/faults/sdsi.py), changes one behaviour the host still looks up by name (the ACI agents), or
+changes how it is served (`plain_http`, `tls_maximum`). The project's tests run the suite against
+every fault and expect its requirement, and only its requirement, to fail.
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from typing import TypeVar
 
+from .sdsi import SDSI_FAULTS
 from .woa_host import HTTP_FAULTS
 from .woa_host import summary_as_abstract_tool
 
 __all__ = ["FAULTS", "Fault"]
 
 Edit = Callable[[dict[str, Any]], Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,8 @@ class Fault:
     #: a named wrapper around the reference host that breaks the rule (mocks/faults/woa_host.py)
     wrap: Callable[[Any], Any] | None = None
     mcp_tool: Callable[..., Any] | None = None  # the function the host's MCP tool serves instead
+    #: a subclass of a reference agent that breaks the rule (mocks/faults/sdsi.py)
+    agent: type | None = None
     announces_https: bool = False  # served over plain HTTP while the document names https URLs
 
     @property
@@ -44,6 +51,12 @@ class Fault:
     def key(self) -> str:
         """What the host looks a behaviour up by: the requirement, and the variant after a slash."""
         return self.requirement + (f"/{self.variant}" if self.variant else "")
+
+    def agent_for(self, reference: type[T]) -> type[T]:
+        """The class to run `reference`'s agent as: this fault's subclass of it, if it is one."""
+        if self.agent is not None and issubclass(self.agent, reference):
+            return self.agent
+        return reference
 
     def apply(self, document: dict[str, Any]) -> Any:
         """The document as this fault serves it: edited in place, or replaced by the list an edit
@@ -257,148 +270,12 @@ _ALL = [
         'its MCP tool answers {"abstract": ...} where the outputs schema asks for summary',
         mcp_tool=summary_as_abstract_tool,
     ),
-    # -- the SDSI server agent (SDSI 3 to 7); the flight_booking template or the seat_preference
-    # patch --
-    Fault("SDSI-4.1-TEMPLATE-OBJECT", "serves the flight_booking template as a bare array of keys"),
-    Fault("SDSI-4.1-SCHEMA-ID-REQUIRED", "serves the flight_booking template without schema_id"),
-    Fault("SDSI-4.1-SCENARIO-REQUIRED", "serves the flight_booking template without scenario"),
-    Fault("SDSI-4.1-KEYS-REQUIRED", "serves the template's keys as an object keyed by name"),
-    Fault(
-        "SDSI-4.1-KEY-DEFINITION-OBJECT", 'lists a key definition that is the bare string "seat"'
-    ),
-    Fault("SDSI-4.1-KEY-NAME-REQUIRED", "lists a key definition without key_name"),
-    Fault("SDSI-4.1-KEY-NAME-SNAKE-CASE", "names a key cabinClass"),
-    Fault("SDSI-4.1-KEY-NAME-UNIQUE", "defines passenger_count twice"),
-    Fault("SDSI-4.1-KEY-TYPE-REQUIRED", "defines cabin_class without key_type"),
-    Fault("SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE", 'types cabin_class "enum"'),
-    Fault(
-        "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED", "defines destination without semantic_description"
-    ),
-    Fault(
-        "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY", "gives destination an empty semantic_description"
-    ),
-    Fault("SDSI-4.1-REQUIRED-FLAG-REQUIRED", "defines cabin_class without the required flag"),
-    Fault("SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE", 'defaults the integer passenger_count to "one"'),
-    Fault("SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS", "gives the REQUIRED origin a default"),
-    Fault(
-        "SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED",
-        "answers 400 to a template asked for in another language",
-    ),
-    Fault("SDSI-4.3-OTHER-DEFINED", 'leaves "other" out of the flight_booking template'),
-    Fault("SDSI-4.3-OTHER-RESERVED", 'its patch adds a new key named "other"'),
-    Fault("SDSI-4.3-OTHER-OPTIONAL", 'marks "other" required'),
-    Fault("SDSI-4.3-OTHER-KEY-TYPE", 'types "other" as integer'),
-    Fault(
-        "SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED",
-        "rejects a payload that carries only its REQUIRED keys",
-    ),
-    Fault(
-        "SDSI-3.1-SERVER-VALIDATES-PAYLOAD", "executes payloads whose values have the wrong type"
-    ),
-    Fault("SDSI-3.2-RESULT-STRUCTURED", "answers a full payload with a bare string"),
-    Fault("SDSI-4.3-OTHER-ACCEPTED", 'rejects an "other" longer than 1,000 characters'),
-    Fault("SDSI-7-OTHER-NOT-REFLECTED", 'echoes "other" back unescaped'),
-    Fault("SDSI-7-OTHER-SANITIZED", 'fails with a 500 when "other" holds an SQL injection'),
-    Fault("SDSI-3.2-SUGGESTION-WELL-FORMED", "suggests new_keys as an object"),
-    Fault("SDSI-6.2.2-PATCH-ID", "serves its patch without patch_id"),
-    Fault(
-        "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID",
-        "names flight_booking_v0, a schema it does not serve, as the patch's parent",
-    ),
-    Fault("SDSI-6.2.2-PATCH-TIMESTAMP", 'stamps its patch "yesterday"'),
-    Fault("SDSI-6.2.2-PATCH-EXPIRATION", "its patch carries no expiration date"),
-    Fault("SDSI-6.2.2-PATCH-EXPIRATION-FORMAT", "its patch expires before its timestamp"),
-    Fault("SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "its patch's timestamp has no time-zone offset"),
-    Fault("SDSI-6.2.2-PATCH-KEYS", "serves a patch with neither new_keys nor modified_keys"),
-    Fault("SDSI-6.2.3-EXPERIMENTAL-FLAG", "flags its new key experimental: false"),
-    Fault("SDSI-6.2.3-DEPRECATED-GRACE-FLAG", 'flags its new key deprecated: "yes"'),
-    Fault(
-        "SDSI-6.2.3-DEPRECATED-GRACE-FLAG",
-        "withdraws a deprecated key at once, with no grace period",
-        variant="vanishes",
-    ),
-    Fault("SDSI-6.2.2-NO-KEY-COLLISION", "adds a new key named like the base key cabin_class"),
-    Fault("SDSI-6.2.2-NO-DUPLICATE-KEY", "its patch adds the same new key twice"),
-    Fault("SDSI-6.2.2-BASE-KEY-NOT-REMOVED", "removes the base key passenger_count in a patch"),
-    Fault("SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED", "retypes the base key passenger_count as string"),
-    Fault("SDSI-6.2.2-PATCH-ADDITIVE-ONLY", "makes the REQUIRED origin optional in a patch"),
-    Fault("SDSI-6.2.3-CONVERGENCE-CAP", "keeps 11 experimental keys active for flight_booking"),
-    Fault(
-        "SDSI-7-UPDATES-AUTHENTICATED",
-        "serves its payment_method patch to an unauthenticated client",
-    ),
-    # -- schema self-evolution over time (SDSI 6.2), seen through the test clock; the server keeps
-    # declaring the reference configuration while it runs another
-    # (mocks/reference/sdsi_evolution.py) --
-    Fault(
-        "SDSI-6.2.1-TRIGGER-DUAL-GATE",
-        "fires on heat alone: one client and one occurrence pass the gate",
-    ),
-    Fault(
-        "SDSI-6.2.1-FRAGMENT-ENCODED",
-        "pools fragments by their raw strings: one wish in another case is another wish",
-    ),
-    Fault("SDSI-6.2.1-HEAT-DECAY", "never lets heat decay (a half-life of a billion hours)"),
-    Fault("SDSI-6.2.1-HEAT-DECAY-EXPONENTIAL", "decays heat with twice the half-life it declares"),
-    Fault("SDSI-6.2.1-HEAT-INCREMENT", "adds 1.2 heat units a fragment where it declares 1"),
-    Fault(
-        "SDSI-6.2.1-SIMILARITY-CLUSTERING",
-        "puts every fragment in one cluster (similarity threshold -1)",
-    ),
-    Fault(
-        "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS",
-        "describes an induced key without quoting any fragment",
-    ),
-    Fault(
-        "SDSI-6.2.2-COLLISION-MERGED",
-        "adds cabin_class_2-style duplicates instead of refining the colliding base key",
-    ),
-    Fault(
-        "SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT",
-        "serves one client's personal patch to every client",
-    ),
-    Fault(
-        "SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL",
-        "ends a new key's trial after a quarter of an hour, not 7 days",
-    ),
-    Fault("SDSI-6.2.3-LONG-TERM-EVALUATION", "never evaluates a key: its trial never ends"),
-    Fault(
-        "SDSI-6.2.3-PROMOTION",
-        "promotes only keys in half the payloads and deprecates the rest, so a key at 30% is"
-        " deprecated",
-    ),
-    Fault("SDSI-6.2.3-DEPRECATION", "promotes the keys its rules say to deprecate"),
-    Fault("SDSI-6.2.3-TRIGGERS-QUEUED", "drops a trigger that arrives with the cap reached"),
-    Fault(
-        "SDSI-6.2.3-WITHDRAWN-REMOVED",
-        "keeps a deprecated key in its patches forever, marked withdrawn",
-    ),
-    Fault(
-        "SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED",
-        "refuses a withdrawn key at once, with no backward-compatibility window",
-    ),
+    # -- the SDSI agents (SDSI 3 to 7): subclasses of the server and client (mocks/faults/sdsi.py)
+    *(Fault(a.requirement, a.description, variant=a.variant, agent=a) for a in SDSI_FAULTS),
     Fault(
         "SDSI-7-HTTPS",
         "serves everything, SDSI payloads included, over plain HTTP",
         plain_http=True,
-    ),
-    # -- the SDSI client agent (SDSI 3.1, 3.2, 4.3, 6.1), driven through handle_user_request --
-    Fault(
-        "SDSI-3.2-NEGOTIATION-REQUEST", "sends its payload without asking for the template first"
-    ),
-    Fault(
-        "SDSI-3.2-PAYLOAD-MESSAGE", "sends the keys beside schema_id, without the payload member"
-    ),
-    Fault("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "leaves the REQUIRED departure_date out"),
-    Fault("SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE", 'sends passenger_count as the string "1"'),
-    Fault("SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", 'sends "other" as an object'),
-    Fault("SDSI-4.3-OTHER-MINIMIZED", 'puts "business class" in "other" instead of cabin_class'),
-    Fault(
-        "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER", 'drops "window seat" instead of putting it in "other"'
-    ),
-    Fault(
-        "SDSI-3.2-NO-SERVER-REPORTED",
-        "claims success for a request no server serves, reporting nothing",
     ),
     # -- the ACI invoked agents (ACI 2.1, 5.2, 5.3, 6), over WoA REST and A2A --
     Fault("ACI-2.1-RETURNS-OWN-AGENTCONTEXT", "returns its AgentContext under another SubTaskID"),

@@ -3,28 +3,59 @@
     app = create_app(base, "woa-5.2-agent-mismatch-400", fault_rate=0.2, fault_seed=0)
 
 A fault that is a wrapper around the host (mocks/faults/woa_host.py) breaks its rule on the requests
-a seeded coin picked, the others going to the host itself. A fault the host still compares by its
-key (`breaks == "SDSI-..."`) is, at a rate, a `Sometimes`, equal to the fault's key only on the
-picked requests (the coin is tossed once per request, in `AtRate`, so every comparison within one
-request agrees). A
-fault made once rather than per request (a document edit, plain HTTP, a TLS version) cannot be
-applied at a rate.
+a seeded coin picked, the others going to the host itself. A fault that is a subclass of a
+reference agent overrides one of its methods with `@breaks`: the override runs on the picked
+requests, the reference's method on the others. A fault the host still compares by its key
+(`breaks == "ACI-..."`) is, at a rate, a `Sometimes`, equal to the fault's key only on the picked
+requests. The coin is tossed once per request, in `AtRate`, so every decision within one request
+agrees. A fault made once rather than per request (a document edit, plain HTTP, a TLS version, an
+agent's definitions built when it starts) cannot be applied at a rate.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from starlette.types import ASGIApp
 from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-__all__ = ["AtRate", "Sometimes"]
+__all__ = ["AtRate", "Sometimes", "breaks", "made_once"]
 
-_PICKED: ContextVar[bool] = ContextVar("fault_picked", default=False)
+#: Whether the coin picked this request; None outside a fault applied at a rate.
+_PICKED: ContextVar[bool | None] = ContextVar("fault_picked", default=None)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class breaks(Generic[F]):
+    """A fault's override of a reference agent's method: it runs on every request, or at a rate
+    on the requests the coin picked, the reference's method answering the others."""
+
+    def __init__(self, method: F) -> None:
+        self.method = method
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner, self.name = owner, name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        if _PICKED.get() is False:
+            return getattr(super(self.owner, instance), self.name)
+        return self.method.__get__(instance, owner)
+
+
+def made_once(agent: type | None) -> bool:
+    """Whether a fault's subclass breaks what its agent builds once, when it starts (a template
+    it defines): such a fault cannot be applied at a rate."""
+    return getattr(agent, "made_once", False)
 
 
 class Sometimes(str):
@@ -33,7 +64,7 @@ class Sometimes(str):
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return _PICKED.get() and str.__eq__(self, other)
+        return _PICKED.get() is True and str.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -42,7 +73,7 @@ class Sometimes(str):
         return str.__hash__(self)
 
     def __bool__(self) -> bool:
-        return _PICKED.get()
+        return _PICKED.get() is True
 
 
 class AtRate:

@@ -12,14 +12,17 @@ It reproduces SDSI Figures 4 and 5 from the utterances of sections 5.1 and 5.2.
 
 from __future__ import annotations
 
-import copy
 import re
 from datetime import date
 from datetime import timedelta
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Protocol
 
-__all__ = ["Mapper", "RuleMapper", "scenario_for"]
+if TYPE_CHECKING:
+    from .woa_client import WoaClient
+
+__all__ = ["Mapper", "RuleMapper", "SdsiClient", "scenario_for"]
 
 CITIES = {
     "beijing": "PEK",
@@ -172,17 +175,6 @@ class RuleMapper:
 
 
 CLIENT_AGENT_ID = "assistant"
-#: The SDSI client's faults, each breaking one client requirement (mocks/faults.py describes them).
-CLIENT_FAULTS = (
-    "SDSI-3.2-NEGOTIATION-REQUEST",
-    "SDSI-3.2-PAYLOAD-MESSAGE",
-    "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
-    "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
-    "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY",
-    "SDSI-4.3-OTHER-MINIMIZED",
-    "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER",
-    "SDSI-3.2-NO-SERVER-REPORTED",
-)
 
 
 def woa_agent() -> dict[str, Any]:
@@ -227,98 +219,97 @@ def woa_agent() -> dict[str, Any]:
     }
 
 
-async def handle_user_request(
-    utterance: str, server: str, *, fault: str = "", mapper: Mapper | None = None
-) -> dict[str, Any]:
-    """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at
-    `server`."""
-    from .sdsi_server import CAPABILITY
-    from .sdsi_server import TEMPLATES
-    from .woa_client import ClientPolicy
-    from .woa_client import InvalidMessage
-    from .woa_client import Refused
-    from .woa_client import WoaClient
+class SdsiClient:
+    """The reference SDSI client agent (SDSI 3.2 steps 2 to 5). A fault is a subclass that overrides
+    one of the methods below `handle_user_request` calls (mocks/faults/sdsi.py), each named after
+    what the reference does there."""
 
-    mapper = mapper or RuleMapper()
-    origin = server.removesuffix("/.well-known/woa.json").rstrip("/")
-    client = WoaClient(
-        policy=ClientPolicy(
-            allowed_hosts=frozenset({"127.0.0.1", "localhost"}),
-            allowlist_only=True,
-            allow_plain_http=True,
-            timeout=10,
-        )
-    )
-    try:
-        document = await client.document(origin)
-        agent = next(
-            (
-                a
-                for a in document.get("agents", [])
-                if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])
-            ),
-            None,
-        )
-        operations = {
-            o.get("name"): o for o in (agent or {}).get("operations", []) if isinstance(o, dict)
+    def __init__(self, mapper: Mapper | None = None) -> None:
+        self.mapper = mapper or RuleMapper()
+
+    # -- what a fault overrides: each the reference's behaviour, by the draft --
+
+    def no_server(self, origin: str) -> dict[str, Any]:
+        """What the user hears when no server agent serves the request: just that (SDSI 3.2)."""
+        return {
+            "status": "no-suitable-server",
+            "message": f"no agent at {origin} serves this request",
         }
-        offered = (
-            operations.get("get_schema_template", {})
-            .get("inputs", {})
-            .get("properties", {})
-            .get("scenario", {})
-            .get("enum", [])
+
+    async def negotiate(
+        self, client: WoaClient, origin: str, agent: str, scenario: str
+    ) -> dict[str, Any]:
+        """The template, asked of the server before any payload is sent (SDSI 3.2 step 2)."""
+        template: dict[str, Any] = await client.invoke(
+            origin, agent, {"scenario": scenario}, "get_schema_template"
         )
-        scenario = scenario_for(utterance, offered) if agent else None
-        if scenario is None or agent is None:
-            if fault == "SDSI-3.2-NO-SERVER-REPORTED":
-                return {
-                    "status": "done",
-                    "result": {},
-                }  # the fault: success claimed, nothing reported
-            return {
-                "status": "no-suitable-server",
-                "message": f"no agent at {origin} serves this request",
-            }
-        if fault == "SDSI-3.2-NEGOTIATION-REQUEST":
-            template = copy.deepcopy(TEMPLATES[scenario])  # assumed, never asked for
-        else:
-            template = await client.invoke(
-                origin, agent["id"], {"scenario": scenario}, "get_schema_template"
+        return template
+
+    def fills(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload as mapped: every REQUIRED key, typed as the template says, what fits no key
+        in "other" and only there (SDSI 3.1, 3.2, 4.3, 6.1)."""
+        return payload
+
+    async def sends(
+        self, client: WoaClient, origin: str, agent: str, schema_id: Any, payload: dict[str, Any]
+    ) -> Any:
+        """A payload sent in its message, schema_id and payload (SDSI 3.2 step 4, Figure 4),
+        checked against the operation's inputs first; the server's result."""
+        message = {"schema_id": schema_id, "payload": payload}
+        return await client.invoke(origin, agent, message, "execute")
+
+    # -- the operation --
+
+    async def handle_user_request(self, utterance: str, server: str) -> dict[str, Any]:
+        """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at
+        `server`."""
+        from .sdsi_server import CAPABILITY
+        from .woa_client import ClientPolicy
+        from .woa_client import InvalidMessage
+        from .woa_client import Refused
+        from .woa_client import WoaClient
+
+        origin = server.removesuffix("/.well-known/woa.json").rstrip("/")
+        client = WoaClient(
+            policy=ClientPolicy(
+                allowed_hosts=frozenset({"127.0.0.1", "localhost"}),
+                allowlist_only=True,
+                allow_plain_http=True,
+                timeout=10,
             )
-        payload = _faulted(fault, mapper.map(utterance, template))
-        message: dict[str, Any] = {"schema_id": template["schema_id"], "payload": payload}
-        if fault == "SDSI-3.2-PAYLOAD-MESSAGE":
-            message = {
-                "schema_id": template["schema_id"],
-                **payload,
-            }  # flat: the keys beside schema_id
-        result = await client.invoke(
-            origin, agent["id"], message, "execute", validate=fault != "SDSI-3.2-PAYLOAD-MESSAGE"
         )
-    except (Refused, InvalidMessage, ValueError, OSError) as error:
-        return {"status": "failed", "message": str(error)[:500]}
-    return {
-        "status": "done",
-        "scenario": scenario,
-        "schema_id": template["schema_id"],
-        "payload": payload,
-        "result": result,
-    }
-
-
-def _faulted(fault: str, payload: dict[str, Any]) -> dict[str, Any]:
-    if fault == "SDSI-3.2-PAYLOAD-REQUIRED-KEYS":
-        payload.pop("departure_date", None)
-    elif fault == "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE" and "passenger_count" in payload:
-        payload["passenger_count"] = str(payload["passenger_count"])
-    elif fault == "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY" and "other" in payload:
-        payload["other"] = {"note": payload["other"]}
-    elif fault == "SDSI-4.3-OTHER-MINIMIZED" and "cabin_class" in payload:
-        payload["other"] = [
-            f"{payload.pop('cabin_class')} class",
-            *([payload["other"]] if isinstance(payload.get("other"), str) else []),
-        ]
-    elif fault == "SDSI-6.1-LOW-CONFIDENCE-TO-OTHER" and payload.get("other") == "window seat":
-        del payload["other"]
-    return payload
+        try:
+            document = await client.document(origin)
+            agent = next(
+                (
+                    a
+                    for a in document.get("agents", [])
+                    if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])
+                ),
+                None,
+            )
+            operations = {
+                o.get("name"): o for o in (agent or {}).get("operations", []) if isinstance(o, dict)
+            }
+            offered = (
+                operations.get("get_schema_template", {})
+                .get("inputs", {})
+                .get("properties", {})
+                .get("scenario", {})
+                .get("enum", [])
+            )
+            scenario = scenario_for(utterance, offered) if agent else None
+            if scenario is None or agent is None:
+                return self.no_server(origin)
+            template = await self.negotiate(client, origin, agent["id"], scenario)
+            payload = self.fills(self.mapper.map(utterance, template))
+            result = await self.sends(client, origin, agent["id"], template["schema_id"], payload)
+        except (Refused, InvalidMessage, ValueError, OSError) as error:
+            return {"status": "failed", "message": str(error)[:500]}
+        return {
+            "status": "done",
+            "scenario": scenario,
+            "schema_id": template["schema_id"],
+            "payload": payload,
+            "result": result,
+        }

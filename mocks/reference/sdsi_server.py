@@ -13,16 +13,18 @@ import copy
 import hashlib
 import html
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
+from typing import ClassVar
 
 from .sdsi_evolution import Evolution
 from .sdsi_evolution import test_mode_member
 
 __all__ = [
     "CAPABILITY",
+    "FLIGHT",
+    "SEAT_PATCH",
     "TEMPLATES",
     "Moment",
     "SdsiError",
@@ -269,21 +271,73 @@ REAL = Moment()
 
 @dataclass
 class SdsiServer:
-    """One server agent's state. `fault` names the requirement (mocks/faults.py) the server breaks;
-    `minimal`: a server without Section 6 (no pool, no patches, no suggestions; mocks/minimal.py).
+    """One server agent's state. `minimal`: a server without Section 6 (no pool, no patches, no
+    suggestions; mocks/minimal.py). A fault is a subclass that overrides one of the methods below
+    the requests call (mocks/faults/sdsi.py), each named after what the reference does there.
     """
 
-    fault: str = ""
     minimal: bool = False
     executed: int = field(default=0)
+    #: the server's schema self-evolution (SDSI 6.2); a fault may give it a broken one
+    evolution_class: ClassVar[type[Evolution]] = Evolution
 
     def __post_init__(self) -> None:
         self.templates = {
-            s: _faulted_template(self.fault, t)
+            s: self.defines(copy.deepcopy(t))
             for s, t in (MINIMAL_TEMPLATES if self.minimal else TEMPLATES).items()
         }
-        self.seat_patch = _faulted_patch(self.fault, SEAT_PATCH)
-        self.evolution = Evolution(copy.deepcopy(TEMPLATES), self.fault)
+        self.evolution = self.evolution_class(copy.deepcopy(TEMPLATES))
+
+    # -- what a fault overrides: each the reference's behaviour, by the draft --
+
+    def defines(self, template: dict[str, Any]) -> dict[str, Any]:
+        """A template as the server defines it, when it starts (SDSI 4.1, 4.3)."""
+        return template
+
+    def serves(self, template: dict[str, Any]) -> Any:
+        """A template as the server sends it, once asked for (SDSI 3.2, 4.1)."""
+        return template
+
+    def seat_patch(self) -> dict[str, Any]:
+        """The seeded seat_preference patch, polled and suggested inline (SDSI 6.2.2)."""
+        return copy.deepcopy(SEAT_PATCH)
+
+    def inline_suggestion(self) -> dict[str, Any]:
+        """The update suggestion an execution result carries (SDSI 3.2, Figure 9)."""
+        return self.seat_patch()
+
+    def tolerates_language(self, tag: str) -> bool:
+        """A preferred_language the server has no template in is tolerated (SDSI 4.1)."""
+        return True
+
+    def takes_required_keys_alone(self) -> bool:
+        """A payload without its OPTIONAL keys is executed (SDSI 4.1)."""
+        return True
+
+    def other_limit(self) -> int | None:
+        """How long an "other" may be: any length (SDSI 4.3)."""
+        return None
+
+    def validates_payloads(self) -> bool:
+        """A payload is checked against its template before it runs (SDSI 3.1)."""
+        return True
+
+    def stores(self, texts: list[str]) -> None:
+        """What "other" holds reaches storage as data, never as code (SDSI 7)."""
+
+    def reflects(self, text: str) -> str:
+        """What "other" held, echoed escaped (SDSI 7)."""
+        return html.escape(text)
+
+    def structures_result(self, payload: dict[str, Any], template: dict[str, Any]) -> bool:
+        """An execution result is a JSON object (SDSI 3.2); the minimal conformer's is a line."""
+        return not self.minimal
+
+    def grants_updates(self, authenticated: bool) -> bool:
+        """A patch for a sensitive key goes only to an authenticated client (SDSI 7)."""
+        return authenticated
+
+    # -- the operations --
 
     def template(self, scenario: str, preferred_language: str | None = None) -> Any:
         if scenario not in self.templates:
@@ -294,14 +348,14 @@ class SdsiServer:
                 "Invalid preferred_language",
                 "preferred_language must be a language tag (a string)",
             )
-        if preferred_language and self.fault == "SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED":
+        if preferred_language and not self.tolerates_language(preferred_language):
             raise SdsiError(400, "Unsupported language", f"no template in {preferred_language}")
         template = copy.deepcopy(self.templates[scenario])
         if preferred_language and preferred_language.lower().startswith("zh") and not self.minimal:
             for key in template["keys"]:
                 if isinstance(key, dict) and key.get("key_name") in CHINESE:
                     key["semantic_description"] = CHINESE[key["key_name"]]
-        return _served_template(self.fault, template)
+        return self.serves(template) if template.get("scenario") == "flight_booking" else template
 
     def _template_of(self, schema_id: Any) -> dict[str, Any]:
         template = next((t for t in self.templates.values() if t["schema_id"] == schema_id), None)
@@ -331,7 +385,7 @@ class SdsiServer:
         missing = sorted(required - set(payload))
         if missing:
             raise SdsiError(422, "Missing key", f"the REQUIRED key {missing[0]!r} is missing")
-        if self.fault == "SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED" and set(payload) == required:
+        if set(payload) == required and not self.takes_required_keys_alone():
             raise SdsiError(422, "Missing key", "every key must be given")
         for name, value in payload.items():
             if name == "other":  # SDSI 4.3 governs "other", whatever the template declares
@@ -342,14 +396,14 @@ class SdsiServer:
                     raise SdsiError(
                         422, "Invalid other", '"other" must be a string or an array of strings'
                     )
-                if self.fault == "SDSI-4.3-OTHER-ACCEPTED" and len(str(value)) > 1000:
-                    raise SdsiError(413, "Too long", '"other" is limited to 1,000 characters')
+                if (limit := self.other_limit()) is not None and len(str(value)) > limit:
+                    raise SdsiError(413, "Too long", f'"other" is limited to {limit:,} characters')
             elif name in keys:
                 key_type = keys[name].get("key_type")
                 if (
                     key_type in _TYPES
                     and not _matches(value, key_type)
-                    and self.fault != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
+                    and self.validates_payloads()
                 ):
                     raise SdsiError(422, "Wrong value type", f"{name!r} must be of type {key_type}")
             elif (
@@ -408,14 +462,8 @@ class SdsiServer:
         other = payload.get("other")
         if other:
             texts = other if isinstance(other, list) else [other]
-            if self.fault == "SDSI-7-OTHER-SANITIZED" and any("DROP TABLE" in t for t in texts):
-                raise RuntimeError("the fault: an SQL injection in other reaches the database")
-            escape = (
-                (lambda text: text) if self.fault == "SDSI-7-OTHER-NOT-REFLECTED" else html.escape
-            )
-            result["noted"] = [
-                escape(t[:200]) for t in texts
-            ]  # what the server read, escaped (SDSI 7)
+            self.stores(texts)
+            result["noted"] = [self.reflects(t[:200]) for t in texts]  # what the server read
             if evolved:
                 result["schema_update_suggestion"] = evolved[0]
             elif (
@@ -424,16 +472,8 @@ class SdsiServer:
                 and template["scenario"] == "flight_booking"
                 and any("seat" in t.lower() for t in texts)
             ):
-                result["schema_update_suggestion"] = (
-                    {"new_keys": {"seat_preference": "string"}}
-                    if self.fault == "SDSI-3.2-SUGGESTION-WELL-FORMED"
-                    else copy.deepcopy(self.seat_patch)
-                )
-        if (
-            self.minimal
-        ):  # SDSI 3.2: the result SHOULD be structured; the minimal conformer's is a line of text
-            return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
-        if self.fault == "SDSI-3.2-RESULT-STRUCTURED" and len(payload) > len(template["keys"]) // 2:
+                result["schema_update_suggestion"] = self.inline_suggestion()
+        if not self.structures_result(payload, template):
             return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"
         return result
 
@@ -454,107 +494,13 @@ class SdsiServer:
         template = self._template_of(schema_id)
         patches = []
         if moment.session is None and template["scenario"] == "flight_booking":
-            patches.append(copy.deepcopy(self.seat_patch))
-            if authenticated or self.fault == "SDSI-7-UPDATES-AUTHENTICATED":
+            patches.append(self.seat_patch())
+            if self.grants_updates(authenticated):
                 patches.append(copy.deepcopy(PAYMENT_PATCH))
         patches += self.evolution.patches(
             template["scenario"], client_id, moment.now, moment.session
         )
         return {"patches": patches}
-
-
-def _key(template: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(k for k in template["keys"] if k.get("key_name") == name)
-
-
-#: Faults that change a template, for serving and executing alike (the server keeps to what it
-#: serves).
-_TEMPLATE_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "SDSI-4.1-KEY-DEFINITION-OBJECT": lambda t: t["keys"].append("seat"),
-    "SDSI-4.1-KEY-NAME-REQUIRED": (
-        lambda t: t["keys"].append(
-            {"key_type": "string", "required": False, "semantic_description": "Meal preference."}
-        )
-    ),
-    "SDSI-4.1-KEY-NAME-SNAKE-CASE": lambda t: _key(t, "cabin_class").update(key_name="cabinClass"),
-    "SDSI-4.1-KEY-NAME-UNIQUE": (
-        lambda t: t["keys"].append(copy.deepcopy(_key(t, "passenger_count")))
-    ),
-    "SDSI-4.1-KEY-TYPE-REQUIRED": lambda t: _key(t, "cabin_class").pop("key_type"),
-    "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE": lambda t: _key(t, "cabin_class").update(key_type="enum"),
-    "SDSI-4.1-SEMANTIC-DESCRIPTION-REQUIRED": (
-        lambda t: _key(t, "destination").pop("semantic_description")
-    ),
-    "SDSI-4.1-SEMANTIC-DESCRIPTION-NON-EMPTY": (
-        lambda t: _key(t, "destination").update(semantic_description="")
-    ),
-    "SDSI-4.1-REQUIRED-FLAG-REQUIRED": lambda t: _key(t, "cabin_class").pop("required"),
-    "SDSI-4.1-DEFAULT-VALUE-MATCHES-TYPE": (
-        lambda t: _key(t, "passenger_count").update(default_value="one")
-    ),
-    "SDSI-4.1-DEFAULT-VALUE-ONLY-OPTIONAL-KEYS": (
-        lambda t: _key(t, "origin").update(default_value="PEK")
-    ),
-    "SDSI-4.3-OTHER-DEFINED": lambda t: t["keys"].remove(_key(t, "other")),
-    "SDSI-4.3-OTHER-OPTIONAL": lambda t: _key(t, "other").update(required=True),
-    "SDSI-4.3-OTHER-KEY-TYPE": lambda t: _key(t, "other").update(key_type="integer"),
-}
-#: Faults that change only the template as served (the server executes by its true template).
-_SERVED_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "SDSI-4.1-TEMPLATE-OBJECT": lambda t: t["keys"],
-    "SDSI-4.1-SCHEMA-ID-REQUIRED": lambda t: {k: v for k, v in t.items() if k != "schema_id"},
-    "SDSI-4.1-SCENARIO-REQUIRED": lambda t: {k: v for k, v in t.items() if k != "scenario"},
-    "SDSI-4.1-KEYS-REQUIRED": lambda t: {**t, "keys": {k["key_name"]: k for k in t["keys"]}},
-}
-#: Faults that change the seat_preference patch, polled and inline.
-_PATCH_FAULTS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "SDSI-6.2.2-PATCH-ID": lambda p: p.pop("patch_id"),
-    "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID": lambda p: p.update(parent_schema_id="flight_booking_v0"),
-    "SDSI-6.2.2-PATCH-TIMESTAMP": lambda p: p.update(timestamp="yesterday"),
-    "SDSI-6.2.2-PATCH-EXPIRATION": lambda p: p.pop("expiration"),
-    "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT": lambda p: p.update(expiration="2026-04-01T00:00:00Z"),
-    "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339": lambda p: p.update(timestamp="2026-05-01T08:00:00"),
-    "SDSI-6.2.2-PATCH-KEYS": lambda p: p.pop("new_keys"),
-    "SDSI-6.2.3-EXPERIMENTAL-FLAG": lambda p: p["new_keys"][0].update(experimental=False),
-    "SDSI-6.2.3-DEPRECATED-GRACE-FLAG": lambda p: p["new_keys"][0].update(deprecated="yes"),
-    "SDSI-6.2.2-NO-KEY-COLLISION": lambda p: p["new_keys"][0].update(key_name="cabin_class"),
-    "SDSI-4.3-OTHER-RESERVED": (
-        lambda p: p["new_keys"][0].update(key_name="other", key_type="string")
-    ),
-    "SDSI-6.2.2-NO-DUPLICATE-KEY": lambda p: p["new_keys"].append(copy.deepcopy(p["new_keys"][0])),
-    "SDSI-6.2.2-BASE-KEY-NOT-REMOVED": lambda p: p.update(removed_keys=["passenger_count"]),
-    "SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED": lambda p: p.update(
-        modified_keys=[{**_key(FLIGHT, "passenger_count"), "key_type": "string"}]
-    ),
-    "SDSI-6.2.2-PATCH-ADDITIVE-ONLY": lambda p: p.update(
-        modified_keys=[{**_key(FLIGHT, "origin"), "required": False}]
-    ),
-    "SDSI-6.2.3-CONVERGENCE-CAP": lambda p: p.update(
-        new_keys=[{**p["new_keys"][0], "key_name": f"wish_{n}"} for n in range(11)]
-    ),
-}
-#: Every requirement a fault of this server breaks (mocks/faults.py describes each).
-SDSI_FAULTS = (*_TEMPLATE_FAULTS, *_SERVED_FAULTS, *_PATCH_FAULTS)
-
-
-def _faulted_template(fault: str, template: dict[str, Any]) -> dict[str, Any]:
-    template = copy.deepcopy(template)
-    if fault in _TEMPLATE_FAULTS and template["scenario"] == "flight_booking":
-        _TEMPLATE_FAULTS[fault](template)
-    return template
-
-
-def _served_template(fault: str, template: dict[str, Any]) -> Any:
-    if fault in _SERVED_FAULTS and template.get("scenario") == "flight_booking":
-        return _SERVED_FAULTS[fault](template)
-    return template
-
-
-def _faulted_patch(fault: str, patch: dict[str, Any]) -> dict[str, Any]:
-    patch = copy.deepcopy(patch)
-    if fault in _PATCH_FAULTS:
-        _PATCH_FAULTS[fault](patch)
-    return patch
 
 
 def patch_keys(template: dict[str, Any]) -> list[dict[str, Any]]:

@@ -47,6 +47,7 @@ from ..faults import FAULTS
 from ..faults import Fault
 from ..faults.rate import AtRate
 from ..faults.rate import Sometimes
+from ..faults.rate import made_once
 from ..minimal import MinimalResponses
 from ..minimal import minimal_document
 from . import aci_host
@@ -57,8 +58,10 @@ from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
 from .problems import nonconforming
 from .problems import problem
+from .sdsi_client import SdsiClient
 from .sdsi_evolution import CLOCK_HEADER
 from .sdsi_evolution import SESSION_HEADER
+from .sdsi_server import SdsiServer
 from .summarizer import summarize
 from .summarizer import summarizer_tool
 
@@ -169,7 +172,7 @@ def create_app(
     broken: Fault | None = FAULTS[fault] if fault else None
     breaks = broken.key if broken else ""
     if broken and fault_rate is not None:
-        if broken.document or broken.plain_http or broken.tls_maximum:
+        if broken.document or broken.plain_http or broken.tls_maximum or made_once(broken.agent):
             raise ValueError(
                 f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
             )
@@ -298,7 +301,8 @@ def create_app(
             text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"}
         )
 
-    server = sdsi_server.SdsiServer(fault=breaks, minimal=minimal)
+    server = (broken.agent_for(SdsiServer) if broken else SdsiServer)(minimal=minimal)
+    assistant_agent = (broken.agent_for(SdsiClient) if broken else SdsiClient)()
     # the envelope's input as the document describes it, less execute's payload schemas: the server
     # agent judges payloads by its own templates (which a fault may change)
     sdsi_inputs = {
@@ -314,7 +318,7 @@ def create_app(
                 400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}"
             )
         if (
-            breaks != "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
+            server.validates_payloads()
             and (refused := nonconforming(sdsi_inputs[operation], given)) is not None
         ):
             return refused
@@ -400,9 +404,7 @@ def create_app(
             return refused
         try:
             return JSONResponse(
-                await sdsi_client.handle_user_request(
-                    given["utterance"], given["server"], fault=breaks
-                )
+                await assistant_agent.handle_user_request(given["utterance"], given["server"])
             )
         except RuntimeError as error:
             return problem(500, "Internal error", str(error))

@@ -12,7 +12,7 @@ from conformance.report import Result
 from conformance.report import Status
 from conformance.requirements import catalogue
 from mocks.faults import FAULTS
-from mocks.reference.sdsi_client import CLIENT_FAULTS
+from mocks.reference.sdsi_client import SdsiClient
 from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify as certify_suite
 from tests.checks.mutants import print_table
@@ -26,7 +26,8 @@ def certify(fault: str | None, roles: tuple[str, ...] = ("server", "any")) -> li
 
 
 def roles_of(name: str) -> tuple[str, ...]:
-    return ("client", "any") if FAULTS[name].requirement in CLIENT_FAULTS else ("server", "any")
+    client = FAULTS[name].agent_for(SdsiClient) is not SdsiClient
+    return ("client", "any") if client else ("server", "any")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,0 +1,73 @@
+"""A fault that is a subclass of a reference agent breaks its one rule: on every request, or at a
+rate on the requests a seeded coin picked, the reference answering the others; a fault made when
+the agent starts cannot be applied at a rate."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from mocks.faults import FAULTS
+from mocks.faults.sdsi import SDSI_FAULTS
+from mocks.faults.sdsi import ReflectsOther
+from mocks.reference.sdsi_client import SdsiClient
+from mocks.reference.sdsi_server import SdsiServer
+from mocks.reference.woa_host import create_app
+
+BASE = "http://testserver"
+MARKUP = "<b>window seat</b>"
+
+
+def test_a_fault_overrides_one_method_and_says_its_rule() -> None:
+    server = ReflectsOther()
+    result = server.execute("flight_booking_v1", _payload())
+    assert result["noted"] == [MARKUP]
+    assert SdsiServer().execute("flight_booking_v1", _payload())["noted"] == [
+        "&lt;b&gt;window seat&lt;/b&gt;"
+    ]
+    assert FAULTS["sdsi-7-other-not-reflected"].agent is ReflectsOther
+
+
+def test_every_sdsi_fault_is_a_subclass_of_one_reference_agent() -> None:
+    for fault in SDSI_FAULTS:
+        assert issubclass(fault, SdsiServer) != issubclass(fault, SdsiClient), fault
+        assert FAULTS[fault.requirement.lower() + (f"-{fault.variant}" if fault.variant else "")]
+
+
+def _payload() -> dict[str, object]:
+    return {
+        "origin": "PEK",
+        "destination": "SHA",
+        "departure_date": "2026-05-04",
+        "other": MARKUP,
+    }
+
+
+async def _noted(rate: float | None, requests: int) -> list[bool]:
+    app = create_app(BASE, "sdsi-7-other-not-reflected", fault_rate=rate, fault_seed=7)
+    envelope = {
+        "input": {"schema_id": "flight_booking_v1", "payload": _payload()},
+        "operation": "execute",
+    }
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+        answers = [
+            await client.post("/agents/travel-and-photo/invoke", json=envelope)
+            for _ in range(requests)
+        ]
+    return [a.json()["noted"] == [MARKUP] for a in answers]
+
+
+def test_at_a_rate_the_fault_breaks_its_rule_on_the_picked_requests_alone() -> None:
+    always = asyncio.run(_noted(None, 5))
+    sometimes = asyncio.run(_noted(0.5, 40))
+    assert all(always)
+    assert 0 < sum(sometimes) < len(sometimes)
+    assert asyncio.run(_noted(0.5, 40)) == sometimes  # the same seed picks the same requests
+
+
+def test_a_fault_made_when_the_agent_starts_cannot_be_applied_at_a_rate() -> None:
+    with pytest.raises(ValueError, match="made once"):
+        create_app(BASE, "sdsi-4.1-key-name-snake-case", fault_rate=0.5)
