@@ -4,9 +4,9 @@ A fault's name is its requirement's ID in lower case (`woa-5.2-agent-mismatch-40
 WOA-5.2-AGENT-MISMATCH-400). A fault either edits the document the host serves (`document`), wraps
 the host in a middleware that breaks one rule of what it serves over HTTP (`wrap`,
 mocks/faults/woa_host.py), runs one of its agents as a subclass that breaks one rule (`agent`,
-mocks/faults/sdsi.py), changes one behaviour the host still looks up by name (the ACI agents), or
-changes how it is served (`plain_http`, `tls_maximum`). The project's tests run the suite against
-every fault and expect its requirement, and only its requirement, to fail.
+mocks/faults/sdsi.py, aci.py), or changes how it is served (`plain_http`, `tls_maximum`). The
+project's tests run the suite against every fault and expect its requirement, and only its
+requirement, to fail.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 from typing import TypeVar
 
+from .aci import ACI_FAULTS
+from .rate import made_once
 from .sdsi import SDSI_FAULTS
 from .woa_host import HTTP_FAULTS
 from .woa_host import summary_as_abstract_tool
@@ -35,7 +37,7 @@ class Fault:
     document: Edit | None = None
     plain_http: bool = False
     tls_maximum: ssl.TLSVersion | None = None
-    variant: str = ""  # a second way of breaking the same rule: its name and key carry it
+    variant: str = ""  # a second way of breaking the same rule: its name carries it
     #: a named wrapper around the reference host that breaks the rule (mocks/faults/woa_host.py)
     wrap: Callable[[Any], Any] | None = None
     mcp_tool: Callable[..., Any] | None = None  # the function the host's MCP tool serves instead
@@ -48,9 +50,10 @@ class Fault:
         return self.requirement.lower() + (f"-{self.variant}" if self.variant else "")
 
     @property
-    def key(self) -> str:
-        """What the host looks a behaviour up by: the requirement, and the variant after a slash."""
-        return self.requirement + (f"/{self.variant}" if self.variant else "")
+    def made_once(self) -> bool:
+        """Whether the fault is made once rather than per request (a document edit, plain HTTP, a
+        TLS version, what an agent builds when it starts): it cannot be applied at a rate."""
+        return bool(self.document or self.plain_http or self.tls_maximum or made_once(self.agent))
 
     def agent_for(self, reference: type[T]) -> type[T]:
         """The class to run `reference`'s agent as: this fault's subclass of it, if it is one."""
@@ -277,97 +280,13 @@ _ALL = [
         "serves everything, SDSI payloads included, over plain HTTP",
         plain_http=True,
     ),
-    # -- the ACI invoked agents (ACI 2.1, 5.2, 5.3, 6), over WoA REST and A2A --
-    Fault("ACI-2.1-RETURNS-OWN-AGENTCONTEXT", "returns its AgentContext under another SubTaskID"),
-    Fault("ACI-5.2-AGENTCONTEXT-MEMBERS", "returns its AgentContext without AgentName"),
-    Fault("ACI-5.2-TODO-ITEMS", "returns todoItems without their descriptions"),
-    Fault("ACI-5.2-ITEM-STATE-BINARY", "marks a completed item with state 2"),
-    Fault("ACI-5.2-ITEM-STATE-PER-ITEM", "leaves the first todo item without a state"),
-    Fault("ACI-5.2-ITEM-STATE-ONE-EACH", "gives the first todo item two states"),
-    Fault(
-        "ACI-5.2-KEY-INFORMATION-PER-ITEM", "gives no outputabstract for its last completed item"
-    ),
-    Fault("ACI-5.2-LAST-UPDATED-TIMESTAMP", "stamps LastUpdated as a number"),
-    Fault("ACI-5.2-LAST-UPDATED-RFC3339", 'stamps LastUpdated "last tuesday"'),
-    Fault("ACI-5.2-DEPENDENCIES-PRESERVED", "returns Dependencies emptied"),
-    Fault(
-        "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION",
-        "returns ItemstateUpdates and KeyInformation as they were sent",
-    ),
-    Fault(
-        "ACI-5.2-CONTEXT-URI-RESOLVED", "never fetches a ContextURI and works without the context"
-    ),
-    Fault(
-        "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT",
-        "carries on, items completed, when the store refuses a ContextURI",
-    ),
-    Fault("ACI-6-EXPIRED-REFERENCE-NOT-USED", "uses a ContextURI whose expiry has passed"),
+    # -- the ACI agents (ACI 2.1, 3, 4.2, 5, 6): subclasses of the invoked agents' executor, the
+    # master and its context store (mocks/faults/aci.py) --
+    *(Fault(a.requirement, a.description, variant=a.variant, agent=a) for a in ACI_FAULTS),
     Fault(
         "ACI-6-AGENTCONTEXT-CONFIDENTIALITY",
         "serves everything, AgentContexts included, over plain HTTP",
         plain_http=True,
-    ),
-    # -- the ACI master (ACI 2.1, 3, 4.2, 5, 6), run against the suite's spy agents --
-    Fault("ACI-2.1-TASKCONTEXT-MASTER-ONLY", "sends the TaskContext inside each AgentContext"),
-    Fault(
-        "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED",
-        "swaps the hotel and flight subtasks' AgentContexts",
-    ),
-    Fault(
-        "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED",
-        "pastes the other tour subtasks' AgentContexts into Context as JSON text",
-        variant="as-text",
-    ),
-    Fault(
-        "ACI-2.1-TASKCONTEXT-MASTER-ONLY",
-        "pastes the TaskContext into each AgentContext's Context as JSON text",
-        variant="as-text",
-    ),
-    Fault(
-        "ACI-3-NO-DISPATCH-PAST-UNFINISHED",
-        "carries on down the doctor-visit chain after the diagnosis failed",
-    ),
-    Fault(
-        "ACI-3-COLLABORATIVE-WAITS",
-        "sends the doctor visit's subtasks 20 ms apart without waiting for answers",
-    ),
-    Fault(
-        "ACI-3-COLLABORATIVE-ORDER",
-        "runs the doctor visit backwards: medicine, prescription, diagnosis",
-    ),
-    Fault(
-        "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS",
-        "never passes a subtask's result to the subtask that needs it",
-    ),
-    Fault("ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED", "never sends the weather check"),
-    Fault(
-        "ACI-4.2-CONTEXT-ISOLATION",
-        "passes every earlier result and working context to each later subtask",
-    ),
-    Fault("ACI-5.3-FIGURE-4-MEMBERS-ONLY", "adds the whole UserQuery to each AgentContext"),
-    Fault("ACI-5.1-TASKCONTEXT-MEMBERS", "returns a TaskContext without TaskName"),
-    Fault("ACI-5.1-GOAL-STATUS", "returns GoalStatus as an object from goal to status"),
-    Fault("ACI-5.1-OVERALL-STATUS-DERIVED", "reads OverallStatus completed whatever its goals say"),
-    Fault(
-        "ACI-5.3-TASKCONTEXT-UPDATED", "returns the TaskContext as it stood before any subtask ran"
-    ),
-    Fault(
-        "ACI-5.2-TWO-PHASE-UNFINISHED",
-        "takes an item in state 0 as done when its abstract reads well",
-    ),
-    Fault(
-        "ACI-5.2-TWO-PHASE-VERIFIED",
-        "takes an item in state 1 as done without reading its abstract",
-    ),
-    Fault(
-        "ACI-6-STORAGE-ACCESS-AUTHENTICATED",
-        "serves offloaded context to a request without the reference's credential",
-    ),
-    Fault("ACI-6-CONTEXT-URI-SIGNED", "accepts any signature on a context reference"),
-    Fault("ACI-6-STORAGE-TTL", "hands out context references that expire in ten years"),
-    Fault(
-        "ACI-6-MASTER-TRUSTS-STORAGE",
-        "offloads context to a store that rewrites an entry each time it is read",
     ),
 ]
 

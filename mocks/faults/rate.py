@@ -5,11 +5,10 @@
 A fault that is a wrapper around the host (mocks/faults/woa_host.py) breaks its rule on the requests
 a seeded coin picked, the others going to the host itself. A fault that is a subclass of a
 reference agent overrides one of its methods with `@breaks`: the override runs on the picked
-requests, the reference's method on the others. A fault the host still compares by its key
-(`breaks == "ACI-..."`) is, at a rate, a `Sometimes`, equal to the fault's key only on the picked
-requests. The coin is tossed once per request, in `AtRate`, so every decision within one request
-agrees. A fault made once rather than per request (a document edit, plain HTTP, a TLS version, an
-agent's definitions built when it starts) cannot be applied at a rate.
+requests, the reference's method on the others. The coin is tossed once per request, in `AtRate`,
+so every decision within one request agrees. A fault made once rather than per request (a document
+edit, plain HTTP, a TLS version, an agent's definitions built when it starts) cannot be applied at a
+rate.
 """
 
 from __future__ import annotations
@@ -26,10 +25,10 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-__all__ = ["AtRate", "Sometimes", "breaks", "made_once"]
+__all__ = ["AtRate", "breaks", "made_once"]
 
-#: Whether the coin picked this request; None outside a fault applied at a rate.
-_PICKED: ContextVar[bool | None] = ContextVar("fault_picked", default=None)
+#: Whether this request breaks the rule: every request does, unless a rate's coin passed it over.
+_PICKED: ContextVar[bool] = ContextVar("fault_picked", default=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,7 +46,7 @@ class breaks(Generic[F]):
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         if instance is None:
             return self
-        if _PICKED.get() is False:
+        if not _PICKED.get():
             return getattr(super(self.owner, instance), self.name)
         return self.method.__get__(instance, owner)
 
@@ -58,28 +57,10 @@ def made_once(agent: type | None) -> bool:
     return getattr(agent, "made_once", False)
 
 
-class Sometimes(str):
-    """A fault's key that holds only on the requests the coin picked."""
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return _PICKED.get() is True and str.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return str.__hash__(self)
-
-    def __bool__(self) -> bool:
-        return _PICKED.get() is True
-
-
 class AtRate:
     """ASGI middleware: each HTTP request is picked with probability `rate`, from a coin seeded by
     `seed`, and goes to the `faulty` app when picked (a fault's wrapper around the same host), to
-    `app` otherwise; a fault the host looks up by its key holds on the picked requests alone."""
+    `app` otherwise; a fault's `@breaks` overrides hold on the picked requests alone."""
 
     def __init__(self, app: ASGIApp, faulty: ASGIApp, rate: float, seed: int = 0) -> None:
         self.app, self.faulty, self.rate, self.coin = app, faulty, rate, random.Random(seed)

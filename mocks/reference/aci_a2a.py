@@ -38,15 +38,15 @@ from conformance.harness import read_capped
 from .aci_agents import AciError
 from .aci_agents import Fetch
 from .aci_agents import InvokedAgent
-from .aci_agents import execute_subtask
+from .aci_agents import SubtaskExecutor
 from .problems import problem
 
 __all__ = ["a2a_app"]
 
 
 class _Executor(AgentExecutor):
-    def __init__(self, agent: InvokedAgent, fetch: Fetch, fault: str, minimal: bool) -> None:
-        self.agent, self.fetch, self.fault, self.minimal = agent, fetch, fault, minimal
+    def __init__(self, agent: InvokedAgent, fetch: Fetch, executor: SubtaskExecutor) -> None:
+        self.agent, self.fetch, self.executor = agent, fetch, executor
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         message = context.message
@@ -57,9 +57,7 @@ class _Executor(AgentExecutor):
         )
         given = next((d for d in data if isinstance(d, dict)), None)
         try:
-            reply: dict[str, Any] = await execute_subtask(
-                self.agent, given, self.fetch, self.fault, minimal=self.minimal
-            )
+            reply: dict[str, Any] = await self.executor.execute(self.agent, given, self.fetch)
         except AciError as error:
             reply = {
                 "problem": {"status": error.status, "title": error.title, "detail": error.detail}
@@ -101,10 +99,8 @@ def a2a_app(
     agent: InvokedAgent,
     base: str,
     fetch: Fetch,
-    fault: str = "",
+    executor: SubtaskExecutor,
     limit: int = 1024 * 1024,
-    *,
-    minimal: bool = False,
 ) -> ASGIApp:
     """The A2A server of `agent`, to be mounted at `base` (an absolute URL ending
     /a2a/{agent_id})."""
@@ -137,7 +133,7 @@ def a2a_app(
         ],
     )
     handler = DefaultRequestHandler(
-        agent_executor=_Executor(agent, fetch, fault, minimal),
+        agent_executor=_Executor(agent, fetch, executor),
         task_store=InMemoryTaskStore(),
         agent_card=card,
     )

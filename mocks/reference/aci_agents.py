@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from conformance.oracle.clock import format_time
 
-__all__ = ["AGENTS", "CAPABILITY", "AciError", "InvokedAgent", "execute_subtask"]
+__all__ = ["AGENTS", "CAPABILITY", "AciError", "InvokedAgent", "SubtaskExecutor"]
 
 CAPABILITY = "https://datatracker.ietf.org/doc/draft-chang-agent-context-interaction/"
 
@@ -103,103 +103,96 @@ def expired(uri: str, now: float) -> bool:
         return True
 
 
-async def execute_subtask(
-    agent: InvokedAgent, message: Any, fetch: Fetch, fault: str = "", *, minimal: bool = False
-) -> dict[str, Any]:
-    """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...};
-    `minimal`: without the optional LastUpdated (mocks/minimal.py)."""
-    context = message.get("AgentContext") if isinstance(message, dict) else None
-    if not isinstance(context, dict):
-        raise AciError(
-            400, "Invalid message", 'the input must be {"AgentContext": {...}} (ACI 5.2)'
-        )
-    missing = [m for m in REQUIRED if m not in context]
-    if missing:
-        raise AciError(422, "Invalid AgentContext", f"the AgentContext lacks {', '.join(missing)}")
-    if context["AgentID"] != agent.id:
-        raise AciError(
-            422,
-            "Not this agent's context",
-            f"the AgentContext is addressed to {context['AgentID']!r}, not {agent.id!r} (ACI 4.2)",
-        )
-    items = context["todoItems"]
-    if not isinstance(items, list) or not all(
-        isinstance(i, dict) and isinstance(i.get("itemId"), str) for i in items
-    ):
-        raise AciError(
-            422, "Invalid todoItems", "todoItems must be an array of {itemId, description}"
-        )
-    text: str = context["Context"] if isinstance(context.get("Context"), str) else ""
-    unavailable = ""
-    uri = _reference(context)
-    if uri is not None and fault != "ACI-5.2-CONTEXT-URI-RESOLVED":
-        if expired(uri, time.time()) and fault != "ACI-6-EXPIRED-REFERENCE-NOT-USED":
-            unavailable = "the ContextURI reference has expired; it was not fetched"
-        else:
-            try:
-                text = await fetch(uri)
-            except AciError as error:
-                # the fault: carry on as if the context were there
-                unavailable = (
-                    ""
-                    if fault == "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"
-                    else f"the ContextURI could not be resolved: {error.detail}"
-                )
-    if fault == "ACI-5.2-CONTEXT-URI-RESOLVED" and uri is not None:
-        unavailable, text = (
-            "",
-            "",
-        )  # the fault: the reference is never fetched; the agent works without it
-    possible = not unavailable and (not agent.needs or agent.needs in text.lower())
-    states, abstracts = [], []
-    for n, item in enumerate(items):
-        done = possible
-        state = 2 if fault == "ACI-5.2-ITEM-STATE-BINARY" and done else int(done)
-        states.append({"itemId": item["itemId"], "state": state})
-        if done and not (fault == "ACI-5.2-KEY-INFORMATION-PER-ITEM" and n == len(items) - 1):
-            abstracts.append(
-                {"itemId": item["itemId"], "outputabstract": agent.outcome(item, text)}
+class SubtaskExecutor:
+    """How the reference invoked agents execute a subtask (ACI 5.2, 5.3, 6); `minimal`: without the
+    optional LastUpdated (mocks/minimal.py). A fault is a subclass that overrides one of the methods
+    below `execute` calls (mocks/faults/aci.py), each named after what the reference does there."""
+
+    def __init__(self, *, minimal: bool = False) -> None:
+        self.minimal = minimal
+
+    # -- what a fault overrides: each the reference's behaviour, by the draft --
+
+    def usable(self, uri: str) -> bool:
+        """A reference is used only before its expiry (ACI 6)."""
+        return not expired(uri, time.time())
+
+    async def resolves(self, uri: str, fetch: Fetch, inline: str) -> tuple[str, str]:
+        """The context a ContextURI holds, or why it is unavailable (ACI 5.2)."""
+        if not self.usable(uri):
+            return inline, "the ContextURI reference has expired; it was not fetched"
+        try:
+            return await fetch(uri), ""
+        except AciError as error:
+            return inline, self.unresolved(error)
+
+    def unresolved(self, error: AciError) -> str:
+        """Why the work cannot be done without a context that could not be fetched (ACI 5.2)."""
+        return f"the ContextURI could not be resolved: {error.detail}"
+
+    def answers(self, updated: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
+        """The AgentContext the agent returns: the one it was sent, updated (ACI 5.2, 5.3)."""
+        return updated
+
+    # -- the operation --
+
+    async def execute(self, agent: InvokedAgent, message: Any, fetch: Fetch) -> dict[str, Any]:
+        """One invocation: the agent's updated AgentContext, wrapped as {"AgentContext": ...}."""
+        context = message.get("AgentContext") if isinstance(message, dict) else None
+        if not isinstance(context, dict):
+            raise AciError(
+                400, "Invalid message", 'the input must be {"AgentContext": {...}} (ACI 5.2)'
             )
-        elif not done:
-            reason = unavailable or f"waiting for the {agent.needs} this item depends on"
-            abstracts.append({"itemId": item["itemId"], "outputabstract": f"not done: {reason}"})
-    if fault == "ACI-5.2-ITEM-STATE-PER-ITEM":
-        states = states[1:]
-    if fault == "ACI-5.2-ITEM-STATE-ONE-EACH":
-        states = [states[0], *states]
-    updated = {
-        "AgentID": agent.id,
-        "AgentName": context.get("AgentName", agent.name),
-        "SubTaskID": context["SubTaskID"],
-        "SubTaskName": context.get("SubTaskName", ""),
-        "Dependencies": (
-            [] if fault == "ACI-5.2-DEPENDENCIES-PRESERVED" else context.get("Dependencies", [])
-        ),
-        **{k: context[k] for k in ("Context", "ContextURI", "Context/ContextURI") if k in context},
-        "todoItems": items,
-        "ItemstateUpdates": states,
-        "KeyInformation": abstracts,
-        "LastUpdated": (
-            {
-                "ACI-5.2-LAST-UPDATED-RFC3339": "last tuesday",
-                "ACI-5.2-LAST-UPDATED-TIMESTAMP": time.time(),
-            }.get(fault, format_time(time.time()))
-        ),
-        "Optional": ["LastUpdated"],
-    }
-    if minimal:
-        del updated["LastUpdated"], updated["Optional"]
-    if (
-        fault == "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION"
-    ):  # the context comes back as it was sent
-        updated.update(
-            ItemstateUpdates=context.get("ItemstateUpdates", context.get("ItemStateUpdates", [])),
-            KeyInformation=context.get("KeyInformation", []),
-        )
-    if fault == "ACI-5.2-AGENTCONTEXT-MEMBERS":
-        del updated["AgentName"]
-    if fault == "ACI-5.2-TODO-ITEMS":
-        updated["todoItems"] = [{"itemId": i["itemId"]} for i in items]
-    if fault == "ACI-2.1-RETURNS-OWN-AGENTCONTEXT":
-        updated["SubTaskID"] = f"{context['SubTaskID']}-copy"
-    return {"AgentContext": updated}
+        missing = [m for m in REQUIRED if m not in context]
+        if missing:
+            raise AciError(
+                422, "Invalid AgentContext", f"the AgentContext lacks {', '.join(missing)}"
+            )
+        if context["AgentID"] != agent.id:
+            raise AciError(
+                422,
+                "Not this agent's context",
+                f"the AgentContext is addressed to {context['AgentID']!r}, not {agent.id!r}"
+                " (ACI 4.2)",
+            )
+        items = context["todoItems"]
+        if not isinstance(items, list) or not all(
+            isinstance(i, dict) and isinstance(i.get("itemId"), str) for i in items
+        ):
+            raise AciError(
+                422, "Invalid todoItems", "todoItems must be an array of {itemId, description}"
+            )
+        text: str = context["Context"] if isinstance(context.get("Context"), str) else ""
+        unavailable = ""
+        if (uri := _reference(context)) is not None:
+            text, unavailable = await self.resolves(uri, fetch, text)
+        possible = not unavailable and (not agent.needs or agent.needs in text.lower())
+        reason = unavailable or f"waiting for the {agent.needs} this item depends on"
+        updated = {
+            "AgentID": agent.id,
+            "AgentName": context.get("AgentName", agent.name),
+            "SubTaskID": context["SubTaskID"],
+            "SubTaskName": context.get("SubTaskName", ""),
+            "Dependencies": context.get("Dependencies", []),
+            **{
+                k: context[k]
+                for k in ("Context", "ContextURI", "Context/ContextURI")
+                if k in context
+            },
+            "todoItems": items,
+            "ItemstateUpdates": [{"itemId": i["itemId"], "state": int(possible)} for i in items],
+            "KeyInformation": [
+                {
+                    "itemId": item["itemId"],
+                    "outputabstract": (
+                        agent.outcome(item, text) if possible else f"not done: {reason}"
+                    ),
+                }
+                for item in items
+            ],
+            "LastUpdated": format_time(time.time()),
+            "Optional": ["LastUpdated"],
+        }
+        if self.minimal:
+            del updated["LastUpdated"], updated["Optional"]
+        return {"AgentContext": self.answers(updated, context)}

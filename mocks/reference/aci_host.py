@@ -26,7 +26,7 @@ from .aci_agents import AGENTS
 from .aci_agents import CAPABILITY
 from .aci_agents import AciError
 from .aci_agents import Fetch
-from .aci_agents import execute_subtask
+from .aci_agents import SubtaskExecutor
 from .problems import nonconforming
 from .problems import problem
 
@@ -176,9 +176,7 @@ async def invoke_invoked(
     operation: str | None,
     given: Any,
     fetch: Fetch,
-    fault: str,
-    *,
-    minimal: bool = False,
+    executor: SubtaskExecutor,
 ) -> Response:
     if operation != "execute_subtask":
         return problem(
@@ -187,14 +185,12 @@ async def invoke_invoked(
     if (refused := nonconforming(_VALIDATORS[agent_id], given)) is not None:
         return refused
     try:
-        return JSONResponse(
-            await execute_subtask(AGENTS[agent_id], given, fetch, fault, minimal=minimal)
-        )
+        return JSONResponse(await executor.execute(AGENTS[agent_id], given, fetch))
     except AciError as error:
         return problem(error.status, error.title, error.detail)
 
 
-def invoked_mounts(base: str, fetch: Fetch, fault: str, *, minimal: bool = False) -> list[Mount]:
+def invoked_mounts(base: str, fetch: Fetch, executor: SubtaskExecutor) -> list[Mount]:
     """The A2A servers of the invoked agents, where the A2A SDK is installed (the a2a extra;
     imported only here: it takes half a second to load)."""
     if not A2A:
@@ -204,7 +200,7 @@ def invoked_mounts(base: str, fetch: Fetch, fault: str, *, minimal: bool = False
     return [
         Mount(
             f"/a2a/{agent.id}",
-            app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, fault, minimal=minimal),
+            app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, executor),
         )
         for agent in AGENTS.values()
     ]

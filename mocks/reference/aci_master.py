@@ -17,6 +17,8 @@ import json
 import re
 import secrets
 import time
+from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -35,12 +37,13 @@ from .aci_agents import AciError
 
 __all__ = [
     "ContextStore",
+    "Dispatch",
+    "Master",
     "Planner",
     "RulePlanner",
     "Subtask",
     "TaskPlan",
     "master_entry",
-    "run_task",
 ]
 
 MASTER_ID = "aci-master"
@@ -65,6 +68,10 @@ class TaskPlan:
     name: str
     description: str
     subtasks: tuple[Subtask, ...]
+
+
+#: Sends one subtask's AgentContext to its agent after `wait` seconds, and judges the reply.
+Dispatch = Callable[[Subtask, float], Awaitable[None]]
 
 
 class Planner(Protocol):
@@ -162,12 +169,32 @@ class RulePlanner:
 class ContextStore:
     """Offloaded context behind signed, expiring capability URLs:
     {base}/aci/contexts/{id}?exp=..&sig=.. (HMAC-SHA256 over id and exp). No sig: 401; a wrong
-    one: 403; past exp: 410."""
+    one: 403; past exp: 410. A fault is a subclass that overrides one of the methods below
+    (mocks/faults/aci.py)."""
 
     base: str
-    fault: str = ""
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     entries: dict[str, str] = field(default_factory=dict)
+
+    # -- what a fault overrides: each the reference's behaviour, by the draft (ACI 6) --
+
+    def ttl(self) -> float:
+        """How long a reference lasts: a short time."""
+        return TTL
+
+    def requires_credential(self) -> bool:
+        """A reference without its credential is refused."""
+        return True
+
+    def checks_signature(self) -> bool:
+        """A reference whose signature does not match is refused."""
+        return True
+
+    def reads(self, ident: str) -> str:
+        """What an entry holds: what was put there."""
+        return self.entries[ident]
+
+    # -- the store --
 
     def _sign(self, ident: str, exp: int) -> str:
         return hmac.new(self.key, f"{ident}.{exp}".encode(), hashlib.sha256).hexdigest()
@@ -177,7 +204,7 @@ class ContextStore:
         if len(self.entries) >= 1024:  # a bounded store: the oldest entry goes
             self.entries.pop(next(iter(self.entries)))
         self.entries[ident] = text
-        exp = int(time.time() + (TTL if self.fault != "ACI-6-STORAGE-TTL" else 10 * 365 * 86400))
+        exp = int(time.time() + self.ttl())
         return f"{self.base}/aci/contexts/{ident}?exp={exp}&sig={self._sign(ident, exp)}"
 
     def get(self, ident: str, query: str) -> tuple[int, str]:
@@ -186,21 +213,17 @@ class ContextStore:
         exp, sig = (values.get("exp") or ["0"])[0], (values.get("sig") or [""])[0]
         if ident not in self.entries:
             return 404, "no such context"
-        if not sig and self.fault != "ACI-6-STORAGE-ACCESS-AUTHENTICATED":
+        if not sig and self.requires_credential():
             return 401, "the reference's credential (sig) is missing"
         if (
             sig
-            and self.fault != "ACI-6-CONTEXT-URI-SIGNED"
+            and self.checks_signature()
             and (not exp.isdigit() or not hmac.compare_digest(sig, self._sign(ident, int(exp))))
         ):
             return 403, "the reference's signature does not match"
         if exp != "0" and exp.isdigit() and int(exp) <= time.time():
             return 410, "the reference has expired"
-        if (
-            self.fault == "ACI-6-MASTER-TRUSTS-STORAGE"
-        ):  # a store shared with a writer that keeps appending
-            self.entries[ident] += f"\n(revised {time.time():.6f})"
-        return 200, self.entries[ident]
+        return 200, self.reads(ident)
 
 
 def master_entry(base: str) -> dict[str, Any]:
@@ -320,221 +343,217 @@ def _failed(query: str, name: str, description: str, goals: list[str]) -> dict[s
     }
 
 
-def _verified(states: dict[Any, Any], abstracts: dict[Any, str], item: str, fault: str) -> bool:
-    """Two-phase evaluation (ACI 5.2): state 1 first, then an abstract that bears it out."""
-    first = states.get(item) == 1 or fault == "ACI-5.2-TWO-PHASE-UNFINISHED"
-    if not first:
-        return False
-    if fault == "ACI-5.2-TWO-PHASE-VERIFIED" and states.get(item) == 1:
-        return True
-    abstract = abstracts.get(item, "").strip()
-    return bool(abstract) and not CONTRADICTS.search(abstract)
+class Master:
+    """The reference master agent (ACI 2.1, 3, 4.2, 5, 6): `planner` plans the task (the rules
+    for the draft's two by default); `minimal`: what Section 5 demands and nothing more
+    (mocks/minimal.py). A fault is a subclass that overrides one of the methods below `run_task`
+    calls (mocks/faults/aci.py), each named after what the reference does there."""
 
+    def __init__(self, planner: Planner | None = None, *, minimal: bool = False) -> None:
+        self.planner, self.minimal = planner or RulePlanner(), minimal
 
-async def run_task(
-    given: Any,
-    base: str,
-    store: ContextStore,
-    client: HttpClient,
-    planner: Planner | None = None,
-    fault: str = "",
-    *,
-    minimal: bool = False,
-) -> dict[str, Any]:
-    query, agents_url = given.get("UserQuery"), given.get("agents")
-    if not isinstance(query, str) or not isinstance(agents_url, str):
-        raise AciError(
-            422, "Invalid input", "give UserQuery and agents (the URL of a WoA document)"
-        )
-    if not _allowed(agents_url, base):
-        raise AciError(
-            422, "Agents document refused", f"{agents_url} is not on this host's origin or loopback"
-        )
-    plan = (planner or RulePlanner()).plan(query)
-    if plan is None:  # the task is run and fails: the TaskContext says so (ACI 5.1)
-        return {
-            "TaskContext": _failed(
-                query,
-                "unplanned",
-                "The query is neither a trip nor a doctor visit, the two tasks this master plans.",
-                ["plan the task"],
-            )
-        }
-    task_id = f"task-{hashlib.sha256(f'{query}{time.time()}'.encode()).hexdigest()[:8]}"
-    goals = {s.key: "pending" for s in plan.subtasks}
-    task: dict[str, Any] = {
-        "TaskID": task_id,
-        "UserQuery": query,
-        "TaskName": plan.name,
-        "TaskDescription": plan.description,
-        "GoalStatus": [],
-        "OverallStatus": "in progress",
-        "StartTime": format_time(time.time()),
-        "EndTime": "",
-        "Optional": ["StartTime", "EndTime"],
-    }
-    initial = json.loads(json.dumps(task))
-    results: dict[str, list[str]] = {}
-    returned: dict[str, dict[str, Any]] = {}
-    try:
-        invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
-    except AciError as error:
-        return {
-            "TaskContext": _failed(
-                query,
-                plan.name,
-                f"{plan.description} No agents: {error.detail}",
-                [s.goal for s in plan.subtasks],
-            )
-        }
-    missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
-    if missing:
-        return {
-            "TaskContext": _failed(
-                query,
-                plan.name,
-                f"{plan.description} The agents document lists no {missing}.",
-                [s.goal for s in plan.subtasks],
-            )
-        }
+    # -- what a fault overrides: each the reference's behaviour, by the draft --
 
-    def agent_context(subtask: Subtask) -> dict[str, Any]:
-        context = subtask.context
-        sources = (
-            [s.key for s in plan.subtasks if s.key in results]
-            if fault == "ACI-4.2-CONTEXT-ISOLATION"
-            else list(subtask.after)
-        )
-        if fault != "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS":
-            for key in sources:
-                context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
-                if fault == "ACI-4.2-CONTEXT-ISOLATION":
-                    context += " " + str(returned.get(key, {}).get("Context", ""))
-        agent, key = subtask.agent, subtask.key
-        if fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED" and plan.name == "tour-plan":
-            swap = {"hotel-booking": "flight", "flight-booking": "hotel"}
-            other = next((s for s in plan.subtasks if s.key == swap.get(agent)), None)
-            if other is not None:
-                subtask = other
-                agent, key = other.agent, other.key
-        built: dict[str, Any] = {
-            "AgentID": agent,
-            "AgentName": agent.replace("-", " ").title() + " Agent",
-            "SubTaskID": f"{task_id}/{key}",
-            "SubTaskName": subtask.name,
-            "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
-            "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
-            "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items],
-            "KeyInformation": [],
-            "LastUpdated": format_time(time.time()),
-            "Optional": ["LastUpdated"],
-        }
-        if (
-            len(context.encode()) > OFFLOAD_AT and not minimal
-        ):  # ACI 4.1: offloading is allowed, not required
-            built["ContextURI"] = store.put(context)
-        else:
-            built["Context"] = context
-        if fault == "ACI-5.3-FIGURE-4-MEMBERS-ONLY":
-            built["UserQuery"] = query
-        if (
-            minimal
-        ):  # only what Section 5.3 delivers: the todoItems and the context (mocks/minimal.py)
-            for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):
-                del built[member]
-        if (
-            fault == "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED/as-text"
-            and plan.name == "tour-plan"
-        ):
-            others = [
-                {
-                    "AgentID": s.agent,
-                    "SubTaskID": f"{task_id}/{s.key}",
-                    "SubTaskName": s.name,
-                    "Context": s.context,
-                }
-                for s in plan.subtasks
-                if s.agent != agent
-            ]
-            built["Context"] = built.get("Context", "") + " Other subtasks: " + json.dumps(others)
-        return built
+    def dispatched(self, plan: TaskPlan) -> list[Subtask]:
+        """The subtasks sent to agents: every one of the plan (ACI 3)."""
+        return list(plan.subtasks)
 
-    async def dispatch(subtask: Subtask, wait: float = 0.0) -> None:
-        await asyncio.sleep(wait)
-        message: dict[str, Any] = {"AgentContext": agent_context(subtask)}
-        if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY":
-            message["AgentContext"]["TaskContext"] = task
-        if fault == "ACI-2.1-TASKCONTEXT-MASTER-ONLY/as-text":
-            pasted = {k: task.get(k) for k in ("TaskID", "TaskName", "GoalStatus", "OverallStatus")}
-            message["AgentContext"]["Context"] = (
-                message["AgentContext"].get("Context", "") + " Task state: " + json.dumps(pasted)
-            )
-        envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
-        try:
-            reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
-        except AciError:
-            goals[subtask.key] = "failed"
-            return
-        context = reply.get("AgentContext") if isinstance(reply, dict) else None
-        context = context if isinstance(context, dict) else {}
-        returned[subtask.key] = context
-        raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
-        states = (
-            {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)}
-            if isinstance(raw, list)
-            else {}
-        )
-        info: list[Any] = (
-            context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
-        )
-        abstracts = {
-            k.get("itemId"): str(k.get("outputabstract", "")) for k in info if isinstance(k, dict)
-        }
-        done = [i for i, _ in subtask.items if _verified(states, abstracts, i, fault)]
-        results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
-        goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
-
-    remaining = [
-        s
-        for s in plan.subtasks
-        if not (fault == "ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED" and s.agent == "weather-checking")
-    ]
-    if fault == "ACI-3-COLLABORATIVE-WAITS" and plan.name == "see-a-doctor":
-        await asyncio.gather(*(dispatch(s, 0.02 * n) for n, s in enumerate(remaining)))
-    elif fault == "ACI-3-COLLABORATIVE-ORDER" and plan.name == "see-a-doctor":
-        for subtask in reversed(remaining):
-            await dispatch(subtask)
-    else:
-        finished: set[str] = set()  # the subtasks whose result a dependent may use: completed ones
-        carry_on = fault == "ACI-3-NO-DISPATCH-PAST-UNFINISHED"
+    async def schedules(
+        self, plan: TaskPlan, subtasks: list[Subtask], dispatch: Dispatch, goals: dict[str, str]
+    ) -> None:
+        """Independent subtasks at once, a dependent one only after those it needs completed; what
+        depends on an unfinished subtask waits, undone (ACI 2.1, 3)."""
+        finished: set[str] = set()
+        remaining = subtasks
         while remaining:
             ready = [s for s in remaining if set(s.after) <= finished]
-            if (
-                not ready
-            ):  # what is left depends on a subtask that did not complete: it waits, undone
+            if not ready:
                 break
-            if minimal:  # ACI 2.1: dispatching independent subtasks at once is a MAY; one at a time
+            if self.minimal:  # ACI 2.1: independent subtasks at once is a MAY; one at a time
                 for subtask in ready:
-                    await dispatch(subtask)
+                    await dispatch(subtask, 0.0)
             else:
-                await asyncio.gather(*(dispatch(s) for s in ready))
-            finished |= {s.key for s in ready if goals.get(s.key) == "completed" or carry_on}
+                await asyncio.gather(*(dispatch(s, 0.0) for s in ready))
+            finished |= {s.key for s in ready if self.finished(s, goals)}
             remaining = [s for s in remaining if s not in ready]
-    task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]
-    if fault == "ACI-5.1-GOAL-STATUS":
-        task["GoalStatus"] = {s.goal: goals[s.key] for s in plan.subtasks}
-    task["OverallStatus"] = (
-        "completed"
-        if all(g == "completed" for g in goals.values())
-        or fault == "ACI-5.1-OVERALL-STATUS-DERIVED"
-        else "incomplete"
-    )
-    task["EndTime"] = format_time(time.time())
-    if minimal:
-        del task["StartTime"], task["EndTime"], task["Optional"]
-    if fault == "ACI-5.1-TASKCONTEXT-MEMBERS":
-        del task["TaskName"]
-    if fault == "ACI-5.3-TASKCONTEXT-UPDATED":
-        task = initial
-        task["GoalStatus"] = [{"Goal": s.goal, "Status": "pending"} for s in plan.subtasks]
-    return {"TaskContext": task}
+
+    def finished(self, subtask: Subtask, goals: dict[str, str]) -> bool:
+        """Whether a dependent subtask may use this one's result: it completed (ACI 3)."""
+        return goals.get(subtask.key) == "completed"
+
+    def context_for(
+        self,
+        subtask: Subtask,
+        plan: TaskPlan,
+        task_id: str,
+        results: dict[str, list[str]],
+        returned: dict[str, dict[str, Any]],
+    ) -> str:
+        """The context of a subtask's AgentContext: its own, with the results of the subtasks it
+        depends on and nothing else (ACI 3, 4.2)."""
+        context = subtask.context
+        for key in subtask.after:
+            context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
+        return context
+
+    def addressed(self, plan: TaskPlan, subtask: Subtask) -> Subtask:
+        """The subtask whose AgentContext an agent is sent: its own (ACI 2.1)."""
+        return subtask
+
+    def delivers(
+        self, built: dict[str, Any], plan: TaskPlan, subtask: Subtask, task_id: str, query: str
+    ) -> dict[str, Any]:
+        """An AgentContext as sent: Figure 4's members and nothing of other subtasks (ACI 2.1,
+        5.3)."""
+        return built
+
+    def message(self, agent_context: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+        """The message to an invoked agent: its AgentContext; the TaskContext stays with the
+        master (ACI 2.1)."""
+        return {"AgentContext": agent_context}
+
+    def verified(self, states: dict[Any, Any], abstracts: dict[Any, str], item: str) -> bool:
+        """Two-phase evaluation (ACI 5.2): state 1 first, then an abstract that bears it out."""
+        if states.get(item) != 1:
+            return False
+        abstract = abstracts.get(item, "").strip()
+        return bool(abstract) and not CONTRADICTS.search(abstract)
+
+    def concludes(
+        self,
+        task: dict[str, Any],
+        plan: TaskPlan,
+        goals: dict[str, str],
+        initial: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The TaskContext returned: updated as the subtasks went, a status per goal, the overall
+        status derived from them (ACI 5.1, 5.3)."""
+        return task
+
+    # -- the operation --
+
+    async def run_task(
+        self, given: Any, base: str, store: ContextStore, client: HttpClient
+    ) -> dict[str, Any]:
+        query, agents_url = given.get("UserQuery"), given.get("agents")
+        if not isinstance(query, str) or not isinstance(agents_url, str):
+            raise AciError(
+                422, "Invalid input", "give UserQuery and agents (the URL of a WoA document)"
+            )
+        if not _allowed(agents_url, base):
+            raise AciError(
+                422,
+                "Agents document refused",
+                f"{agents_url} is not on this host's origin or loopback",
+            )
+        plan = self.planner.plan(query)
+        if plan is None:  # the task is run and fails: the TaskContext says so (ACI 5.1)
+            return {
+                "TaskContext": _failed(
+                    query,
+                    "unplanned",
+                    "The query is neither a trip nor a doctor visit, the two tasks this master"
+                    " plans.",
+                    ["plan the task"],
+                )
+            }
+        task_id = f"task-{hashlib.sha256(f'{query}{time.time()}'.encode()).hexdigest()[:8]}"
+        goals = {s.key: "pending" for s in plan.subtasks}
+        task: dict[str, Any] = {
+            "TaskID": task_id,
+            "UserQuery": query,
+            "TaskName": plan.name,
+            "TaskDescription": plan.description,
+            "GoalStatus": [],
+            "OverallStatus": "in progress",
+            "StartTime": format_time(time.time()),
+            "EndTime": "",
+            "Optional": ["StartTime", "EndTime"],
+        }
+        initial = json.loads(json.dumps(task))
+        results: dict[str, list[str]] = {}
+        returned: dict[str, dict[str, Any]] = {}
+        try:
+            invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
+        except AciError as error:
+            return {
+                "TaskContext": _failed(
+                    query,
+                    plan.name,
+                    f"{plan.description} No agents: {error.detail}",
+                    [s.goal for s in plan.subtasks],
+                )
+            }
+        missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
+        if missing:
+            return {
+                "TaskContext": _failed(
+                    query,
+                    plan.name,
+                    f"{plan.description} The agents document lists no {missing}.",
+                    [s.goal for s in plan.subtasks],
+                )
+            }
+
+        def agent_context(subtask: Subtask) -> dict[str, Any]:
+            context = self.context_for(subtask, plan, task_id, results, returned)
+            subtask = self.addressed(plan, subtask)
+            built: dict[str, Any] = {
+                "AgentID": subtask.agent,
+                "AgentName": subtask.agent.replace("-", " ").title() + " Agent",
+                "SubTaskID": f"{task_id}/{subtask.key}",
+                "SubTaskName": subtask.name,
+                "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
+                "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
+                "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items],
+                "KeyInformation": [],
+                "LastUpdated": format_time(time.time()),
+                "Optional": ["LastUpdated"],
+            }
+            if len(context.encode()) > OFFLOAD_AT and not self.minimal:
+                built["ContextURI"] = store.put(context)  # ACI 4.1: allowed, not required
+            else:
+                built["Context"] = context
+            if self.minimal:  # only what Section 5.3 delivers: the todoItems and the context
+                for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):
+                    del built[member]
+            return self.delivers(built, plan, subtask, task_id, query)
+
+        async def dispatch(subtask: Subtask, wait: float) -> None:
+            await asyncio.sleep(wait)
+            message = self.message(agent_context(subtask), task)
+            envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
+            try:
+                reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
+            except AciError:
+                goals[subtask.key] = "failed"
+                return
+            context = reply.get("AgentContext") if isinstance(reply, dict) else None
+            context = context if isinstance(context, dict) else {}
+            returned[subtask.key] = context
+            raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
+            states = (
+                {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)}
+                if isinstance(raw, list)
+                else {}
+            )
+            info: list[Any] = (
+                context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
+            )
+            abstracts = {
+                k.get("itemId"): str(k.get("outputabstract", ""))
+                for k in info
+                if isinstance(k, dict)
+            }
+            done = [i for i, _ in subtask.items if self.verified(states, abstracts, i)]
+            results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
+            goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
+
+        await self.schedules(plan, self.dispatched(plan), dispatch, goals)
+        task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]
+        completed = all(g == "completed" for g in goals.values())
+        task["OverallStatus"] = "completed" if completed else "incomplete"
+        task["EndTime"] = format_time(time.time())
+        if self.minimal:
+            del task["StartTime"], task["EndTime"], task["Optional"]
+        return {"TaskContext": self.concludes(task, plan, goals, initial)}

@@ -22,6 +22,7 @@ from datetime import datetime
 from email.utils import format_datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
+from typing import TypeVar
 
 from joserfc import jws
 from joserfc.jwk import ECKey
@@ -46,8 +47,6 @@ from conformance.oracle.clock import parse_time
 from ..faults import FAULTS
 from ..faults import Fault
 from ..faults.rate import AtRate
-from ..faults.rate import Sometimes
-from ..faults.rate import made_once
 from ..minimal import MinimalResponses
 from ..minimal import minimal_document
 from . import aci_host
@@ -56,6 +55,9 @@ from . import sdsi_client
 from . import sdsi_server
 from .aci_agents import AGENTS as ACI_AGENTS
 from .aci_agents import AciError
+from .aci_agents import SubtaskExecutor
+from .aci_master import ContextStore
+from .aci_master import Master
 from .problems import nonconforming
 from .problems import problem
 from .sdsi_client import SdsiClient
@@ -69,6 +71,7 @@ __all__ = ["MAX_BODY", "create_app", "woa_document"]
 
 MAX_BODY = 1024 * 1024
 _LATEST_TEST_CLOCK = parse_time("9000-01-01T00:00:00Z")
+T = TypeVar("T")
 SDSI_AGENT = "travel-and-photo"
 WOA_JSON = "application/woa+json"
 
@@ -170,13 +173,15 @@ def create_app(
         raise ValueError("the minimal conformer takes no fault: faults break the reference host")
     test_mode = test_mode and not minimal
     broken: Fault | None = FAULTS[fault] if fault else None
-    breaks = broken.key if broken else ""
-    if broken and fault_rate is not None:
-        if broken.document or broken.plain_http or broken.tls_maximum or made_once(broken.agent):
-            raise ValueError(
-                f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
-            )
-        breaks = Sometimes(breaks)
+    if broken and fault_rate is not None and broken.made_once:
+        raise ValueError(
+            f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
+        )
+
+    def agent(reference: type[T]) -> type[T]:
+        """The class an agent runs as: the reference's, or the fault's subclass of it."""
+        return broken.agent_for(reference) if broken else reference
+
     if broken and broken.announces_https:  # served over plain HTTP while the document says https
         base = base.replace("http://", "https://", 1)
     document = woa_document(base, test_mode, minimal=minimal)
@@ -261,7 +266,7 @@ def create_app(
             return await master(operation, given)
         if agent_id in ACI_AGENTS:
             return await aci_host.invoke_invoked(
-                agent_id, operation, envelope.get("input"), fetch_context, breaks, minimal=minimal
+                agent_id, operation, envelope.get("input"), fetch_context, executor
             )
         errors = [e.message for e in validator.iter_errors(given)]
         if errors:
@@ -270,7 +275,9 @@ def create_app(
 
     clients = aci_host.Clients()
     fetch_context = aci_host.fetcher(base, clients)
-    context_store = aci_master.ContextStore(base, breaks)
+    context_store = agent(ContextStore)(base)
+    master_agent = agent(Master)(minimal=minimal)
+    executor = agent(SubtaskExecutor)(minimal=minimal)
     master_inputs = Draft202012Validator(
         aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
     )
@@ -286,9 +293,7 @@ def create_app(
             return refused
         try:
             return JSONResponse(
-                await aci_master.run_task(
-                    given, base, context_store, clients.get(), fault=breaks, minimal=minimal
-                )
+                await master_agent.run_task(given, base, context_store, clients.get())
             )
         except AciError as error:
             return problem(error.status, error.title, error.detail)
@@ -301,8 +306,8 @@ def create_app(
             text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"}
         )
 
-    server = (broken.agent_for(SdsiServer) if broken else SdsiServer)(minimal=minimal)
-    assistant_agent = (broken.agent_for(SdsiClient) if broken else SdsiClient)()
+    server = agent(SdsiServer)(minimal=minimal)
+    assistant_agent = agent(SdsiClient)()
     # the envelope's input as the document describes it, less execute's payload schemas: the server
     # agent judges payloads by its own templates (which a fault may change)
     sdsi_inputs = {
@@ -483,7 +488,7 @@ def create_app(
             Route("/sdsi/jwks.json", jwks),
             Route("/aci/contexts/{ident}", stored_context),
             Mount("/mcp", app=mcp_app),
-            *aci_host.invoked_mounts(base, fetch_context, breaks, minimal=minimal),
+            *aci_host.invoked_mounts(base, fetch_context, executor),
         ],
         exception_handlers={404: not_found, 405: not_allowed},
         middleware=[Middleware(ProblemDetailsOnly)],

@@ -10,8 +10,12 @@ import httpx
 import pytest
 
 from mocks.faults import FAULTS
+from mocks.faults.aci import ACI_FAULTS
 from mocks.faults.sdsi import SDSI_FAULTS
 from mocks.faults.sdsi import ReflectsOther
+from mocks.reference.aci_agents import SubtaskExecutor
+from mocks.reference.aci_master import ContextStore
+from mocks.reference.aci_master import Master
 from mocks.reference.sdsi_client import SdsiClient
 from mocks.reference.sdsi_server import SdsiServer
 from mocks.reference.woa_host import create_app
@@ -30,10 +34,14 @@ def test_a_fault_overrides_one_method_and_says_its_rule() -> None:
     assert FAULTS["sdsi-7-other-not-reflected"].agent is ReflectsOther
 
 
-def test_every_sdsi_fault_is_a_subclass_of_one_reference_agent() -> None:
-    for fault in SDSI_FAULTS:
-        assert issubclass(fault, SdsiServer) != issubclass(fault, SdsiClient), fault
-        assert FAULTS[fault.requirement.lower() + (f"-{fault.variant}" if fault.variant else "")]
+REFERENCES = (SdsiServer, SdsiClient, SubtaskExecutor, Master, ContextStore)
+
+
+def test_every_agent_fault_is_a_subclass_of_one_reference_agent_and_in_the_catalogue() -> None:
+    for fault in [*SDSI_FAULTS, *ACI_FAULTS]:
+        assert sum(issubclass(fault, reference) for reference in REFERENCES) == 1, fault
+        name = fault.requirement.lower() + (f"-{fault.variant}" if fault.variant else "")
+        assert FAULTS[name].agent is fault
 
 
 def _payload() -> dict[str, object]:
