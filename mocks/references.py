@@ -60,7 +60,7 @@ class ReferenceAgents:
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
         prefix = command_prefix(fault, minimal=minimal)
         return (
-            f"{prefix}{shlex.quote(sys.executable)} -m mocks.reference.woa_client {{document}}"
+            f"{prefix}{shlex.quote(sys.executable)} -m mocks.woa_client {{document}}"
             " {agent} {operation} {input} {cacert}"
         )
 

@@ -10,35 +10,25 @@ It does what WoA asks of clients:
 - treats names and descriptions as untrusted text: it never reads them to choose an agent or a
   URL (4.1, 8.3). Agents are chosen by id, by the caller.
 
+A fault is a subclass that overrides one of the methods `WoaClient` calls (mocks/faults/
+woa_client.py), each named after what the reference does there. The command the suite's client
+driver runs is mocks/woa_client.py.
+
 Known limit: the address check resolves the host name, then connects; a host name whose DNS
 answer changes between the two (rebinding) is not pinned.
-
-It is also a command for the suite's client driver (`--client-command`, conformance/driver):
-
-    python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT
-
-prints the outputs as JSON and exits 0, or says why on stderr and exits 1. It honours HTTPS_PROXY,
-takes the administrator's allow-list from WOA_CLIENT_ALLOWED_HOSTS (then it calls no other host),
-keeps its document cache in WOA_CLIENT_CACHE_DIR, and breaks one rule when WOA_CLIENT_FAULT names
-one of mocks/faults/woa_client.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import email.utils
 import ipaddress
 import json
-import os
-import re
 import socket
 import ssl
-import sys
 import time
 from collections.abc import Awaitable
 from collections.abc import Callable
-from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -54,40 +44,11 @@ from conformance.bindings.http import tls_context
 from conformance.bindings.jsonparse import parse_json
 from conformance.validation.target_schemas import target_validator
 
-from ..faults.woa_client import CLIENT_FAULTS
-from ..faults.woa_client import MINIMAL_VARIABLE
-from ..faults.woa_client import VARIABLE
-
 __all__ = ["ClientPolicy", "InvalidMessage", "Refused", "WoaClient"]
 
 Resolver = Callable[[str], Awaitable[list[str]]]
 Purpose = Literal["document", "transport", "redirect"]
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-#: The JSON Schema 2020-12 keywords this client knows; a faulty client refuses a schema with others.
-KNOWN_KEYWORDS = frozenset(
-    {
-        "$schema",
-        "$id",
-        "$ref",
-        "$defs",
-        "type",
-        "properties",
-        "required",
-        "items",
-        "enum",
-        "minimum",
-        "maximum",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "description",
-        "title",
-        "additionalProperties",
-        "format",
-        "default",
-        "const",
-    }
-)
 
 
 class Refused(Exception):
@@ -137,9 +98,6 @@ class WoaClient:
     cacert: Path | None = None
     transport: httpx.AsyncBaseTransport | None = None
     cache_dir: Path | None = None  # where the document cache is kept between processes
-    faults: frozenset[str] = (
-        frozenset()
-    )  # requirement IDs this client breaks (mocks/faults/woa_client.py)
     minimal: bool = (
         False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
     )
@@ -148,7 +106,7 @@ class WoaClient:
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _endpoints: dict[str, str] = field(
         default_factory=dict
-    )  # agent id -> URL, kept only by the same-id fault
+    )  # agent id -> URL, kept by a client that remembers endpoints (a fault)
 
     def __post_init__(self) -> None:
         if self.cache_dir is not None and (self.cache_dir / "cache.json").is_file():
@@ -166,28 +124,67 @@ class WoaClient:
             }
             (self.cache_dir / "cache.json").write_text(json.dumps(saved), encoding="utf-8")
 
+    # -- what a fault overrides: each the reference's behaviour, by the draft --
+
+    def verifies(self) -> ssl.SSLContext | bool:
+        """How a server's certificate is checked: against the trusted roots (WoA 8.1)."""
+        return tls_context(str(self.cacert) if self.cacert else None)
+
+    def checks(self, purpose: Purpose, check: Literal["range", "allow-list"]) -> bool:
+        """Whether a URL of this purpose gets this check: every one does (WoA 8.2)."""
+        return True
+
+    def uses_cache(self) -> bool:
+        """Whether a cached document is used while fresh and revalidated after (WoA 7); the minimal
+        conformer keeps no cache."""
+        return not self.minimal
+
+    def chooses(self, agent: dict[str, Any], agent_id: str) -> str:
+        """The agent invoked: the one the caller named, whatever the document's text says
+        (WoA 8.3)."""
+        return agent_id
+
+    def invocation_url(self, rest: dict[str, Any], agent_id: str) -> str:
+        """base joined with invoke_path, {agent_id} replaced by the id (WoA 4.3.1)."""
+        path = str(rest["invoke_path"]).replace("{agent_id}", quote(agent_id, safe=""))
+        return str(rest["base"]).rstrip("/") + path
+
+    def endpoint(self, agent_id: str, url: str) -> str:
+        """The URL to invoke: the one this document gives, never one remembered by agent id from
+        another (WoA 4.1)."""
+        return url
+
+    async def reads(self, agent: dict[str, Any], inputs: Any) -> None:
+        """What the client makes of an agent's entry before invoking it: nothing but the schemas;
+        keywords it does not know are ignored (WoA 4.1, 4.2)."""
+
+    def prepares(self, inputs: Any, value: Any, validate: bool) -> tuple[Any, bool]:
+        """The input as the caller gave it, and whether it is validated first (WoA 4.2, 5.1)."""
+        return value, validate
+
+    def request(self) -> tuple[str, str]:
+        """The method and content type of an invocation: POST, application/json (WoA 4.3.1)."""
+        return "POST", "application/json"
+
+    def envelope(self, agent_id: str, operation: str | None, value: Any) -> dict[str, Any]:
+        """The invocation envelope: agent, the operation if any, input (WoA 5.1, 5.2)."""
+        envelope: dict[str, Any] = {"agent": agent_id}
+        if operation:
+            envelope["operation"] = operation
+        envelope["input"] = value
+        return envelope
+
+    # -- the client --
+
     def _client(self) -> httpx.AsyncClient:
-        verify: ssl.SSLContext | bool = tls_context(str(self.cacert) if self.cacert else None)
-        if "WOA-8.1-CLIENT-VALIDATES-CERTIFICATES" in self.faults:
-            verify = False
         return httpx.AsyncClient(
             timeout=self.policy.timeout,
-            verify=verify,
+            verify=self.verifies(),
             transport=self.transport,
             follow_redirects=False,
             proxy=self.proxy,
             trust_env=self.proxy is None,
         )
-
-    def _skips(self, purpose: Purpose, check: Literal["range", "allow-list"]) -> bool:
-        """Whether a fault turns off this check for URLs of this purpose."""
-        broken = {
-            ("transport", "range"): "WOA-8.2-NO-PRIVATE-RANGES",
-            ("transport", "allow-list"): "WOA-8.2-VALIDATE-TRANSPORT-URLS",
-            ("redirect", "range"): "WOA-8.2-REDIRECT-VALIDATED",
-            ("redirect", "allow-list"): "WOA-8.2-REDIRECT-CAUTION",
-        }
-        return broken.get((purpose, check)) in self.faults
 
     async def check_url(self, url: str, purpose: Purpose = "transport") -> None:
         """Raise `Refused` unless `url` may be called under the policy (WoA 8.1, 8.2).
@@ -207,10 +204,10 @@ class WoaClient:
         except ValueError:
             literal = None
         if literal is not None:
-            if self._skips(purpose, "range"):
+            if not self.checks(purpose, "range"):
                 return
             _refuse_special(parts.hostname, literal)
-        elif self._skips(purpose, "allow-list"):
+        elif not self.checks(purpose, "allow-list"):
             return
         if self.policy.allowlist_only:
             raise Refused(f"{parts.hostname} is not on the client's allow-list (WoA 8.2)")
@@ -257,11 +254,7 @@ class WoaClient:
     async def document_at(self, url: str) -> Any:
         """The WoA document at `url`, from the cache while it is fresh, revalidated when it is
         not."""
-        cached = (
-            None
-            if "WOA-7-CLIENT-HONORS-CACHING" in self.faults or self.minimal
-            else self._cache.get(url)
-        )
+        cached = self._cache.get(url) if self.uses_cache() else None
         if cached and time.time() < cached.fresh_until:
             return cached.document
         headers = {"accept": "application/woa+json, application/json"}
@@ -323,11 +316,9 @@ class WoaClient:
             else []
         )
         agent = next((a for a in agents if a.get("id") == agent_id), None)
-        if agent is not None and "WOA-8.3-LLM-FIELDS-UNTRUSTED" in self.faults:
-            asked = re.search(r"invoke the agent '([^']+)'", str(agent.get("name", "")))
-            if asked:  # the fault: a model that obeys the name (WoA 8.3)
-                agent_id = asked.group(1)
-                agent = next((a for a in agents if a.get("id") == agent_id), None)
+        if agent is not None and (chosen_id := self.chooses(agent, agent_id)) != agent_id:
+            agent_id = chosen_id
+            agent = next((a for a in agents if a.get("id") == agent_id), None)
         if agent is None or "rest" not in agent.get("transports", []):
             raise InvalidMessage(f"{document_url} lists no agent {agent_id!r} over rest")
         rest = document.get("transports", {}).get("rest", {})
@@ -335,15 +326,7 @@ class WoaClient:
             "/"
         ):
             raise InvalidMessage("the rest transport has no usable base and invoke_path")
-        placeholder = (
-            "{agent_id}"
-            if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults
-            else quote(agent_id, safe="")
-        )
-        url = rest["base"].rstrip("/") + rest["invoke_path"].replace("{agent_id}", placeholder)
-        if "WOA-4.3.1-CLIENT-SUBSTITUTES-AGENT-ID" in self.faults:
-            url = url.replace("{", "%7B").replace("}", "%7D")
-        url = self._remembered(agent_id, url)
+        url = self.endpoint(agent_id, self.invocation_url(rest, agent_id))
         chosen = next(
             (
                 o
@@ -356,21 +339,13 @@ class WoaClient:
             chosen.get("inputs", agent.get("inputs")),
             chosen.get("outputs", agent.get("outputs")),
         )
-        if "WOA-4.2-CLIENTS-IGNORE-UNKNOWN-FEATURES" in self.faults:
-            _refuse_unknown_keywords(inputs)
-        if "WOA-4.1-DESCRIPTION-UNTRUSTED" in self.faults:
-            await self._follow_description(agent)
-        if "WOA-5.1-INPUT-CONFORMS" in self.faults:
-            value, validate = _without_first_required(inputs, value), False
+        await self.reads(agent, inputs)
+        value, validate = self.prepares(inputs, value, validate)
         validate = validate and not self.minimal  # WoA 4.2: clients MAY validate
         if validate:
             _validate(inputs, value, "input")
-        envelope = self._envelope(agent_id, operation, value)
-        method, content_type = "POST", "application/json"
-        if "WOA-4.3.1-CLIENT-USES-POST" in self.faults:
-            method = "GET"
-        if "WOA-4.3.1-CLIENT-SENDS-JSON" in self.faults:
-            content_type = "text/plain"
+        envelope = self.envelope(agent_id, operation, value)
+        method, content_type = self.request()
         async with self._client() as client:
             response, body = await self._send(
                 client,
@@ -389,66 +364,12 @@ class WoaClient:
             _validate(outputs, answer, "output")
         return answer
 
-    def _envelope(self, agent_id: str, operation: str | None, value: Any) -> dict[str, Any]:
-        """The invocation envelope (WoA 5.1)."""
-        envelope: dict[str, Any] = {"agent": agent_id}
-        if "WOA-5.2-AGENT-FIELD-MATCHES" in self.faults:
-            envelope["agent"] = "spare"
-        if "WOA-5.1-ENVELOPE-AGENT-REQUIRED" in self.faults:
-            del envelope["agent"]
-        if operation:
-            envelope["operation"] = (
-                {"name": operation}
-                if "WOA-5.1-ENVELOPE-OPERATION-STRING" in self.faults
-                else operation
-            )
-            if "WOA-5.1-OPERATION-MATCHES-INTENDED" in self.faults:
-                envelope["operation"] = operation.capitalize()
-        envelope["inputs" if "WOA-5.1-ENVELOPE-INPUT-REQUIRED" in self.faults else "input"] = value
-        return envelope
-
-    def _remembered(self, agent_id: str, url: str) -> str:
-        """The URL to invoke: `url`, or, with the same-id fault, the one first used for this
-        agent id anywhere."""
-        if "WOA-4.1-SAME-ID-NOT-SAME-AGENT" not in self.faults:
-            return url
-        self._endpoints.setdefault(agent_id, url)
-        self._save()
-        return self._endpoints[agent_id]
-
-    async def _follow_description(self, agent: dict[str, Any]) -> None:
-        """The description-untrusted fault: act on the first URL the description holds."""
-        found = re.search(r"https://[^\s\"']+", str(agent.get("description", "")))
-        if found:
-            async with self._client() as client:
-                with contextlib.suppress(httpx.HTTPError):
-                    await client.get(found.group(0).rstrip(".,"))
-
 
 def _refuse_special(host: str, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
     if not ip.is_global or ip.is_multicast:
         raise Refused(
             f"{host} is {ip}, a private, loopback, link-local or reserved address (WoA 8.2)"
         )
-
-
-def _refuse_unknown_keywords(schema: Any) -> None:
-    unknown = sorted(
-        k for k in (schema if isinstance(schema, dict) else {}) if k not in KNOWN_KEYWORDS
-    )
-    if unknown:
-        raise InvalidMessage(
-            f"the inputs schema uses keywords this client does not know: {', '.join(unknown)}"
-        )
-
-
-def _without_first_required(schema: Any, value: Any) -> Any:
-    required = schema.get("required", []) if isinstance(schema, dict) else []
-    return (
-        {k: v for k, v in value.items() if k != required[0]}
-        if required and isinstance(value, dict)
-        else value
-    )
 
 
 def _validate(schema: Any, value: Any, what: str) -> None:
@@ -477,57 +398,3 @@ def _max_age(headers: httpx.Headers) -> float:
         except (TypeError, ValueError):
             return 0.0
     return 0.0
-
-
-def _policy_from(environ: Mapping[str, str]) -> ClientPolicy:
-    allowed = frozenset(
-        h.strip().lower()
-        for h in environ.get("WOA_CLIENT_ALLOWED_HOSTS", "").split(",")
-        if h.strip()
-    )
-    return ClientPolicy(allowed_hosts=allowed, allowlist_only=bool(allowed))
-
-
-_USAGE = "usage: python -m mocks.reference.woa_client DOCUMENT AGENT OPERATION INPUT_FILE CACERT"
-_PROXIES = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy")
-
-
-async def answer(
-    arguments: list[str], environ: Mapping[str, str], *, own: bool = True
-) -> tuple[int, str, str]:
-    """What the command does with these arguments and this environment: its exit code, stdout and
-    stderr. `own`: the environment is this process's (httpx reads the proxy from it itself);
-    otherwise it is a caller's (mocks/reference/woa_client_daemon.py), whose proxy is named."""
-    if len(arguments) != 5:
-        return 2, "", _USAGE + "\n"
-    document, agent, operation, input_file, cacert = arguments
-    fault = environ.get(VARIABLE, "")
-    if fault and fault not in CLIENT_FAULTS:
-        return 2, "", f"unknown {VARIABLE} {fault!r}\n"
-    cache = environ.get("WOA_CLIENT_CACHE_DIR")
-    client = WoaClient(
-        _policy_from(environ),
-        cacert=Path(cacert),
-        cache_dir=Path(cache) if cache else None,
-        faults=frozenset({CLIENT_FAULTS[fault].requirement} if fault else ()),
-        minimal=environ.get(MINIMAL_VARIABLE) == "1",
-        proxy=None if own else next((environ[v] for v in _PROXIES if environ.get(v)), None),
-    )
-    try:
-        value = json.loads(Path(input_file).read_text(encoding="utf-8"))
-        outputs = await client.invoke_from(document, agent, value, operation or None)
-    except (Refused, InvalidMessage, httpx.HTTPError, OSError, ValueError) as error:
-        return 1, "", f"woa-client: {type(error).__name__}: {error}\n"
-    return 0, json.dumps(outputs) + "\n", ""
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The command the suite's client driver runs: DOCUMENT AGENT OPERATION INPUT_FILE CACERT."""
-    code, out, err = asyncio.run(answer(sys.argv[1:] if argv is None else argv, os.environ))
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    return code
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

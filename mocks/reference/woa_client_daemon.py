@@ -1,6 +1,6 @@
 """The reference WoA client as one long-lived process, for a test suite that drives it hundreds of
 times: a Unix socket server that answers each invocation as the command would
-(`woa_client.answer`), with the arguments and environment its forwarder (woa_client_forward.py)
+(`mocks/woa_client.py`), with the arguments and environment its forwarder (woa_client_forward.py)
 was run with, so that faults, the allow-list, the cache folder and the proxy still come from each
 invocation's own environment.
 
@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..faults.woa_client import command_prefix
-from .woa_client import answer
+from ..woa_client import answer
 
 __all__ = ["client_daemon"]
 

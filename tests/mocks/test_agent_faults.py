@@ -1,10 +1,12 @@
 """A fault that is a subclass of a reference agent breaks its one rule: on every request, or at a
 rate on the requests a seeded coin picked, the reference answering the others; a fault made when
-the agent starts cannot be applied at a rate."""
+the agent starts cannot be applied at a rate; the reference agents name no rule they break."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,13 +17,16 @@ from mocks.faults.aci import AciFault
 from mocks.faults.sdsi import SDSI_FAULTS
 from mocks.faults.sdsi import ReflectsOther
 from mocks.faults.sdsi import SdsiFault
+from mocks.faults.woa_client import CLIENT_FAULTS
 from mocks.reference.aci_agents import SubtaskExecutor
 from mocks.reference.aci_master import ContextStore
 from mocks.reference.aci_master import Master
 from mocks.reference.sdsi_client import SdsiClient
 from mocks.reference.sdsi_server import SdsiServer
+from mocks.reference.woa_client import WoaClient
 from mocks.reference.woa_host import create_app
 
+ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://testserver"
 MARKUP = "<b>window seat</b>"
 
@@ -45,6 +50,22 @@ def test_every_agent_fault_is_a_subclass_of_one_reference_agent_and_in_the_catal
         assert sum(issubclass(fault, reference) for reference in REFERENCES) == 1, fault
         name = fault.requirement.lower() + (f"-{fault.variant}" if fault.variant else "")
         assert FAULTS[name].agent is fault
+    for client_fault in CLIENT_FAULTS.values():
+        assert issubclass(client_fault.agent, WoaClient)
+        assert client_fault.agent is not WoaClient
+
+
+def test_the_reference_agents_name_no_rule_they_break() -> None:
+    """A reference agent reads as the draft: no requirement ID stands in its code, only in the
+    faults (mocks/faults/)."""
+    requirement_id = re.compile(r"[\"'](SDSI|ACI|WOA)-[0-9]")
+    named = [
+        f"{path.name}:{n}"
+        for path in sorted((ROOT / "mocks" / "reference").glob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if requirement_id.search(line)
+    ]
+    assert named == []
 
 
 def _payload() -> dict[str, object]:

@@ -27,7 +27,7 @@ from conformance.recording import Replay
 runner = CliRunner()
 _TIMES = {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"}
 CLIENT = (
-    f"{sys.executable} -m mocks.reference.woa_client {{document}} {{agent}} {{operation}} {{input}}"
+    f"{sys.executable} -m mocks.woa_client {{document}} {{agent}} {{operation}} {{input}}"
     " {cacert}"
 )
 

@@ -26,6 +26,7 @@ from conformance.report import Status
 from conformance.requirements import catalogue
 from conformance.usecases.proxy import forwarding_app
 from conformance.usecases.proxy import judge
+from mocks.faults.woa_client import CLIENT_FAULTS
 from mocks.reference.woa_client import ClientPolicy
 from mocks.reference.woa_client import InvalidMessage
 from mocks.reference.woa_client import WoaClient
@@ -40,9 +41,7 @@ TEXT = {
 }
 
 
-async def _through_proxy(
-    upstream: str, upstream_ca: Path, client_faults: frozenset[str]
-) -> Traffic:
+async def _through_proxy(upstream: str, upstream_ca: Path, client_fault: str | None) -> Traffic:
     traffic = Traffic()
     with tempfile.TemporaryDirectory() as folder:
         authority = trustme.CA()
@@ -66,9 +65,10 @@ async def _through_proxy(
                 keyfile=key,
             )
             try:
-                client = WoaClient(
-                    ClientPolicy(allow_private=True), cacert=ca, faults=client_faults
+                client_class = (
+                    CLIENT_FAULTS[client_fault.lower()].agent if client_fault else WoaClient
                 )
+                client = client_class(ClientPolicy(allow_private=True), cacert=ca)
                 for _ in range(
                     2
                 ):  # twice: the document has gone stale in between, so the client polls again
@@ -90,9 +90,7 @@ def observe(
 ) -> tuple[Traffic, list[Result]]:
     with serve_host(host_fault) as host:
         assert host.cacert is not None
-        traffic = asyncio.run(
-            _through_proxy(host.url, host.cacert, frozenset({client_fault} if client_fault else ()))
-        )
+        traffic = asyncio.run(_through_proxy(host.url, host.cacert, client_fault))
     return traffic, judge(traffic, ("woa",))
 
 
