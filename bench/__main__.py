@@ -313,10 +313,7 @@ def _throughput(repeat: int, count: int = 2000, processes: int = 2, clients: int
             headers={"content-type": "application/json"},
             verify=str(host.cacert),
         ).content
-    with (
-        serve_host() as reference,
-        serve(lambda _: _bare(document, answer)) as bare,
-    ):
+    with serve_host() as reference, serve(lambda _: _bare(document, answer)) as bare:
         for label, method, path, body in (
             ("document GET", "GET", "/.well-known/woa.json", ""),
             ("invocation POST", "POST", "/agents/summarizer/invoke", envelope),

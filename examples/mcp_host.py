@@ -33,7 +33,7 @@ __all__ = ["FAULTS", "app", "create_app"]
 FAULTS = {
     "conversion-wrong-output": (
         "WOA-5.3-MCP-TOOL-INVOCATION"
-    ),  # the tool's result is not what the document's outputs say
+    )  # the tool's result is not what the document's outputs say
 }
 NAMESPACE = "finance"
 

@@ -877,7 +877,7 @@ def woa_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
                         "operation left out (the agent defines no operations)",
                         [drop("/operation")],
                         None,
-                    ),
+                    )
                 ],
             ),
         },

@@ -102,11 +102,7 @@ class WoaRestBinding:
 
 
 def document_from(
-    url: str,
-    response: HttpResponse,
-    *,
-    final: str | None = None,
-    redirects: tuple[str, ...] = (),
+    url: str, response: HttpResponse, *, final: str | None = None, redirects: tuple[str, ...] = ()
 ) -> DocumentFetch:
     """The fetch of the WoA document at `url` that `response` answered (from `final`, after
     `redirects`): the document, or why there is none."""

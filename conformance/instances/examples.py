@@ -786,34 +786,22 @@ def _near_misses(
         if isinstance(sub.get("minLength"), int) and sub["minLength"] > 0:
             yield (
                 f"{name!r} shorter than its minLength",
-                {
-                    **base,
-                    name: "a" * (sub["minLength"] - 1),
-                },
+                {**base, name: "a" * (sub["minLength"] - 1)},
             )
         if isinstance(sub.get("maxLength"), int) and sub["maxLength"] < CAPS.string_length:
             yield (
                 f"{name!r} longer than its maxLength",
-                {
-                    **base,
-                    name: "a" * (sub["maxLength"] + 1),
-                },
+                {**base, name: "a" * (sub["maxLength"] + 1)},
             )
         if isinstance(sub.get("enum"), list) or "const" in sub:
             yield (
                 f"{name!r} outside its {'enum' if 'enum' in sub else 'const'}",
-                {
-                    **base,
-                    name: "not-one-of-the-listed-values",
-                },
+                {**base, name: "not-one-of-the-listed-values"},
             )
         if isinstance(sub.get("pattern"), str):
             yield (
                 f"{name!r} not matching its pattern",
-                {
-                    **base,
-                    name: "\u0000 does not match \u0000",
-                },
+                {**base, name: "\u0000 does not match \u0000"},
             )
     if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
         yield "with a property the schema does not allow", {**base, "unexpected_property": "x"}

@@ -221,11 +221,7 @@ def run(
         best = min(runs, key=lambda r: r.seconds)
         rows.append(
             best.__dict__
-            | {
-                "median_seconds": statistics.median(seconds),
-                "repeat": repeat,
-                "same_output": same,
-            }
+            | {"median_seconds": statistics.median(seconds), "repeat": repeat, "same_output": same}
         )
         echo(
             f"  {n:>9,} fragments  {spread(seconds)}  {best.per_second:>9,.0f} fragments/s (best) "

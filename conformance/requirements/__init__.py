@@ -17,15 +17,7 @@ from importlib import resources
 from typing import Any
 from typing import Literal
 
-__all__ = [
-    "DRAFTS",
-    "LEVELS",
-    "Catalogue",
-    "Quote",
-    "Requirement",
-    "catalogue",
-    "catalogue_digest",
-]
+__all__ = ["DRAFTS", "LEVELS", "Catalogue", "Quote", "Requirement", "catalogue", "catalogue_digest"]
 
 Draft = Literal["sdsi", "woa", "aci"]
 Level = Literal["MUST", "SHOULD", "MAY"]

@@ -172,11 +172,7 @@ _VALIDATORS = {
 
 
 async def invoke_invoked(
-    agent_id: str,
-    operation: str | None,
-    given: Any,
-    fetch: Fetch,
-    executor: SubtaskExecutor,
+    agent_id: str, operation: str | None, given: Any, fetch: Fetch, executor: SubtaskExecutor
 ) -> Response:
     if operation != "execute_subtask":
         return problem(
@@ -198,9 +194,6 @@ def invoked_mounts(base: str, fetch: Fetch, executor: SubtaskExecutor) -> list[M
     from .aci_a2a import a2a_app
 
     return [
-        Mount(
-            f"/a2a/{agent.id}",
-            app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, executor),
-        )
+        Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, executor))
         for agent in AGENTS.values()
     ]

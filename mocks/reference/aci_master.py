@@ -420,11 +420,7 @@ class Master:
         return bool(abstract) and not CONTRADICTS.search(abstract)
 
     def concludes(
-        self,
-        task: dict[str, Any],
-        plan: TaskPlan,
-        goals: dict[str, str],
-        initial: dict[str, Any],
+        self, task: dict[str, Any], plan: TaskPlan, goals: dict[str, str], initial: dict[str, Any]
     ) -> dict[str, Any]:
         """The TaskContext returned: updated as the subtasks went, a status per goal, the overall
         status derived from them (ACI 5.1, 5.3)."""

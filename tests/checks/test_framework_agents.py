@@ -6,8 +6,6 @@ every agent."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,8 @@ from examples import mcp_host
 from examples.fastapi_host import FAULTS
 from examples.fastapi_host import create_app
 from mocks.serve import serve
+from tests.command import against
+from tests.command import agent_conformance
 
 runner = CliRunner()
 CORPUS = Path(__file__).parents[1] / "instances" / "corpus"
@@ -94,23 +94,8 @@ def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
     limit while it runs, and Python 3.11's compiler, in the thread serving FastAPI in this
     process, would take that for a corrupted AST ("AST constructor recursion depth mismatch")."""
     with serve(lambda base: create_app(base)) as host:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "conformance.cli",
-                "fuzz",
-                "--target",
-                host.url,
-                "--cacert",
-                str(host.cacert),
-                "--report-dir",
-                str(tmp_path),
-                "--max-examples",
-                "25",
-            ],
-            capture_output=True,
-            text=True,
+        done = agent_conformance(
+            *("fuzz", *against(host), "--report-dir", str(tmp_path), "--max-examples", "25"),
             timeout=300,
         )
     output = done.stdout + done.stderr
@@ -144,18 +129,7 @@ def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(
 ) -> None:
     with serve(lambda base: fastapi_sdsi_server.create_app(base, fault)) as host:
         result = runner.invoke(
-            cli,
-            [
-                "run",
-                "--target",
-                host.url,
-                "--cacert",
-                str(host.cacert),
-                "--suite",
-                "sdsi",
-                "--report-dir",
-                str(tmp_path),
-            ],
+            cli, ["run", *against(host), "--suite", "sdsi", "--report-dir", str(tmp_path)]
         )
         report = json.loads((tmp_path / "report.json").read_text())
         assert _failing(report) == ({fastapi_sdsi_server.FAULTS[fault]} if fault else set()), (

@@ -24,24 +24,13 @@ from mocks.reference.woa_host import create_app
 from mocks.serve import ServedMock
 from mocks.serve import serve
 from mocks.serve import serve_host
+from tests.command import against
 
 runner = CliRunner()
 
 
 def _certify(host: ServedMock, folder: Path, *more: str) -> tuple[int, str, dict[str, Any]]:
-    result = runner.invoke(
-        cli,
-        [
-            "run",
-            "--target",
-            host.url,
-            "--cacert",
-            str(host.cacert),
-            "--report-dir",
-            str(folder),
-            *more,
-        ],
-    )
+    result = runner.invoke(cli, ["run", *against(host), "--report-dir", str(folder), *more])
     report = (
         json.loads((folder / "report.json").read_text())
         if (folder / "report.json").exists()

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from conformance import __version__
 from conformance.cli import app
 from conformance.requirements import catalogue
+from tests.command import REPORT_FILES
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,16 +112,7 @@ def test_usage_errors_exit_2() -> None:
 def test_run_the_reference_mock_writes_every_report(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--mock", "--report-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert {p.name for p in tmp_path.iterdir()} == {
-        "report.json",
-        "events.jsonl",
-        "junit.xml",
-        "summary.md",
-        "report.html",
-        "badge-woa.svg",
-        "badge-sdsi.svg",
-        "badge-aci.svg",
-    }
+    assert {p.name for p in tmp_path.iterdir()} == REPORT_FILES
     report = json.loads((tmp_path / "report.json").read_text())
     assert len(report["results"]) == len(catalogue())
     assert "pass" not in {r["status"] for r in report["results"] if not r["check"]}

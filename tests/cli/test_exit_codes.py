@@ -12,6 +12,8 @@ from pathlib import Path
 
 from conformance.report.writers.jsonl import read_events
 from mocks.hostile import HOSTILE
+from tests.command import REPORT_FILES
+from tests.command import agent_conformance
 
 CLI = [sys.executable, "-m", "conformance.cli"]
 
@@ -73,16 +75,7 @@ def test_sigint_finishes_the_run_as_interrupted_with_every_report(tmp_path: Path
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["completion"] == "interrupted"
     assert any(r["message"] == "not judged: the run was interrupted" for r in report["results"])
-    assert {p.name for p in tmp_path.iterdir()} == {
-        "report.json",
-        "events.jsonl",
-        "junit.xml",
-        "summary.md",
-        "report.html",
-        "badge-woa.svg",
-        "badge-sdsi.svg",
-        "badge-aci.svg",
-    }
+    assert {p.name for p in tmp_path.iterdir()} == REPORT_FILES
 
 
 def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:
@@ -99,10 +92,9 @@ def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:
     assert any(scratch.iterdir())  # the mock's CA and key, while it runs
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode in (
-        1,
-        4,
-    ), stderr  # interrupted: inconclusive, unless a MUST had already failed
+    assert process.returncode in (1, 4), (
+        stderr
+    )  # interrupted: inconclusive, unless a MUST had already failed
     assert "Traceback" not in stderr
     assert list(scratch.iterdir()) == []
     assert read_events(reports / "events.jsonl").footer["completion"] == "interrupted"  # type: ignore[index]
@@ -119,21 +111,9 @@ DEFECT = (
 def test_a_defect_of_the_suite_exits_3_with_one_line_and_the_traceback_in_the_log(
     tmp_path: Path,
 ) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            DEFECT,
-            "run",
-            "--mock",
-            "--suite",
-            "woa",
-            "--report-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    planted = (sys.executable, "-c", DEFECT)
+    done = agent_conformance(
+        "run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path), command=planted
     )
     assert done.returncode == 3
     last = done.stderr.strip().splitlines()[-1]
@@ -142,22 +122,9 @@ def test_a_defect_of_the_suite_exits_3_with_one_line_and_the_traceback_in_the_lo
     )
     assert str(tmp_path / "agent-conformance-debug.log") in last and "Traceback" not in done.stderr
     assert "Traceback" in (tmp_path / "agent-conformance-debug.log").read_text()
-    debug = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            DEFECT,
-            "run",
-            "--mock",
-            "--suite",
-            "woa",
-            "--debug",
-            "--report-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    debug = agent_conformance(
+        *("run", "--mock", "--suite", "woa", "--debug", "--report-dir", str(tmp_path)),
+        command=planted,
     )
     assert debug.returncode == 3 and "Traceback" in debug.stderr
 

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from conformance.cli import app
 from conformance.requirements import catalogue
+from tests.command import agent_conformance
 
 runner = CliRunner()
 
@@ -42,21 +41,8 @@ def test_quiet_shows_only_the_verdict(tmp_path: Path) -> None:
 
 
 def test_the_live_display_on_a_terminal(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "conformance.cli",
-            "run",
-            "--mock",
-            "--suite",
-            "woa",
-            "--report-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = agent_conformance(
+        *("run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path)),
         env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"},
     )
     assert done.returncode == 0, done.stderr
@@ -108,23 +94,9 @@ def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Pa
     with console.capture() as captured:
         display.finish(summarize([long]), [], 1)
     assert "… (cut; 500 characters in the reports)" in captured.get()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "conformance.cli",
-            "run",
-            "--mock",
-            "--fault",
-            "woa-4-version-1",
-            "--suite",
-            "woa",
-            "--report-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = agent_conformance(
+        *("run", "--mock", "--fault", "woa-4-version-1", "--suite", "woa"),
+        *("--report-dir", str(tmp_path)),
         env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "60"},
     )
     assert "non-compliant" in done.stdout and "non-…" not in done.stdout, done.stdout

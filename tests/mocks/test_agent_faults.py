@@ -69,12 +69,7 @@ def test_the_reference_agents_name_no_rule_they_break() -> None:
 
 
 def _payload() -> dict[str, object]:
-    return {
-        "origin": "PEK",
-        "destination": "SHA",
-        "departure_date": "2026-05-04",
-        "other": MARKUP,
-    }
+    return {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04", "other": MARKUP}
 
 
 async def _noted(rate: float | None, requests: int) -> list[bool]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import ssl
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -16,6 +14,7 @@ import pytest
 from conformance.requirements import catalogue
 from mocks.minimal import DECLINED
 from mocks.serve import serve_host
+from tests.command import agent_conformance
 
 #: What a run against the minimal conformer fails: each a SHOULD it declines, on purpose.
 HOST_FAILURES = {
@@ -33,23 +32,9 @@ HOST_FAILURES = {
 
 def certified(tmp_path: Path, *arguments: str) -> tuple[int, set[str], list[dict[str, object]]]:
     """Run `run --mock --minimal` with `arguments`: the exit code, the failing IDs, every result."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "conformance.cli",
-            "run",
-            "--mock",
-            "--minimal",
-            "--quiet",
-            "--report-dir",
-            str(tmp_path),
-            "--format",
-            "json",
-            *arguments,
-        ],
-        capture_output=True,
-        text=True,
+    done = agent_conformance(
+        *("run", "--mock", "--minimal", "--quiet", "--report-dir", str(tmp_path)),
+        *("--format", "json", *arguments),
         timeout=300,
     )
     results = json.loads((tmp_path / "report.json").read_text())["results"]

@@ -18,6 +18,7 @@ from mocks.reference.woa_host import woa_document
 from mocks.serve import serve
 from mocks.serve import serve_host
 from tests import hostile
+from tests.command import against
 
 runner = CliRunner()
 
@@ -45,17 +46,7 @@ def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduce
 ) -> None:
     with serve(hostile.planted_500) as host:
         result = runner.invoke(
-            app,
-            [
-                "fuzz",
-                "--target",
-                host.url,
-                "--cacert",
-                str(host.cacert),
-                "--report-dir",
-                str(tmp_path),
-                "--strict",
-            ],
+            app, ["fuzz", *against(host), "--report-dir", str(tmp_path), "--strict"]
         )
         # a 5xx to a valid input fails WOA-5.2-VALID-INPUT-ACCEPTED, as run judges it: basis
         # inferred, MUST only under --strict

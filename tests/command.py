@@ -1,0 +1,38 @@
+"""The command line as a user runs it, in a process of its own, for the tests that need one (a
+terminal, an exit code from a crash, a deadline): `agent-conformance ARGUMENTS...`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping
+from collections.abc import Sequence
+
+from mocks.serve import ServedMock
+
+__all__ = ["CLI", "REPORT_FILES", "against", "agent_conformance"]
+
+CLI = (sys.executable, "-m", "conformance.cli")
+#: What `run` writes with every format: a badge per draft.
+REPORT_FILES = frozenset(
+    {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html"}
+    | {f"badge-{draft}.svg" for draft in ("woa", "sdsi", "aci")}
+)
+
+
+def agent_conformance(
+    *arguments: str,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 120,
+    command: Sequence[str] = CLI,
+) -> subprocess.CompletedProcess[str]:
+    """The command run with `arguments` (by `command`, the CLI's module by default), its output
+    captured as text."""
+    return subprocess.run(
+        [*command, *arguments], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def against(host: ServedMock) -> tuple[str, ...]:
+    """The options that aim a command at a host served on loopback: its origin and its CA."""
+    return ("--target", host.url, "--cacert", str(host.cacert))
