@@ -25,11 +25,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.types import ASGIApp
 from starlette.types import Message
 from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
+
+from conformance.harness import HttpMiddleware
 
 __all__ = ["DECLINED", "FREE_CHOICES", "Declined", "MinimalResponses", "minimal_document"]
 
@@ -137,17 +138,11 @@ def _plain_error(problem: Any) -> Any:
     }
 
 
-class MinimalResponses:
+class MinimalResponses(HttpMiddleware):
     """ASGI: the reference agents' answers as a minimal host gives them (see `DECLINED`). JSON
     bodies are read whole and rewritten; anything else passes untouched."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope = {
             **scope,
             "headers": [(k, v) for k, v in scope["headers"] if k.lower() not in _IGNORED],

@@ -7,7 +7,6 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 from functools import cached_property
 from typing import Any
 
@@ -19,7 +18,6 @@ from .faults import Fault
 from .faults.woa_client import CLIENT_FAULTS
 from .faults.woa_client import ClientFault
 from .faults.woa_client import command_prefix
-from .serve import ServedMock
 from .serve import serve_host
 
 __all__ = ["REFERENCES", "ReferenceAgents"]
@@ -38,19 +36,7 @@ class ReferenceAgents:
 
         return AgentIds(SDSI_AGENT, CLIENT_AGENT_ID, MASTER_ID, frozenset(AGENTS))
 
-    def serve_host(
-        self,
-        fault: str | None = None,
-        *,
-        port: int = 0,
-        tls: bool = True,
-        fault_rate: float | None = None,
-        fault_seed: int = 0,
-        minimal: bool = False,
-    ) -> AbstractContextManager[ServedMock]:
-        return serve_host(
-            fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
-        )
+    serve_host = staticmethod(serve_host)
 
     def create_app(self, base: str) -> Any:
         from .reference.woa_host import create_app

@@ -19,7 +19,14 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-__all__ = ["PROBLEM_JSON", "ProblemDetailsOnly", "TooLarge", "problem", "read_capped"]
+__all__ = [
+    "PROBLEM_JSON",
+    "HttpMiddleware",
+    "ProblemDetailsOnly",
+    "TooLarge",
+    "problem",
+    "read_capped",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -49,18 +56,9 @@ async def read_capped(request: Request, limit: int = 1024 * 1024) -> bytes:
     return bytes(body)
 
 
-_JSON_TYPES = (PROBLEM_JSON, "application/json")
-_DETAIL_LIMIT = 1000
-
-
-class ProblemDetailsOnly:
-    """ASGI middleware: every error the wrapped app answers is RFC 9457 problem details.
-
-    An error a framework writes as text or HTML (a router's 404 and 405, an SDK's own refusals) is
-    rewritten as problem+json with the same status; errors already in JSON are left as they are
-    (a named fault may answer one on purpose). An exception that escapes the app becomes a 500 in
-    problem details instead of a traceback and a dead connection, and a client that went away is
-    let go quietly. The 500 is still a 5xx: the mocks' fuzz tests count it as the defect it is."""
+class HttpMiddleware:
+    """ASGI middleware that has a say over HTTP requests alone (`http`); anything else (lifespan,
+    WebSocket) goes straight to the app."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -69,6 +67,26 @@ class ProblemDetailsOnly:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+_JSON_TYPES = (PROBLEM_JSON, "application/json")
+_DETAIL_LIMIT = 1000
+
+
+class ProblemDetailsOnly(HttpMiddleware):
+    """ASGI middleware: every error the wrapped app answers is RFC 9457 problem details.
+
+    An error a framework writes as text or HTML (a router's 404 and 405, an SDK's own refusals) is
+    rewritten as problem+json with the same status; errors already in JSON are left as they are
+    (a named fault may answer one on purpose). An exception that escapes the app becomes a 500 in
+    problem details instead of a traceback and a dead connection, and a client that went away is
+    let go quietly. The 500 is still a 5xx: the mocks' fuzz tests count it as the defect it is."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
         held: dict[str, Any] | None = (
             None  # an error answer being rewritten: its status and first bytes

@@ -5,8 +5,6 @@ with a problem data part."""
 from __future__ import annotations
 
 import asyncio
-import ssl
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,19 +17,7 @@ from conformance.harness.context_store import ContextStore
 from conformance.harness.context_store import tampered
 from conformance.recording.values import Values
 from mocks.reference.aci_master import ContextStore as MasterStore
-from mocks.reference.woa_host import create_app
 from mocks.serve import ServedMock
-from mocks.serve import serve
-
-
-@pytest.fixture(scope="module")
-def host() -> Iterator[tuple[ServedMock, httpx.Client]]:
-    with serve(create_app) as mock:
-        assert mock.cacert is not None
-        with httpx.Client(
-            base_url=mock.url, verify=ssl.create_default_context(cafile=str(mock.cacert))
-        ) as client:
-            yield mock, client
 
 
 def _invoke(client: httpx.Client, agent: str, operation: str, given: Any) -> httpx.Response:

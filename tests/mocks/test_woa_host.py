@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import ssl
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
@@ -12,17 +9,6 @@ from conformance.validation import validate_message
 from mocks.reference.woa_host import MAX_BODY
 from mocks.reference.woa_host import create_app
 from mocks.serve import ServedMock
-from mocks.serve import serve
-
-
-@pytest.fixture(scope="module")
-def host() -> Iterator[tuple[ServedMock, httpx.Client]]:
-    with serve(create_app) as mock:
-        assert mock.cacert is not None
-        with httpx.Client(
-            base_url=mock.url, verify=ssl.create_default_context(cafile=str(mock.cacert))
-        ) as client:
-            yield mock, client
 
 
 def test_the_document_keeps_every_message_rule(host: tuple[ServedMock, httpx.Client]) -> None:

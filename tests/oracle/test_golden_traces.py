@@ -4,9 +4,7 @@ the oracle)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from conformance.cli import app
 from conformance.oracle import dumps
 from conformance.oracle import replay
 from conformance.vectors import vectors_root
+from tests.tools import build_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DSP = vectors_root() / "dsp"
@@ -168,13 +167,7 @@ def test_a_bad_trace_is_a_usage_error_naming_the_problem(
 
 
 def test_the_files_are_what_the_build_script_writes() -> None:
-    spec = importlib.util.spec_from_file_location(
-        "build_dsp_traces", ROOT / "tools" / "build_dsp_traces.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_dsp_traces"] = module
-    spec.loader.exec_module(module)
+    module = build_script("build_dsp_traces")
     for name, (trace, expected) in module.build().items():
         assert (ROOT / "vectors" / "dsp" / f"{name}.trace.json").read_text() == trace, name
         assert (ROOT / "vectors" / "dsp" / f"{name}.expected.json").read_text() == expected, name

@@ -3,29 +3,21 @@ drafts."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 from conformance.vectors import check_vectors
 from conformance.vectors import message_vector_files
 from conformance.vectors import vectors_root
+from tests.tools import build_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _builder() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "build_vectors", ROOT / "tools" / "build_vectors.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_vectors"] = module
-    spec.loader.exec_module(module)
-    return module
+    return build_script("build_vectors")
 
 
 def test_every_case_gets_the_verdict_its_file_expects() -> None:
