@@ -21,6 +21,7 @@ from ..reference.aci_agents import SubtaskExecutor
 from ..reference.aci_master import ContextStore
 from ..reference.aci_master import Dispatch
 from ..reference.aci_master import Master
+from ..reference.aci_master import Progress
 from ..reference.aci_master import Subtask
 from ..reference.aci_master import TaskPlan
 from .rate import breaks
@@ -264,14 +265,7 @@ class PassesNoResults(Master, AciFault):
     description = "never passes a subtask's result to the subtask that needs it"
 
     @breaks
-    def context_for(
-        self,
-        subtask: Subtask,
-        plan: TaskPlan,
-        task_id: str,
-        results: dict[str, list[str]],
-        returned: dict[str, dict[str, Any]],
-    ) -> str:
+    def context_for(self, subtask: Subtask, plan: TaskPlan, progress: Progress) -> str:
         return subtask.context
 
 
@@ -289,18 +283,11 @@ class SharesEverything(Master, AciFault):
     description = "passes every earlier result and working context to each later subtask"
 
     @breaks
-    def context_for(
-        self,
-        subtask: Subtask,
-        plan: TaskPlan,
-        task_id: str,
-        results: dict[str, list[str]],
-        returned: dict[str, dict[str, Any]],
-    ) -> str:
+    def context_for(self, subtask: Subtask, plan: TaskPlan, progress: Progress) -> str:
         context = subtask.context
-        for key in (s.key for s in plan.subtasks if s.key in results):
-            context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
-            context += " " + str(returned.get(key, {}).get("Context", ""))
+        for key in (s.key for s in plan.subtasks if s.key in progress.results):
+            context += f" Result of {progress.task_id}/{key}: " + " ".join(progress.results[key])
+            context += " " + str(progress.returned.get(key, {}).get("Context", ""))
         return context
 
 

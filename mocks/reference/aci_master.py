@@ -40,6 +40,7 @@ __all__ = [
     "Dispatch",
     "Master",
     "Planner",
+    "Progress",
     "RulePlanner",
     "Subtask",
     "TaskPlan",
@@ -68,6 +69,16 @@ class TaskPlan:
     name: str
     description: str
     subtasks: tuple[Subtask, ...]
+
+
+@dataclass
+class Progress:
+    """What a task has come to so far: each subtask's verified results and the AgentContext its
+    agent returned, by subtask key."""
+
+    task_id: str
+    results: dict[str, list[str]] = field(default_factory=dict)
+    returned: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 #: Sends one subtask's AgentContext to its agent after `wait` seconds, and judges the reply.
@@ -381,19 +392,13 @@ class Master:
         """Whether a dependent subtask may use this one's result: it completed (ACI 3)."""
         return goals.get(subtask.key) == "completed"
 
-    def context_for(
-        self,
-        subtask: Subtask,
-        plan: TaskPlan,
-        task_id: str,
-        results: dict[str, list[str]],
-        returned: dict[str, dict[str, Any]],
-    ) -> str:
+    def context_for(self, subtask: Subtask, plan: TaskPlan, progress: Progress) -> str:
         """The context of a subtask's AgentContext: its own, with the results of the subtasks it
         depends on and nothing else (ACI 3, 4.2)."""
         context = subtask.context
         for key in subtask.after:
-            context += f" Result of {task_id}/{key}: " + " ".join(results.get(key, []))
+            results = progress.results.get(key, [])
+            context += f" Result of {progress.task_id}/{key}: " + " ".join(results)
         return context
 
     def addressed(self, plan: TaskPlan, subtask: Subtask) -> Subtask:
@@ -467,8 +472,8 @@ class Master:
             "Optional": ["StartTime", "EndTime"],
         }
         initial = json.loads(json.dumps(task))
-        results: dict[str, list[str]] = {}
-        returned: dict[str, dict[str, Any]] = {}
+        progress = Progress(task_id)
+        results, returned = progress.results, progress.returned
         try:
             invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
         except AciError as error:
@@ -492,7 +497,7 @@ class Master:
             }
 
         def agent_context(subtask: Subtask) -> dict[str, Any]:
-            context = self.context_for(subtask, plan, task_id, results, returned)
+            context = self.context_for(subtask, plan, progress)
             subtask = self.addressed(plan, subtask)
             built: dict[str, Any] = {
                 "AgentID": subtask.agent,
