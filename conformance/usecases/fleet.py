@@ -68,6 +68,17 @@ def _complete(folder: Path) -> dict[str, Any] | None:
     return summary if summary.get("completion") == "complete" else None
 
 
+def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[str, Any]:
+    """A target's row when its run could not judge it: no level, the exit code, the reason."""
+    return {
+        "target": spec.target,
+        "folder": folder.name,
+        "level": None,
+        "exit_code": code,
+        "problem": problem,
+    }
+
+
 def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
     Never raises."""
@@ -99,29 +110,11 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
         )
         summary = asyncio.run(run(options, writers_for(folder)))
     except OptionsUnusable as error:
-        return {
-            "target": spec.target,
-            "folder": folder.name,
-            "level": None,
-            "exit_code": 2,
-            "problem": str(error),
-        }
+        return _unjudged(spec, folder, 2, str(error))
     except TargetUnreachable as error:
-        return {
-            "target": spec.target,
-            "folder": folder.name,
-            "level": None,
-            "exit_code": 2,
-            "problem": f"unreachable: {error}",
-        }
+        return _unjudged(spec, folder, 2, f"unreachable: {error}")
     except Exception as error:  # one target's defect is that target's row, never the fleet's end
-        return {
-            "target": spec.target,
-            "folder": folder.name,
-            "level": None,
-            "exit_code": 3,
-            "problem": f"{type(error).__name__}: {error}",
-        }
+        return _unjudged(spec, folder, 3, f"{type(error).__name__}: {error}")
     return {
         "target": spec.target,
         "folder": folder.name,

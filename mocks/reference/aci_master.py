@@ -449,15 +449,13 @@ class Master:
             )
         plan = self.planner.plan(query)
         if plan is None:  # the task is run and fails: the TaskContext says so (ACI 5.1)
-            return {
-                "TaskContext": _failed(
-                    query,
-                    "unplanned",
-                    "The query is neither a trip nor a doctor visit, the two tasks this master"
-                    " plans.",
-                    ["plan the task"],
-                )
-            }
+            why = "The query is neither a trip nor a doctor visit, the two tasks this master plans."
+            return {"TaskContext": _failed(query, "unplanned", why, ["plan the task"])}
+
+        def unrunnable(why: str) -> dict[str, Any]:
+            goals = [s.goal for s in plan.subtasks]
+            return {"TaskContext": _failed(query, plan.name, f"{plan.description} {why}", goals)}
+
         task_id = f"task-{hashlib.sha256(f'{query}{time.time()}'.encode()).hexdigest()[:8]}"
         goals = {s.key: "pending" for s in plan.subtasks}
         task: dict[str, Any] = {
@@ -477,24 +475,10 @@ class Master:
         try:
             invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
         except AciError as error:
-            return {
-                "TaskContext": _failed(
-                    query,
-                    plan.name,
-                    f"{plan.description} No agents: {error.detail}",
-                    [s.goal for s in plan.subtasks],
-                )
-            }
+            return unrunnable(f"No agents: {error.detail}")
         missing = [s.agent for s in plan.subtasks if s.agent not in invoke]
         if missing:
-            return {
-                "TaskContext": _failed(
-                    query,
-                    plan.name,
-                    f"{plan.description} The agents document lists no {missing}.",
-                    [s.goal for s in plan.subtasks],
-                )
-            }
+            return unrunnable(f"The agents document lists no {missing}.")
 
         def agent_context(subtask: Subtask) -> dict[str, Any]:
             context = self.context_for(subtask, plan, progress)

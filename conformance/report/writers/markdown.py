@@ -40,6 +40,12 @@ def escaped(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", html.escape(" ".join(text.split()), quote=False))
 
 
+def _details(opening: str, header: str, rows: list[str]) -> list[str]:
+    """A table folded under <details>: `opening` (with its summary), the header row, the rows."""
+    separator = "|---" * header.count(" | ") + "|---|"
+    return [opening, "", header, separator, *rows, "", "</details>", ""]
+
+
 def _cell(text: str, limit: int = 300) -> str:
     text = " ".join(text.split())
     return escaped(text if len(text) <= limit else text[: limit - 1] + "…")
@@ -115,35 +121,27 @@ class MarkdownWriter(Collected):
         if waived:
             lines += ["### Waived", "", *_table(waived), ""]
         if summary.claims:
-            lines += [
+            lines += _details(
                 "<details><summary>What the document claims, and what the run verified</summary>",
-                "",
                 "| Agent | Claims | Verified | Detail |",
-                "|---|---|---|---|",
-            ]
-            lines += [
-                f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} | {c['verified']}"
-                f" | {_cell(c['detail'], 200)} |"
-                for c in summary.claims[:_LIST_LIMIT]
-            ]
-            lines += ["", "</details>", ""]
+                [
+                    f"| {_cell(c['agent'], 80)} | {c['kind']} {_cell(c['name'], 120)} |"
+                    f" {c['verified']} | {_cell(c['detail'], 200)} |"
+                    for c in summary.claims[:_LIST_LIMIT]
+                ],
+            )
         if summary.coverage:
             exercised = len(summary.coverage) - len(summary.unexercised)
-            lines += [
-                (
-                    f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised}"
-                    f" of {len(summary.coverage)} exercised</summary>"
-                ),
-                "",
+            lines += _details(
+                f"<details{' open' if summary.unexercised else ''}><summary>Agents: {exercised}"
+                f" of {len(summary.coverage)} exercised</summary>",
                 "| Agent | Exercised | Requirements judged on it | Why not |",
-                "|---|---|---|---|",
-            ]
-            lines += [
-                f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} |"
-                f" {len(a['requirements'])} | {_cell(a.get('why', ''), 200)} |"
-                for a in summary.coverage[:_LIST_LIMIT]
-            ]
-            lines += ["", "</details>", ""]
+                [
+                    f"| {_cell(a['id'], 80)} | {'yes' if a['exercised'] else '**no**'} |"
+                    f" {len(a['requirements'])} | {_cell(a.get('why', ''), 200)} |"
+                    for a in summary.coverage[:_LIST_LIMIT]
+                ],
+            )
         lines += _repeated(summary, ranked)
         untested = [r for r in ranked if r.status is Status.SKIP and r.level == "MUST"]
         if untested:
