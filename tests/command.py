@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from collections.abc import Sequence
+from pathlib import Path
 
 from mocks.serve import ServedMock
 
@@ -19,20 +20,33 @@ REPORT_FILES = frozenset(
     | {f"badge-{draft}.svg" for draft in ("woa", "sdsi", "aci")}
 )
 
+#: The options of a run in every role (the client's too).
+EVERY_ROLE = tuple(
+    option
+    for role in ("host", "server", "client", "master", "invoked")
+    for option in ("--role", role)
+)
+
 
 def agent_conformance(
     *arguments: str,
     env: Mapping[str, str] | None = None,
     timeout: float = 120,
     command: Sequence[str] = CLI,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The command run with `arguments` (by `command`, the CLI's module by default), its output
     captured as text."""
     return subprocess.run(
-        [*command, *arguments], capture_output=True, text=True, timeout=timeout, env=env
+        [*command, *arguments], capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd
     )
 
 
 def against(host: ServedMock) -> tuple[str, ...]:
     """The options that aim a command at a host served on loopback: its origin and its CA."""
     return ("--target", host.url, "--cacert", str(host.cacert))
+
+
+def at_loopback(url: str) -> tuple[str, ...]:
+    """The options of a run against a plain-HTTP target on loopback, a second a request."""
+    return ("run", "--target", url, "--allow-http-loopback", "--timeout", "1")

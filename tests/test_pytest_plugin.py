@@ -18,6 +18,8 @@ APP = (
     "from mocks.reference.woa_host import create_app\napp ="
     ' create_app("https://agent.test"{fault})\n'
 )
+#: The user's project certifying its app on WoA, as its pytest command line says it.
+APP_ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
 
 
 def _outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -35,9 +37,7 @@ def test_an_in_process_app_gets_one_item_per_requirement(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # room for each skip's reason beside its node ID
     pytester.makepyfile(agent_app=APP.format(fault=""))
-    result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa", "-v"
-    )
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, "-v")
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 40, outcomes
     assert sum(outcomes.values()) == len(catalogue().for_draft("woa"))  # WoA's requirements
@@ -57,9 +57,7 @@ def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(agent_app=APP.format(fault=', "woa-4-version-1"'))
-    result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa"
-    )
+    result = pytester.runpytest_subprocess(*APP_ON_WOA)
     assert _outcomes(result)["failed"] == 1
     result.stdout.fnmatch_lines(
         [
@@ -77,16 +75,7 @@ def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
             }
         ),
     )
-    absorbed = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
-        "--agent-app",
-        "agent_app:app",
-        "--agent-suite",
-        "woa",
-        "--agent-baseline",
-        "baseline.json",
-    )
+    absorbed = pytester.runpytest_subprocess(*APP_ON_WOA, "--agent-baseline", "baseline.json")
     assert "failed" not in _outcomes(absorbed)
 
 
@@ -114,17 +103,7 @@ def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(agent_app=APP.format(fault=""))
     woa_must = [r for r in catalogue().for_draft("woa") if r.level == "MUST"]
     result = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
-        "--agent-app",
-        "agent_app:app",
-        "--agent-suite",
-        "woa",
-        "-m",
-        "woa and must",
-        "-v",
-        "--junitxml",
-        "junit.xml",
+        *APP_ON_WOA, "-m", "woa and must", "-v", "--junitxml", "junit.xml"
     )
     result.stdout.fnmatch_lines(
         [
@@ -162,18 +141,7 @@ def test_one_certification_a_session_under_xdist_and_each_item_its_own_time(
             "    await inner(scope, receive, send)\n"
         )
     )
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
-        "-n",
-        "2",
-        "--agent-app",
-        "agent_app:app",
-        "--agent-suite",
-        "woa",
-        "--junitxml",
-        "junit.xml",
-    )
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, "-n", "2", "--junitxml", "junit.xml")
     assert _outcomes(result).get("passed", 0) > 20, result.stdout.str()
     assert (pytester.path / "fetched").read_text() == "x"  # one certification, by the controller
     result.stdout.fnmatch_lines(["*agent-conformance: the certification took * s*"])

@@ -14,6 +14,7 @@ from conformance.report.writers.jsonl import read_events
 from mocks.hostile import HOSTILE
 from tests.command import REPORT_FILES
 from tests.command import agent_conformance
+from tests.command import at_loopback
 
 CLI = [sys.executable, "-m", "conformance.cli"]
 
@@ -50,17 +51,7 @@ def _wait_for_results(events: Path, process: subprocess.Popen[str], seconds: flo
 def test_sigint_finishes_the_run_as_interrupted_with_every_report(tmp_path: Path) -> None:
     with HOSTILE["slow-invocations"].serve() as url:
         process = subprocess.Popen(
-            [
-                *CLI,
-                "run",
-                "--target",
-                url,
-                "--allow-http-loopback",
-                "--timeout",
-                "1",
-                "--report-dir",
-                str(tmp_path),
-            ],
+            [*CLI, *at_loopback(url), "--report-dir", str(tmp_path)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -29,6 +29,7 @@ from conformance.report.writers.jsonl import read_events
 from conformance.target import Target
 from conformance.target import run_options
 from mocks.reference.woa_host import create_app
+from tests.command import EVERY_ROLE
 
 TARGET = "https://host.test"
 
@@ -162,28 +163,13 @@ def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None
     """Lanes (a draft and a role) run at once; every verdict and message, and the order of the
     results and of their evidence, is what a run one check after another gives (the mock's own
     ids, keys and times aside: each run starts a mock of its own)."""
-    roles = [
-        option
-        for role in ("host", "server", "client", "master", "invoked")
-        for option in ("--role", role)
-    ]
     reports = []
     for parallel in ("1", "16"):
         result = CliRunner().invoke(
             app,
             [
-                "run",
-                "--mock",
-                "--suite",
-                "all",
-                *roles,
-                "--quiet",
-                "--seed",
-                "3",
-                "--parallel",
-                parallel,
-                "--report-dir",
-                str(tmp_path / parallel),
+                *("run", "--mock", "--suite", "all", *EVERY_ROLE, "--quiet", "--seed", "3"),
+                *("--parallel", parallel, "--report-dir", str(tmp_path / parallel)),
             ],
         )
         assert result.exit_code == 0, result.output

@@ -5,7 +5,6 @@ connection to an address the user did not allow. Each run is a separate process,
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,8 @@ import pytest
 from conformance.report.writers.jsonl import read_events
 from mocks.hostile import HOSTILE
 from mocks.hostile import Hostile
+from tests.command import agent_conformance
+from tests.command import at_loopback
 
 ROOT = Path(__file__).resolve().parents[2]
 # seconds for the whole run (--budget), the process may take a few more to start and stop; the
@@ -26,30 +27,20 @@ BUDGET = 30
 MEMORY_MB = 500
 
 
+def _watched(record: Path) -> tuple[str, ...]:
+    """The command line under tests/outbound.py, which writes what it connected to in `record`."""
+    return (sys.executable, str(ROOT / "tests" / "outbound.py"), str(record))
+
+
 @pytest.mark.parametrize("hostile", HOSTILE.values(), ids=HOSTILE.keys())
 def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None:
     record, reports = tmp_path / "record.json", tmp_path / "reports"
     with hostile.serve() as url:
         started = time.monotonic()
-        done = subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "tests" / "outbound.py"),
-                str(record),
-                "run",
-                "--target",
-                url,
-                "--allow-http-loopback",
-                "--timeout",
-                "1",
-                "--budget",
-                str(BUDGET),
-                "--report-dir",
-                str(reports),
-                *hostile.args,
-            ],
-            capture_output=True,
-            text=True,
+        done = agent_conformance(
+            *(*at_loopback(url), "--budget", str(BUDGET), "--report-dir", str(reports)),
+            *hostile.args,
+            command=_watched(record),
             timeout=BUDGET + 30,
             cwd=tmp_path,
         )
@@ -78,19 +69,12 @@ def test_the_suite_stays_whole_against(hostile: Hostile, tmp_path: Path) -> None
 
 def test_the_reference_run_stays_under_500_mb_and_on_loopback(tmp_path: Path) -> None:
     record = tmp_path / "record.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "tests" / "outbound.py"),
-            str(record),
-            "run",
-            "--mock",
-            "--report-dir",
-            str(tmp_path / "reports"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = agent_conformance(
+        "run",
+        "--mock",
+        "--report-dir",
+        str(tmp_path / "reports"),
+        command=_watched(record),
         cwd=tmp_path,
     )
     seen = json.loads(record.read_text())

@@ -23,6 +23,7 @@ from conformance.checks import failed
 from conformance.cli import app
 from conformance.recording import FORMAT
 from conformance.recording import Replay
+from tests.command import EVERY_ROLE
 
 runner = CliRunner()
 _TIMES = {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"}
@@ -35,26 +36,11 @@ CLIENT = (
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("recorded")
-    roles = [
-        option
-        for role in ("host", "server", "client", "master", "invoked")
-        for option in ("--role", role)
-    ]
     result = runner.invoke(
         app,
         [
-            "run",
-            "--mock",
-            "--suite",
-            "all",
-            *roles,
-            "--quiet",
-            "--record",
-            str(folder / "rec"),
-            "--seed",
-            "7",
-            "--report-dir",
-            str(folder / "reports"),
+            *("run", "--mock", "--suite", "all", *EVERY_ROLE, "--quiet", "--seed", "7"),
+            *("--record", str(folder / "rec"), "--report-dir", str(folder / "reports")),
         ],
     )
     assert result.exit_code == 0, result.output
