@@ -15,6 +15,12 @@ from ..usecases.fuzz.session import FuzzUnavailable
 from ..usecases.fuzz.session import fuzz_target
 from ._console import console
 from ._console import fail_usage
+from ._options import AllowOrigin
+from ._options import Cacert
+from ._options import Debug
+from ._options import ReportDir
+from ._options import Strict
+from ._options import Timeout
 from .run import finish
 from .run import prepared_writers
 from .run import usable
@@ -38,35 +44,15 @@ def fuzz(
     seed: Annotated[
         int, typer.Option(help="Seed for reproducible runs: the same seed sends the same requests.")
     ] = 0,
-    cacert: Annotated[
-        Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Trust this CA certificate (PEM)."),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")
-    ] = 10.0,
-    report_dir: Annotated[
-        Path, typer.Option(file_okay=False, help="Where to write the reports.")
-    ] = Path("reports/fuzz"),
+    cacert: Cacert = None,
+    timeout: Timeout = 10.0,
+    report_dir: ReportDir = Path("reports/fuzz"),
     allow_http_loopback: Annotated[
         bool, typer.Option(help="Fuzz a plain-HTTP rest base on loopback.")
     ] = False,
-    allow_origin: Annotated[
-        list[str] | None, typer.Option(help="Also let the fuzzer call this origin (repeatable).")
-    ] = None,
-    strict: Annotated[
-        bool,
-        typer.Option(
-            "--strict",
-            help=(
-                "Judge requirements read out of prose (basis inferred) at their stronger level, as"
-                " `run --strict`: a schema-valid input answered 5xx then fails at MUST."
-            ),
-        ),
-    ] = False,
-    debug: Annotated[
-        bool, typer.Option("--debug", help="Print the traceback of a defect of the suite.")
-    ] = False,
+    allow_origin: AllowOrigin = None,
+    strict: Strict = False,
+    debug: Debug = False,
 ) -> None:
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and
     judge every exchange with run's checks.

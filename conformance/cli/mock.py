@@ -12,6 +12,10 @@ from ..usecases.references import ReferencesMissing
 from ..usecases.references import references
 from ._console import console
 from ._console import fail_usage
+from ._options import Fault
+from ._options import FaultRate
+from ._options import FaultSeed
+from ._options import Minimal
 
 __all__ = ["app"]
 
@@ -46,39 +50,16 @@ def server(
     port: Annotated[
         int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: any free port).")
     ] = 8443,
-    fault: Annotated[
-        str | None, typer.Option(help="Break exactly one rule: a name from `mock faults`.")
-    ] = None,
+    fault: Fault = None,
     http: Annotated[
         bool,
         typer.Option(
             "--http", help="Serve plain HTTP instead of HTTPS (the suite then fails WOA-8.1)."
         ),
     ] = False,
-    fault_rate: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0,
-            max=1.0,
-            help="Apply --fault to this fraction of the requests only (a flaky agent).",
-        ),
-    ] = None,
-    fault_seed: Annotated[
-        int,
-        typer.Option(
-            help="With --fault-rate: the seed of the coin that picks the faulty requests."
-        ),
-    ] = 0,
-    minimal: Annotated[
-        bool,
-        typer.Option(
-            "--minimal",
-            help=(
-                "Serve the minimal conformer: what the MUSTs demand and nothing more (no SHOULD"
-                " honoured, every MAY declined)."
-            ),
-        ),
-    ] = False,
+    fault_rate: FaultRate = None,
+    fault_seed: FaultSeed = 0,
+    minimal: Minimal = False,
 ) -> None:
     """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the
     fly)."""

@@ -11,6 +11,7 @@ import typer
 
 from ._console import console
 from ._console import fail_usage
+from ._options import folder
 
 __all__ = ["app"]
 
@@ -72,16 +73,7 @@ def replay(
 @app.command("check")
 def check(
     directory: Annotated[
-        Path | None,
-        typer.Option(
-            "--dir",
-            file_okay=False,
-            exists=True,
-            help=(
-                "A folder of NAME.trace.json and NAME.expected.json (default: the shipped golden"
-                " traces)."
-            ),
-        ),
+        Path | None, folder("NAME.trace.json and NAME.expected.json files", "golden traces")
     ] = None,
 ) -> None:
     """Replay every golden trace and compare the output with its expected file, byte for byte."""

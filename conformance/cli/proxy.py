@@ -31,6 +31,10 @@ from ..usecases.proxy import judged_run
 from ._console import console
 from ._console import fail_usage
 from ._lifecycle import interruptible
+from ._options import Cacert
+from ._options import Record
+from ._options import Strict
+from ._options import Timeout
 from .run import Suite
 from .run import finish
 from .run import prepared_writers
@@ -122,13 +126,8 @@ def proxy(
             file_okay=False, help="Where to write the reports (and the proxy's CA certificate)."
         ),
     ] = Path("reports"),
-    cacert: Annotated[
-        Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Trust this CA (PEM) for the upstream."),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each forwarded request.")
-    ] = 30.0,
+    cacert: Cacert = None,
+    timeout: Timeout = 30.0,
     http: Annotated[
         bool,
         typer.Option(
@@ -149,16 +148,8 @@ def proxy(
         float | None,
         typer.Option(min=0.1, help="Stop after this many seconds (default: at SIGINT or SIGTERM)."),
     ] = None,
-    strict: Annotated[
-        bool, typer.Option("--strict", help="Judge inferred requirements at their strict level.")
-    ] = False,
-    record: Annotated[
-        Path | None,
-        typer.Option(
-            file_okay=False,
-            help="Also record the traffic into this folder (the format of run --record).",
-        ),
-    ] = None,
+    strict: Strict = False,
+    record: Record = None,
 ) -> None:
     """Forward every exchange between a client and --upstream unchanged, and judge both sides from
     the traffic.

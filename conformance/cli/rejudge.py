@@ -20,6 +20,7 @@ from ..usecases.rejudge import rejudge as rejudge_recording
 from ._console import console
 from ._console import fail_usage
 from ._lifecycle import interruptible
+from ._options import ReportDir
 from ._terminal import RunDisplay
 from .run import finish
 from .run import prepared_writers
@@ -33,9 +34,7 @@ def rejudge(
         Path,
         typer.Argument(exists=True, file_okay=False, help="A folder written by `run --record`."),
     ],
-    report_dir: Annotated[
-        Path, typer.Option(file_okay=False, help="Where to write the new reports.")
-    ] = Path("reports/rejudged"),
+    report_dir: ReportDir = Path("reports/rejudged"),
 ) -> None:
     """Judge a recorded run again with this version's checks, answering every request from the
     recording: nothing is contacted. Prints which verdicts changed since the recording; a check

@@ -39,6 +39,17 @@ from ._console import console
 from ._console import fail_usage
 from ._lifecycle import interruptible
 from ._lifecycle import settings
+from ._options import AllowOrigin
+from ._options import Cacert
+from ._options import Debug
+from ._options import Fault
+from ._options import FaultRate
+from ._options import FaultSeed
+from ._options import Minimal
+from ._options import Record
+from ._options import ReportDir
+from ._options import Strict
+from ._options import Timeout
 from ._terminal import RunDisplay
 from .mock import check_fault
 from .mock import reference_agents
@@ -105,52 +116,14 @@ def run(
             help="Certify the built-in reference mock instead, started on loopback for this run.",
         ),
     ] = False,
-    fault: Annotated[
-        str | None,
-        typer.Option(help="With --mock: give the mock this named fault (see `mock faults`)."),
-    ] = None,
-    fault_rate: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0,
-            max=1.0,
-            help=(
-                "With --mock --fault: apply the fault to this fraction of the requests (a flaky"
-                " agent; the coin's seed is --fault-seed)."
-            ),
-        ),
-    ] = None,
-    fault_seed: Annotated[
-        int,
-        typer.Option(
-            help="With --fault-rate: the seed of the coin that picks the faulty requests."
-        ),
-    ] = 0,
-    minimal: Annotated[
-        bool,
-        typer.Option(
-            "--minimal",
-            help=(
-                "With --mock: certify the minimal conformer, what the MUSTs demand and nothing"
-                " more."
-            ),
-        ),
-    ] = False,
+    fault: Fault = None,
+    fault_rate: FaultRate = None,
+    fault_seed: FaultSeed = 0,
+    minimal: Minimal = False,
     suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
-    cacert: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Trust this CA certificate (PEM), e.g. a local test CA.",
-        ),
-    ] = None,
-    report_dir: Annotated[
-        Path, typer.Option(file_okay=False, help="Where to write the reports.")
-    ] = Path("reports"),
-    timeout: Annotated[
-        float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")
-    ] = 10.0,
+    cacert: Cacert = None,
+    report_dir: ReportDir = Path("reports"),
+    timeout: Timeout = 10.0,
     report_format: Annotated[
         list[str] | None,
         typer.Option(
@@ -176,15 +149,7 @@ def run(
             )
         ),
     ] = False,
-    allow_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "Also let the suite invoke URLs on this origin (repeatable); by default it calls"
-                " only the target's own origin."
-            )
-        ),
-    ] = None,
+    allow_origin: AllowOrigin = None,
     binding: Annotated[
         str,
         typer.Option(
@@ -230,16 +195,7 @@ def run(
             ),
         ),
     ] = DEFAULT_BUDGET,
-    strict: Annotated[
-        bool,
-        typer.Option(
-            "--strict",
-            help=(
-                "Judge requirements read out of prose (basis inferred) at the stronger level their"
-                " errata entries argue for, MUST included; recorded in the report."
-            ),
-        ),
-    ] = False,
+    strict: Strict = False,
     agent_callable: Annotated[
         str | None,
         typer.Option(
@@ -305,13 +261,7 @@ def run(
             )
         ),
     ] = None,
-    record: Annotated[
-        Path | None,
-        typer.Option(
-            file_okay=False,
-            help="Record every exchange into this folder, to judge it again later with `rejudge`.",
-        ),
-    ] = None,
+    record: Record = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -385,16 +335,7 @@ def run(
             help="No progress and no tables: only the verdict and where the reports are.",
         ),
     ] = False,
-    debug: Annotated[
-        bool,
-        typer.Option(
-            "--debug",
-            help=(
-                "Print the traceback of a defect of the suite (it always goes to the report"
-                " folder's debug log)."
-            ),
-        ),
-    ] = False,
+    debug: Debug = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
     and write report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is

@@ -11,6 +11,7 @@ import typer
 from ..vectors import check_vectors
 from ..vectors import vectors_root
 from ._console import console
+from ._options import folder
 
 __all__ = ["app"]
 
@@ -20,17 +21,7 @@ app = typer.Typer(
 
 
 @app.command("validate")
-def validate(
-    directory: Annotated[
-        Path | None,
-        typer.Option(
-            "--dir",
-            file_okay=False,
-            exists=True,
-            help="A folder of vector files (default: the shipped vectors).",
-        ),
-    ] = None,
-) -> None:
+def validate(directory: Annotated[Path | None, folder("vector files", "vectors")] = None) -> None:
     """Check that every vector case gets the verdict its file expects; name each file and case
     that does not."""
     root = directory or vectors_root()
