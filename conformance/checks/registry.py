@@ -6,7 +6,9 @@ then the rule it tests.
 
 A check returns a `Verdict` (pass, fail, skip, not-applicable, waived, with a message and the
 exchanges that decided it); a skip names its kind (`Skip`), so that no one reads its text to know
-why. Registering a check for an ID the catalogue lacks, a second check with the same name, or a name
+why. A step several checks share (a session, a drive) raises `Decided` with the verdict when there
+is nothing left to judge (a skip, not-applicable, an error): the check's verdict is that one.
+Registering a check for an ID the catalogue lacks, a second check with the same name, or a name
 without its requirement's draft and section in front fails at import: a check always traces to a
 requirement.
 """
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHECKS",
     "Check",
+    "Decided",
     "Skip",
     "Unmet",
     "Verdict",
@@ -50,6 +53,14 @@ class Verdict:
     message: str
     evidence: tuple[Exchange, ...] = ()
     skip: Skip | None = None  # why nothing was judged, when the status is skip
+
+
+class Decided(Exception):
+    """Raised by a step several checks share when its outcome is already the check's verdict."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.message)
+        self.verdict = verdict
 
 
 def passed(message: str, *evidence: Exchange) -> Verdict:

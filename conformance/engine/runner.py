@@ -36,6 +36,7 @@ from ..bindings import WoaRestBinding
 from ..bindings.observed import NotObserved
 from ..bindings.observed import ObservedOnly
 from ..checks import Check
+from ..checks import Decided
 from ..checks import checks_for
 from ..checks import driven_by
 from ..checks.woa.invocation import JUDGED_BY
@@ -137,7 +138,10 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
     deadline = target.options.check_deadline
     try:
         async with asyncio.timeout(deadline) as scope:
-            verdict = await check.function(target.checked_under(scope))
+            try:
+                verdict = await check.function(target.checked_under(scope))
+            except Decided as decided:  # a shared step found nothing left to judge
+                verdict = decided.verdict
         status, message, evidence, skip = (
             verdict.status,
             verdict.message,

@@ -13,6 +13,8 @@ from ...report.model import Exchange
 from ...target import Target
 from ...target import rest_config
 from ...validation import validate_message
+from ..preconditions import document_read
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -32,26 +34,23 @@ STATE_MEMBERS = ("ItemstateUpdates", "ItemStateUpdates")  # E-ACI-5.2-ITEMSTATE-
 _VALID = ("inline", "dependent", "by-reference", "observed")
 
 
-async def _session(target: Target, *, watched: bool = False) -> InvokedSession | Verdict:
-    """The session, or the verdict when there is nothing to judge. In a run that watches, only a
+async def _session(target: Target, *, watched: bool = False) -> InvokedSession:
+    """The session; `Decided` when there is nothing to judge. In a run that watches, only a
     check that judges AgentContexts as they pass by (`watched`) gets one: the others judge what
     an agent does with the suite's own AgentContexts."""
     if "invoked" not in target.options.roles:
-        return not_applicable("this run does not certify invoked agents")
+        raise Decided(not_applicable("this run does not certify invoked agents"))
     if target.observed is not None:
         if not watched:
             raise NotObserved(
                 "this check judges what an invoked agent does with the suite's own AgentContexts"
             )
         return await invoked_session(target)
-    if not isinstance(target.document, dict) and target.options.binding != "a2a":
-        return errored(
-            "cannot be judged:"
-            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
-        )
+    if target.options.binding != "a2a":  # an A2A agent may stand without a WoA document
+        document_read(target)
     found = await invoked_session(target)
     if found.unmet:
-        return found.unmet.verdict()
+        raise Decided(found.unmet.verdict())
     return found
 
 
@@ -107,8 +106,6 @@ async def aci_2_1_returns_its_own_agent_context(target: Target) -> Verdict:
     """2.1: the reply holds exactly one AgentContext, the agent's own (same AgentID and SubTaskID),
     no TaskContext, and nothing sent to another agent (its canary)."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     canaries = {s.agent: s.canary for s in found.sent}
 
     def problem(sent: Sent) -> str | None:
@@ -139,8 +136,6 @@ async def _schema_rule(target: Target, requirement: str, success: str) -> Verdic
     """A rule the AgentContext schema and rules judge, on every reply to a valid context (in a
     run that watches, on every AgentContext an answer carried)."""
     found = await _session(target, watched=True)
-    if isinstance(found, Verdict):
-        return found
     if found.observed and not found.sent:
         raise NotObserved("no AgentContext returned by an agent passed by")
     return _none_returned(found) or _judge(_answered(found), _violations(requirement), success)
@@ -166,11 +161,16 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
     (the AgentContexts the suite's spies received), as the run certifies either."""
     from .master import master_sent
 
-    found = await _session(target, watched=True)
+    found: InvokedSession | Verdict
+    try:
+        found = await _session(target, watched=True)
+    except Decided as decided:
+        found = decided.verdict
     sent = await master_sent(target)
-    if isinstance(found, Verdict) and not sent:
-        return found
-    if not isinstance(found, Verdict) and found.observed and not found.sent and not sent:
+    if isinstance(found, Verdict):
+        if not sent:
+            return found
+    elif found.observed and not found.sent and not sent:
         raise NotObserved("no AgentContext passed by")
     judged = [] if isinstance(found, Verdict) else _answered(found)
     broken = [s for s in judged if s.reply.status is None]
@@ -262,8 +262,6 @@ async def aci_5_2_last_updated_is_rfc_3339(target: Target) -> Verdict:
 async def aci_5_2_dependencies_are_preserved(target: Target) -> Verdict:
     """5.2: the Dependencies the master set come back unchanged."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
 
     def problem(sent: Sent) -> str | None:
         if sent.returned is None:
@@ -286,8 +284,6 @@ async def aci_5_3_returns_updated_state_and_key_information(target: Target) -> V
     KeyInformation": both arrays, and not both exactly as they were sent (then nothing was
     updated), on every answered message."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
 
     def problem(sent: Sent) -> str | None:
         returned = sent.returned
@@ -345,8 +341,6 @@ def _reference_verdict(found: InvokedSession, kind: str, story: str) -> Verdict:
 async def aci_5_2_context_uri_is_resolved(target: Target) -> Verdict:
     """5.2: an agent handed a ContextURI fetches it (from the suite's store)."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     assert found.store is not None
     store = found.store
 
@@ -389,8 +383,6 @@ async def aci_5_2_no_completion_without_the_context(target: Target) -> Verdict:
     tampered reference the store refuses) does not go on as if it had the context: it completes
     no item."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     return _reference_verdict(found, "tampered", "a tampered ContextURI")
 
 
@@ -399,8 +391,6 @@ async def aci_6_expired_references_are_refused(target: Target) -> Verdict:
     """6: a ContextURI whose expiry has passed is not used, even from a store careless enough to
     serve it."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     return _reference_verdict(found, "expired", "an expired ContextURI")
 
 

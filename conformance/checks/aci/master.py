@@ -24,6 +24,8 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ...validation.rules import is_not_done
+from ..preconditions import document_read
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -61,12 +63,12 @@ FIGURE_4 = frozenset(
 )
 
 
-async def _session(target: Target, *, watched: bool = False) -> MasterSession | Verdict:
-    """The session, or the verdict when there is nothing to judge. In a run that watches, only a
+async def _session(target: Target, *, watched: bool = False) -> MasterSession:
+    """The session; `Decided` when there is nothing to judge. In a run that watches, only a
     check that judges TaskContexts as they pass by (`watched`) gets one: the others judge what a
     master does with the suite's tasks and spy agents."""
     if "master" not in target.options.roles:
-        return not_applicable("this run does not certify masters")
+        raise Decided(not_applicable("this run does not certify masters"))
     if target.observed is not None:
         if not watched:
             raise NotObserved(
@@ -76,14 +78,10 @@ async def _session(target: Target, *, watched: bool = False) -> MasterSession | 
         if not found.runs:
             raise NotObserved("no TaskContext passed by")
         return found
-    if not isinstance(target.document, dict):
-        return errored(
-            "cannot be judged:"
-            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
-        )
+    document_read(target)
     found = await master_session(target)
     if found.unmet:
-        return found.unmet.verdict()
+        raise Decided(found.unmet.verdict())
     broken = [
         r
         for r in found.runs.values()
@@ -96,9 +94,11 @@ async def _session(target: Target, *, watched: bool = False) -> MasterSession | 
             if reply and reply.status is None
             else f"answered {reply.status if reply else None}"
         )
-        return errored(
-            f"run_task for the {broken[0].name} run broke: {why}",
-            *[reply.exchange] if reply and reply.exchange else [],
+        raise Decided(
+            errored(
+                f"run_task for the {broken[0].name} run broke: {why}",
+                *[reply.exchange] if reply and reply.exchange else [],
+            )
         )
     return found
 
@@ -146,8 +146,6 @@ def _verdict(runs: list[MasterRun], problems: list[str], success: str) -> Verdic
 async def aci_2_1_task_context_stays_with_the_master(target: Target) -> Verdict:
     """2.1: the TaskContext is the master's own: no invoked agent is sent it."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     runs = list(found.runs.values())
     leaks = [
         f"{r.name}: {rec.spy} was sent {', '.join(marks)}"
@@ -171,8 +169,6 @@ async def aci_2_1_only_the_target_agent_context_is_delivered(target: Target) -> 
     beside it, JSON text included). A second copy of the agent's own, or a result attributed to
     the agent it came from ({AgentID, outputabstract}), is no other agent's AgentContext."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -210,8 +206,6 @@ async def aci_3_independent_subtasks_are_distributed(target: Target) -> Verdict:
     """3: the tour plan's three independent subtasks each reach their agent. Whether they were sent
     concurrently (the asynchronous mode) is reported."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     run = found.runs["tour"]
     firsts = _firsts(run)
     missing = [spy for spy in SCENARIO_SPIES["tour"] if spy not in firsts]
@@ -226,28 +220,23 @@ async def aci_3_independent_subtasks_are_distributed(target: Target) -> Verdict:
     )
 
 
-def _collaborative(found: MasterSession) -> tuple[MasterRun, dict[str, Any], Verdict | None]:
+def _collaborative(found: MasterSession) -> tuple[MasterRun, dict[str, Any]]:
+    """The doctor visit's run and each spy's first request; `Decided` (a failure) when a subtask
+    never reached its spy."""
     run = found.runs["doctor"]
     firsts = _firsts(run)
     missing = [spy for spy in SCENARIO_SPIES["doctor"] if spy not in firsts]
     if missing:
-        return (
-            run,
-            firsts,
-            failed(f"the doctor visit's subtasks never reached {missing}", *_evidence([run])),
-        )
-    return run, firsts, None
+        why = f"the doctor visit's subtasks never reached {missing}"
+        raise Decided(failed(why, *_evidence([run])))
+    return run, firsts
 
 
 @check("ACI-3-COLLABORATIVE-ORDER")
 async def aci_3_collaborative_subtasks_go_in_order(target: Target) -> Verdict:
     """3: the doctor visit's subtasks are sent in order: diagnosis, prescription, medicine."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    run, firsts, problem = _collaborative(found)
-    if problem:
-        return problem
+    run, firsts = _collaborative(found)
     order = sorted(firsts, key=lambda spy: firsts[spy].arrived)
     if order != list(SCENARIO_SPIES["doctor"]):
         return failed(f"the subtasks reached the agents in the order {order}", *_evidence([run]))
@@ -261,11 +250,7 @@ async def aci_3_dependent_subtasks_wait(target: Target) -> Verdict:
     its MUST cannot be told apart from the asynchronous mode 2.1 allows:
     E-ACI-2.1-MODE-NOT-SIGNALLED.)"""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    run, firsts, problem = _collaborative(found)
-    if problem:
-        return problem
+    run, firsts = _collaborative(found)
     if sorted(firsts, key=lambda spy: firsts[spy].arrived) != list(SCENARIO_SPIES["doctor"]):
         return skipped(
             Skip.DEPENDS_ON,
@@ -286,10 +271,8 @@ async def aci_3_dependent_subtasks_wait(target: Target) -> Verdict:
 async def aci_3_dependent_input_carries_the_previous_result(target: Target) -> Verdict:
     """3: the input of a dependent subtask reflects the result of the one before (its canary)."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    run, firsts, problem = _collaborative(found)
-    if problem or (problem := _not_waiting(firsts)):
+    run, firsts = _collaborative(found)
+    if problem := _not_waiting(firsts):
         return problem
     # the upstream's result, as its canary or in its own words ("acute pharyngitis"): a master may
     # restate it
@@ -327,10 +310,8 @@ async def aci_3_nothing_goes_down_the_chain_past_a_failure(target: Target) -> Ve
     """The suite's reading of 3 (inferred, E-ACI-3-FAILED-UPSTREAM): a collaborative subtask is
     not sent while the one it depends on is unfinished (it would have no input to carry)."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
-    _, firsts, problem = _collaborative(found)
-    if problem or (problem := _not_waiting(firsts)):
+    _, firsts = _collaborative(found)
+    if problem := _not_waiting(firsts):
         return problem
     failing = found.runs.get("doctor-upstream-fails")  # diagnosis answers every item unfinished
     if failing is None:
@@ -351,8 +332,6 @@ async def aci_4_2_contexts_are_isolated(target: Target) -> Verdict:
     """4.2: no agent receives another's working context, nor another's result unless its subtask
     depends on that agent directly (E-ACI-4.2-ISOLATION-CANARIES)."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -378,8 +357,6 @@ async def aci_5_3_delivery_holds_figure_4_only(target: Target) -> Verdict:
     holding only Figure 4's members. (ACI-5.3-MINIMAL-DELIVERY itself, task-relevant information
     only, is judged on content by ACI-4.2-CONTEXT-ISOLATION and ACI-2.1-TASKCONTEXT-MASTER-ONLY.)"""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     runs, problems = list(found.runs.values()), []
     for run in runs:
         for rec in run.spies.received:
@@ -397,8 +374,6 @@ async def _task_rule(target: Target, requirement: str) -> Verdict:
     """A rule the TaskContext schema and rules judge, on the TaskContext of every run (in a run that
     watches, on every TaskContext an answer carried)."""
     found = await _session(target, watched=True)
-    if isinstance(found, Verdict):
-        return found
     problems = [
         f"{run.name}: {violation.path}: {violation.message}"
         for run in found.runs.values()
@@ -458,8 +433,6 @@ async def aci_5_3_task_context_is_updated(target: Target) -> Verdict:
     """5.3: once every subtask came back completed, the TaskContext says so: every goal and the
     task done."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     runs = [found.runs["tour"], found.runs["doctor"]]
     for run in runs:
         unsent = [spy for spy in SCENARIO_SPIES[run.scenario] if not run.spies.of(spy)]
@@ -523,8 +496,6 @@ def _two_phase(found: MasterSession, name: str, spy: str, story: str) -> Verdict
 async def aci_5_2_unfinished_items_are_not_done(target: Target) -> Verdict:
     """5.2: an item in state 0 is unfinished, whatever its abstract says."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     return _two_phase(
         found,
         "tour-unfinished",
@@ -538,8 +509,6 @@ async def aci_5_2_completed_items_are_verified(target: Target) -> Verdict:
     """5.2: an item in state 1 is accepted only when its KeyInformation bears it out: not when the
     abstract is empty, nor when it says the work failed."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     verdicts = [
         _two_phase(
             found,
@@ -562,22 +531,25 @@ async def aci_5_2_completed_items_are_verified(target: Target) -> Verdict:
     )
 
 
-async def _references(target: Target) -> list[tuple[MasterRun, str]] | Verdict:
-    """Every ContextURI the master handed a spy that resolved, with its run; the verdict when
-    there is none to judge."""
+async def _references(target: Target) -> list[tuple[MasterRun, str]]:
+    """Every ContextURI the master handed a spy that resolved, with its run; `Decided` (a skip)
+    when there is none to judge."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     references = [
         (run, rec.fetched[0])
         for run in found.runs.values()
         for rec in run.spies.received
         if rec.fetched and rec.fetched[1] == 200
     ]
-    return references or skipped(
-        Skip.NOT_OBSERVED,
-        "the master handed no spy a ContextURI it could fetch, so its context store was not seen",
-    )
+    if not references:
+        raise Decided(
+            skipped(
+                Skip.NOT_OBSERVED,
+                "the master handed no spy a ContextURI it could fetch, so its context store was"
+                " not seen",
+            )
+        )
+    return references
 
 
 async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange | None]:
@@ -590,8 +562,6 @@ async def _refetch(target: Target, uri: str) -> tuple[int | None, str, Exchange 
 
 async def _store_check(target: Target, change: Callable[[str], str | None], story: str) -> Verdict:
     references = await _references(target)
-    if isinstance(references, Verdict):
-        return references
     uri = references[0][1]
     changed = change(uri)
     if changed is None:
@@ -694,8 +664,6 @@ async def aci_6_context_references_expire(target: Target) -> Verdict:
     reference names one (exp) in the future and within 30 days (the draft names no term;
     E-ACI-6-STORAGE-TTL-TERM)."""
     references = await _references(target)
-    if isinstance(references, Verdict):
-        return references
     problems, unreadable = [], []
     now = target.values.time("aci-master-expiry")
     for run, uri in references:
@@ -730,8 +698,6 @@ async def aci_6_stored_context_stays_available_and_whole(target: Target) -> Verd
     second fetch is a control (a single-use reference), not a loss. Its security controls are
     ACI-6-STORAGE-ACCESS-AUTHENTICATED's."""
     found = await _session(target)
-    if isinstance(found, Verdict):
-        return found
     handed = [
         (run, rec.fetched)
         for run in found.runs.values()

@@ -13,6 +13,7 @@ import re
 
 from ...report.model import Exchange
 from ...target import Target
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -29,27 +30,30 @@ from .drives import drives
 from .drives import mapping_sources
 
 
-async def _drive(target: Target, name: str) -> Drive | Verdict:
+async def _drive(target: Target, name: str) -> Drive:
+    """The named drive of the server's DSP; `Decided` when it cannot be driven."""
     session, verdict = await unavailable(target)
     if verdict is not None or session is None:
-        return verdict or errored("")  # unavailable gives one or the other
+        raise Decided(verdict or errored(""))  # unavailable gives one or the other
     if session.binding is not None and not session.binding.supports_updates:
-        return not_applicable(
-            "the server offers no get_schema_updates, so it serves no patches to observe"
+        raise Decided(
+            not_applicable(
+                "the server offers no get_schema_updates, so it serves no patches to observe"
+            )
         )
     found = await drives(target, session)
     if found.problem:
-        return skipped(Skip.NEEDS_TEST_HOOK, found.problem)
+        raise Decided(skipped(Skip.NEEDS_TEST_HOOK, found.problem))
     drive = found.by_name.get(name)
     if drive is None:
-        return not_applicable(
-            'no scenario of the server declares a per-client DSP (cohort "client")'
+        raise Decided(
+            not_applicable('no scenario of the server declares a per-client DSP (cohort "client")')
         )
     if drive.problem:
         evidence = [r.exchange for *_, r in drive.sent[-1:] if r is not None and r.exchange]
         if drive.broken:
-            return errored(f"the {name} drive: {drive.problem}", *evidence)
-        return skipped(Skip.BEYOND_CAPS, f"the {name} drive: {drive.problem}", *evidence)
+            raise Decided(errored(f"the {name} drive: {drive.problem}", *evidence))
+        raise Decided(skipped(Skip.BEYOND_CAPS, f"the {name} drive: {drive.problem}", *evidence))
     return drive
 
 
@@ -75,32 +79,33 @@ def _compare(drive: Drive, name: str, story: str) -> Verdict:
     )
 
 
-async def _started(target: Target, name: str) -> Drive | Verdict:
+async def _started(target: Target, name: str) -> Drive:
     """The drive, if its new key was served as experimental until the trial's end
     (SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL); else the skip that says so."""
     drive = await _drive(target, name)
-    if isinstance(drive, Verdict):
-        return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if after.states != ["experimental"] or ending.states != ["experimental"]:
-        return skipped(
-            Skip.DEPENDS_ON,
-            "the new key was not experimental through its trial (see"
-            " SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)",
+        raise Decided(
+            skipped(
+                Skip.DEPENDS_ON,
+                "the new key was not experimental through its trial (see"
+                " SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL)",
+            )
         )
     return drive
 
 
-async def _evaluated(target: Target, name: str) -> Drive | Verdict:
+async def _evaluated(target: Target, name: str) -> Drive:
     """The drive, if its key also left the experimental state when the trial ended
     (SDSI-6.2.3-LONG-TERM-EVALUATION); else the skip that says so."""
     drive = await _started(target, name)
-    if isinstance(drive, Verdict):
-        return drive
     if "experimental" in drive.checkpoints["trial-ended"].states:
-        return skipped(
-            Skip.DEPENDS_ON,
-            "the key was not evaluated when its trial ended (see SDSI-6.2.3-LONG-TERM-EVALUATION)",
+        raise Decided(
+            skipped(
+                Skip.DEPENDS_ON,
+                "the key was not evaluated when its trial ended (see"
+                " SDSI-6.2.3-LONG-TERM-EVALUATION)",
+            )
         )
     return drive
 
@@ -108,8 +113,11 @@ async def _evaluated(target: Target, name: str) -> Drive | Verdict:
 async def _never_fires(target: Target) -> Verdict | None:
     """The skip of a check whose probe means something only from a server that fires at all: when a
     burst of one wish, written one way, brought no key (else not firing would pass vacuously)."""
-    lifecycle = await _drive(target, "lifecycle")
-    if isinstance(lifecycle, Verdict) or not lifecycle.checkpoints["after"].states:
+    try:
+        fires = bool((await _drive(target, "lifecycle")).checkpoints["after"].states)
+    except Decided:
+        fires = False
+    if not fires:
         return skipped(
             Skip.DEPENDS_ON,
             "a burst of one wish written one way did not fire (see SDSI-6.2.1-HEAT-INCREMENT)",
@@ -122,8 +130,6 @@ async def sdsi_6_2_1_trigger_needs_both_gates(target: Target) -> Verdict:
     """6.2.1: heat alone does not fire: one client's few requests, each carrying the wish many
     times."""
     drive = await _drive(target, "single-client")
-    if isinstance(drive, Verdict):
-        return drive
     notes = drive.notes
     return _compare(
         drive,
@@ -137,8 +143,6 @@ async def sdsi_6_2_1_heat_decays(target: Target) -> Verdict:
     """6.2.1: heat decays, whatever the shape: a burst one request short of firing, then a wait of
     several declared half-lives, then that request: it fires only if the heat did not decay."""
     drive = await _drive(target, "decay")
-    if isinstance(drive, Verdict):
-        return drive
     if drive.checkpoints["quiet"].states:
         return skipped(
             Skip.DEPENDS_ON,
@@ -159,14 +163,15 @@ async def sdsi_6_2_1_heat_decays_with_the_declared_half_life(target: Target) -> 
     """The suite's reading of 6.2.1 (inferred): heat decays exponentially with the half-life the
     server declares: a wish trickling in so slowly that such decay keeps the heat at 70% of the
     threshold never fires."""
-    decay = await _drive(target, "decay")
-    if not isinstance(decay, Verdict) and decay.checkpoints["end"].states:
+    try:
+        decays = not (await _drive(target, "decay")).checkpoints["end"].states
+    except Decided:
+        decays = True  # whether it decays at all is another check's to say
+    if not decays:
         return skipped(
             Skip.DEPENDS_ON, "the heat does not decay at all (see SDSI-6.2.1-HEAT-DECAY)"
         )
     drive = await _drive(target, "trickle")
-    if isinstance(drive, Verdict):
-        return drive
     return _compare(
         drive, "end", f"{drive.notes['count']} requests {drive.notes['gap_hours']} h apart"
     )
@@ -181,8 +186,6 @@ async def sdsi_6_2_1_fragments_are_encoded(target: Target) -> Verdict:
     if (unfired := await _never_fires(target)) is not None:
         return unfired
     drive = await _drive(target, "forms")
-    if isinstance(drive, Verdict):
-        return drive
     after = drive.checkpoints["after"]
     if not after.states:
         return failed(
@@ -207,8 +210,6 @@ async def sdsi_6_2_1_fragments_cluster_by_similarity(target: Target) -> Verdict:
     if (unfired := await _never_fires(target)) is not None:
         return unfired
     drive = await _drive(target, "two-intents")
-    if isinstance(drive, Verdict):
-        return drive
     threshold = drive.notes.get("similarity_threshold")
     if isinstance(threshold, int | float) and threshold < 0.6:
         return skipped(
@@ -226,8 +227,6 @@ async def sdsi_6_2_1_heat_rises_by_the_increment(target: Target) -> Verdict:
     """6.2.1: the trigger fires on the very request at which the oracle's heat exceeds the
     threshold."""
     drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     before, after = drive.checkpoints["before"], drive.checkpoints["after"]
     if before.states:  # any key, in any state: the heat rose by more than the increment
         return failed(
@@ -252,8 +251,6 @@ async def sdsi_6_2_2_description_quotes_real_fragments(target: Target) -> Verdic
     """6.2.2: the new key's semantic_description includes a mapping example from a fragment the
     suite sent."""
     drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     after = drive.checkpoints["after"]
     new = [s for s in after.served if not s.modified]
     if not new:
@@ -289,8 +286,6 @@ def _moment(point: Checkpoint, after: Checkpoint) -> str:
 async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
     """6.2.3: a new key is experimental from the trigger until its trial ends."""
     drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
     if not after.served:
         return skipped(
@@ -318,8 +313,6 @@ async def sdsi_6_2_3_keys_are_evaluated_after_the_trial(target: Target) -> Verdi
     deprecates), the key has left the experimental state by the end of its grace period at the
     latest; the draft does not say how soon after the trial the evaluation runs."""
     drive = await _started(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     ended, later = drive.checkpoints["trial-ended"], drive.checkpoints["grace-ended"]
     if "experimental" in ended.states and "experimental" in later.states:
         return failed(
@@ -341,8 +334,6 @@ async def sdsi_6_2_3_used_keys_are_promoted(target: Target) -> Verdict:
     alignment metric is the server's own judgement; the suite can predict it only where the server
     declares it judges alignment by type (alignment_judge "type"), else it skips."""
     drive = await _evaluated(target, "used")
-    if isinstance(drive, Verdict):
-        return drive
     if drive.notes.get("alignment_judge") != "type":
         return skipped(
             Skip.UNDECLARED,
@@ -360,8 +351,6 @@ async def sdsi_6_2_3_unused_keys_are_deprecated(target: Target) -> Verdict:
     instead is the failure; a key that vanished is SDSI-6.2.3-DEPRECATED-GRACE-FLAG's (its grace
     period is a flag)."""
     drive = await _evaluated(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     ended = drive.checkpoints["trial-ended"]
     if "stable" in ended.states:
         return failed(
@@ -385,8 +374,9 @@ async def grace_kept(target: Target) -> Verdict | None:
     """The lifecycle drive's half of SDSI-6.2.3-DEPRECATED-GRACE-FLAG: a failure or a skip, None
     when the key was kept, flagged, through the middle of its grace period (or no drive could be
     made)."""
-    drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
+    try:
+        drive = await _drive(target, "lifecycle")
+    except Decided:
         return None  # no test clock: the flag's form alone was judged
     middle = drive.checkpoints["grace-middle"]
     if middle.expected != ["deprecated"] or middle.states in (["deprecated"], ["withdrawn"]):
@@ -413,8 +403,6 @@ async def sdsi_6_2_3_withdrawn_keys_leave_the_patches(target: Target) -> Verdict
     patch. One still served deprecated after the grace period was simply not withdrawn, which the
     MAY allows."""
     drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     grace = drive.checkpoints["grace-ended"]
     if "withdrawn" in grace.states:
         return failed(
@@ -432,8 +420,6 @@ async def sdsi_6_2_3_withdrawn_keys_are_still_accepted(target: Target) -> Verdic
     """6.2.3: a payload carrying the withdrawn key within the backward-compatibility window is
     executed."""
     drive = await _drive(target, "lifecycle")
-    if isinstance(drive, Verdict):
-        return drive
     grace = drive.checkpoints["grace-ended"]
     if drive.checkpoints["trial-ended"].states != ["deprecated"] or grace.states:
         return skipped(
@@ -459,8 +445,6 @@ async def sdsi_6_2_3_triggers_beyond_the_cap_wait(target: Target) -> Verdict:
     """6.2.3: with the cap reached, one more trigger waits, and is served once a key leaves the
     trial."""
     drive = await _drive(target, "queue")
-    if isinstance(drive, Verdict):
-        return drive
     saturated, drained = drive.checkpoints["saturated"], drive.checkpoints["drained"]
     cap = saturated.expected.count("experimental")
     if len(saturated.states) < cap:
@@ -501,8 +485,6 @@ async def sdsi_6_2_2_colliding_candidates_are_merged(target: Target) -> Verdict:
     """6.2.2: a wish that names a base key refines that key's description, never adds a
     duplicate."""
     drive = await _drive(target, "collision")
-    if isinstance(drive, Verdict):
-        return drive
     base, after = drive.notes["base_key"], drive.checkpoints["after"]
     if any(s.modified and s.name == base for s in after.served):
         return passed(
@@ -538,8 +520,6 @@ async def sdsi_6_2_2_colliding_candidates_are_merged(target: Target) -> Verdict:
 async def sdsi_6_2_2_personal_patches_stay_personal(target: Target) -> Verdict:
     """6.2.2: a key induced from one client's own wishes is served to that client only."""
     drive = await _drive(target, "personal")
-    if isinstance(drive, Verdict):
-        return drive
     owner, stranger = drive.checkpoints["after"], drive.checkpoints["stranger"]
     if not owner.served:
         return skipped(
