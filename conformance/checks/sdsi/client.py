@@ -24,6 +24,8 @@ from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
+from ..preconditions import document_read
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Unmet
 from ..registry import Verdict
@@ -154,10 +156,8 @@ async def _gather(target: Target) -> ClientSession:
     return found
 
 
-async def _session(
-    target: Target, *, watched: bool = False
-) -> tuple[ClientSession | None, Verdict | None]:
-    """The client session, or the verdict when there is nothing to judge. In a run that watches,
+async def _session(target: Target, *, watched: bool = False) -> ClientSession:
+    """The client session; `Decided` when there is nothing to judge. In a run that watches,
     only a check that judges payloads as they pass by (`watched`) gets one: the others judge what
     the client does with the suite's utterances."""
     if target.observed is not None:
@@ -168,21 +168,16 @@ async def _session(
         )
         if not found.drives:
             raise NotObserved("no SDSI payload passed by")
-        return found, None
-    if not isinstance(target.document, dict):
-        return None, errored(
-            "cannot be judged:"
-            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
-        )
+        return found
+    document_read(target)
     found = await target.memo("sdsi-client-session", lambda: _gather(target))
     if found.unmet:
-        return None, found.unmet.verdict()
+        raise Decided(found.unmet.verdict())
     broken = [d for d in found.drives if d.problem]
     if broken:
-        return None, errored(
-            f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}"
-        )
-    return found, None
+        why = f"driving the client with {broken[0].utterance!r} failed: {broken[0].problem}"
+        raise Decided(errored(why))
+    return found
 
 
 def _verdict(found: ClientSession, problems: list[str], success: str) -> Verdict:
@@ -196,9 +191,7 @@ def _mapped(found: ClientSession) -> list[Drive]:
 
 @check("SDSI-3.2-NEGOTIATION-REQUEST")
 async def sdsi_3_2_negotiation_request(target: Target) -> Verdict:
-    found, verdict = await _session(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await _session(target)
     problems = []
     for drive in _mapped(found):
         operations = [r.operation for r in drive.records]
@@ -228,9 +221,7 @@ _NEEDS_TEMPLATE = frozenset(
 
 def _payload_rule(requirement: str, success: str) -> Any:
     async def judge(target: Target) -> Verdict:
-        found, verdict = await _session(target, watched=True)
-        if verdict or found is None:
-            return verdict or errored("")
+        found = await _session(target, watched=True)
         sent = [
             (d, p)
             for d in _mapped(found)
@@ -279,9 +270,7 @@ def _other_text(payload: Any) -> str:
 
 @check("SDSI-4.3-OTHER-MINIMIZED")
 async def sdsi_4_3_other_minimized(target: Target) -> Verdict:
-    found, verdict = await _session(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await _session(target)
     problems = [
         f'{d.scenario}: "other" holds {word!r}, which a key of the template covers'
         for d in _mapped(found)
@@ -294,9 +283,7 @@ async def sdsi_4_3_other_minimized(target: Target) -> Verdict:
 
 @check("SDSI-6.1-LOW-CONFIDENCE-TO-OTHER")
 async def sdsi_6_1_low_confidence_to_other(target: Target) -> Verdict:
-    found, verdict = await _session(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await _session(target)
     flights = [
         p
         for d in _mapped(found)
@@ -321,9 +308,7 @@ async def sdsi_6_1_low_confidence_to_other(target: Target) -> Verdict:
 
 @check("SDSI-3.2-NO-SERVER-REPORTED")
 async def sdsi_3_2_no_server_reported(target: Target) -> Verdict:
-    found, verdict = await _session(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await _session(target)
     drive = next(d for d in found.drives if d.scenario is None)
     evidence = (drive.exchange,) if drive.exchange else ()
     if drive.payloads():

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from ...bindings.observed import NotObserved
 from ...target import Target
+from ..preconditions import document_read
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Unmet
 from ..registry import Verdict
@@ -17,37 +19,34 @@ from .session import Exchanged
 from .session import Session
 from .session import session
 
-__all__ = ["judge_exchanges", "unavailable"]
+__all__ = ["judge_exchanges", "server_session"]
 
 
-async def unavailable(
-    target: Target, *, watched: bool = False
-) -> tuple[Session | None, Verdict | None]:
-    """The session, or the verdict every SDSI check gives when there is nothing to judge. In a
-    run that watches, only a check that judges messages as they pass by (`watched`) gets one: the
-    others judge what the suite's own payloads make a server do."""
+async def server_session(target: Target, *, watched: bool = False) -> Session:
+    """The session; `Decided` with the verdict every SDSI check gives when there is nothing to
+    judge. In a run that watches, only a check that judges messages as they pass by (`watched`)
+    gets one: the others judge what the suite's own payloads make a server do."""
     if target.observed is not None:
         if not watched:
             raise NotObserved(
                 "this check judges how a server answers the suite's own template requests and"
                 " payloads"
             )
-        return await session(target), None
-    if target.options.binding != "jsonrpc" and not isinstance(target.document, dict):
-        return None, errored(
-            "cannot be judged:"
-            f" {target.discovery.problem or 'the WoA document is not a JSON object'}"
-        )
+        return await session(target)
+    if target.options.binding != "jsonrpc":  # JSON-RPC's endpoint may stand without a document
+        document_read(target)
     found = await session(target)
     if found.binding is None:
-        return None, (found.unmet or Unmet("no SDSI binding")).verdict()
+        raise Decided((found.unmet or Unmet("no SDSI binding")).verdict())
     if not found.templates:
-        return None, skipped(
-            Skip.NEEDS_INPUT,
-            "the server names no scenario (the enum of get_schema_template's scenario input, or"
-            " --scenario)",
+        raise Decided(
+            skipped(
+                Skip.NEEDS_INPUT,
+                "the server names no scenario (the enum of get_schema_template's scenario input,"
+                " or --scenario)",
+            )
         )
-    return found, None
+    return found
 
 
 Judge = Callable[[Exchanged], str | None]
@@ -58,9 +57,7 @@ async def judge_exchanges(
 ) -> Verdict:
     """Judge the payload exchanges of `kinds` (with "observed", in a run that watches too, those
     that passed by): fail listing the wrong answers, pass when all are right."""
-    found, verdict = await unavailable(target, watched="observed" in kinds)
-    if verdict or found is None:
-        return verdict or errored("")  # unavailable gives one or the other
+    found = await server_session(target, watched="observed" in kinds)
     exchanged = [e for e in found.exchanges if e.kind in kinds]
     if not exchanged and found.observed:
         raise NotObserved("no SDSI payload passed by")

@@ -22,7 +22,7 @@ from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
 from ..registry import skipped
-from .common import unavailable
+from .common import server_session
 from .drives import Checkpoint
 from .drives import Drive
 from .drives import content_words
@@ -32,9 +32,7 @@ from .drives import mapping_sources
 
 async def _drive(target: Target, name: str) -> Drive:
     """The named drive of the server's DSP; `Decided` when it cannot be driven."""
-    session, verdict = await unavailable(target)
-    if verdict is not None or session is None:
-        raise Decided(verdict or errored(""))  # unavailable gives one or the other
+    session = await server_session(target)
     if session.binding is not None and not session.binding.supports_updates:
         raise Decided(
             not_applicable(

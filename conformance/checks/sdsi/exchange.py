@@ -12,6 +12,7 @@ from ...target import Target
 from ...target import rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -22,7 +23,7 @@ from ..registry import passed
 from ..registry import skipped
 from ..registry import waived
 from .common import judge_exchanges
-from .common import unavailable
+from .common import server_session
 from .session import HTML_INJECTION
 from .session import INJECTIONS
 from .session import Exchanged
@@ -93,9 +94,7 @@ async def sdsi_4_1_absent_optional_key_handled(target: Target) -> Verdict:
     """SDSI 4.1: a server handles the absence of an optional key: a payload of the REQUIRED keys
     only is refused, where the same template's payload with every key was served. A template with
     no optional key has nothing to leave out."""
-    found, verdict = await unavailable(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target)
     optional = {
         s
         for s, t in found.valid_templates().items()
@@ -124,9 +123,9 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
     messages on them has no impact on the interpretation of those messages", RFC 9110, 3.3), so a
     payload executed after the negotiation but refused alone was judged by state the protocol's own
     earlier message left on the connection (E-SDSI-3.1-STATELESS-PROBE)."""
-    found, verdict = await unavailable(target)
-    if verdict or found is None or found.binding is None:
-        return verdict or errored("")
+    found = await server_session(target)
+    if found.binding is None:  # a session that watches has none
+        return errored("")
     accepted = next((e for e in found.exchanges if e.kind == "minimal" and e.reply.ok), None)
     if accepted is None:
         return skipped(
@@ -186,9 +185,7 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
     """SDSI 3.2: "The result itself SHOULD be structured according to a pre-negotiated response
     schema when applicable": where the execute operation has an outputs schema, a served result
     is a JSON object (refused payloads have no result)."""
-    found, verdict = await unavailable(target, watched=True)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target, watched=True)
     agent = (
         getattr(found.binding, "agent", None)
         if not found.observed
@@ -219,9 +216,7 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
 async def sdsi_4_3_other_accepted(target: Target) -> Verdict:
     """SDSI 4.3: "other" is accepted: a payload carrying it in any form is not refused where the
     same payload without it (the REQUIRED keys only) was served."""
-    found, verdict = await unavailable(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target)
     pairs, refused = _beside(found, "other", "minimal")
     # a server error on an injection attempt is SDSI-7-OTHER-SANITIZED's, not a refusal of "other"
     pairs = [
@@ -276,9 +271,7 @@ async def sdsi_7_other_not_reflected(target: Target) -> Verdict:
 
 @check("SDSI-3.2-SUGGESTION-WELL-FORMED")
 async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
-    found, verdict = await unavailable(target, watched=True)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target, watched=True)
     suggested = [
         (e, e.reply.body["schema_update_suggestion"])
         for e in found.exchanges
@@ -317,7 +310,11 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
 async def sdsi_7_https(target: Target) -> Verdict:
     """The suite's reading of SDSI 7 (inferred): data is protected in transit "using mechanisms
     appropriate to their threat model"; over HTTP, the suite reads that as HTTPS."""
-    found, verdict = await unavailable(target)
+    found: Session | None
+    try:
+        found = await server_session(target)
+    except Decided as decided:
+        found, verdict = None, decided.verdict
     evidence: tuple[Exchange, ...] = ()
     if found is None or found.binding is None:
         rest = rest_config(target.document)
@@ -325,7 +322,7 @@ async def sdsi_7_https(target: Target) -> Verdict:
         if not (
             isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)
         ):
-            return verdict or errored("")
+            return verdict if found is None else errored("")
         # the suite does not send payloads over plain HTTP, but the document says where they would
         # go
         endpoint = base

@@ -16,6 +16,7 @@ from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
 from ..registry import CheckFunction
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -24,7 +25,7 @@ from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
 from ..registry import skipped
-from .common import unavailable
+from .common import server_session
 from .drives import MEMBER as DRIVES_MEMBER
 from .evolution import grace_kept
 from .session import Session
@@ -100,38 +101,31 @@ _LIFECYCLE = {"experimental", "deprecated", "semantic_description"}
 Patch = tuple[str, dict[str, Any], Exchange | None]
 
 
-async def _patches(
-    target: Target, *, watched: bool = False
-) -> tuple[Session | None, list[Patch], Verdict | None]:
-    found, verdict = await unavailable(target, watched=watched)
-    if verdict or found is None:
-        return None, [], verdict or errored("")
+async def _patches(target: Target, *, watched: bool = False) -> tuple[Session, list[Patch]]:
+    """The session and every patch seen; `Decided` when there is none to judge."""
+    found = await server_session(target, watched=watched)
     broken = [
         (schema_id, r) for schema_id, r in found.polled.items() if not r.ok and not _not_offered(r)
     ]
     if broken:
         schema_id, reply = broken[0]
-        return (
-            None,
-            [],
+        raise Decided(
             errored(
                 f"get_schema_updates({schema_id}) answered {reply.problem or reply.status}",
                 *((reply.exchange,) if reply.exchange else ()),
-            ),
+            )
         )
     patches = found.patches()
     if not patches and found.observed:
         raise NotObserved("no SDSI patch passed by")
     if not patches:
-        return (
-            None,
-            [],
+        raise Decided(
             not_applicable(
                 "the server served no patch (it offers no get_schema_updates, or polled it gave"
                 " none, and no execution carried one)"
-            ),
+            )
         )
-    return found, patches, None
+    return found, patches
 
 
 def _not_offered(reply: Reply) -> bool:
@@ -152,9 +146,7 @@ def patch_check(requirement: str) -> Callable[[PatchJudge], CheckFunction]:
 
     def register(judge: PatchJudge) -> CheckFunction:
         async def with_patches(target: Target) -> Verdict:
-            found, patches, verdict = await _patches(target)
-            if verdict or found is None:
-                return verdict or errored("")
+            found, patches = await _patches(target)
             return await judge(target, found, patches)
 
         with_patches.__name__ = with_patches.__qualname__ = judge.__name__
@@ -174,9 +166,7 @@ def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict
 
 def _register(requirement: str) -> None:
     async def judge(target: Target) -> Verdict:
-        _, patches, verdict = await _patches(target, watched=True)
-        if verdict:
-            return verdict
+        _, patches = await _patches(target, watched=True)
         problems = [
             f"{where}: {v.path}: {v.message}"
             for where, patch, _ in patches
@@ -464,9 +454,7 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     from ...bindings.jsonparse import parse_json
     from ...bindings.sdsi import WoaRestSdsi
 
-    found, verdict = await unavailable(target)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target)
     binding = found.binding
     jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
     if not isinstance(jwks_uri, str):

@@ -14,7 +14,7 @@ from ..registry import check
 from ..registry import errored
 from ..registry import failed
 from ..registry import passed
-from .common import unavailable
+from .common import server_session
 
 __all__ = ["TEMPLATE_RULES"]
 
@@ -82,9 +82,7 @@ def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
 
 
 async def _judge(requirement: str, target: Target) -> Verdict:
-    found, verdict = await unavailable(target, watched=True)
-    if verdict or found is None:
-        return verdict or errored("")
+    found = await server_session(target, watched=True)
     if not found.templates:
         raise NotObserved("no SDSI template passed by")
     unusable = [(s, r) for s, r in found.templates.items() if not r.ok]
@@ -135,9 +133,9 @@ for _requirement in TEMPLATE_RULES:
 async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
     """The suite's reading of Appendix A.1's preferred_language (inferred): a negotiation request
     that carries one is served, in that language or another; it is not refused for carrying it."""
-    found, verdict = await unavailable(target)
-    if verdict or found is None or found.binding is None:
-        return verdict or errored("")
+    found = await server_session(target)
+    if found.binding is None:  # a session that watches has none
+        return errored("")
     scenario = next(iter(found.templates))
     reply = await found.binding.template(scenario, preferred_language="zh-CN")
     evidence = (reply.exchange,) if reply.exchange else ()
