@@ -14,6 +14,7 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -58,14 +59,8 @@ class Outcome:
     rejected: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "triggers": self.triggers,
-            "patches": self.patches,
-            "transitions": self.transitions,
-            "queued": self.queued,
-            "warnings": self.warnings,
-            "rejected": self.rejected,
-        }
+        """Every list by its name (the lists themselves, not copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass

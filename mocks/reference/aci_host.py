@@ -27,8 +27,8 @@ from .aci_agents import CAPABILITY
 from .aci_agents import AciError
 from .aci_agents import Fetch
 from .aci_agents import SubtaskExecutor
-from .problems import nonconforming
 from .problems import problem
+from .problems import refused
 
 __all__ = [
     "CONTEXT_LIMIT",
@@ -174,12 +174,9 @@ _VALIDATORS = {
 async def invoke_invoked(
     agent_id: str, operation: str | None, given: Any, fetch: Fetch, executor: SubtaskExecutor
 ) -> Response:
-    if operation != "execute_subtask":
-        return problem(
-            400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}"
-        )
-    if (refused := nonconforming(_VALIDATORS[agent_id], given)) is not None:
-        return refused
+    no = refused(agent_id, operation, "execute_subtask", _VALIDATORS[agent_id], given)
+    if no is not None:
+        return no
     try:
         return JSONResponse(await executor.execute(AGENTS[agent_id], given, fetch))
     except AciError as error:

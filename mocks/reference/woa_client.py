@@ -279,23 +279,10 @@ class WoaClient:
         self._save()
         return document
 
-    async def invoke(
-        self,
-        origin: str,
-        agent_id: str,
-        value: Any,
-        operation: str | None = None,
-        *,
-        validate: bool = True,
-    ) -> Any:
-        """Invoke `agent_id` over rest with `value` as input; the answer, validated against the
-        outputs schema."""
+    async def invoke(self, origin: str, *arguments: Any, **options: Any) -> Any:
+        """`invoke_from` the document at `origin`'s well-known location."""
         return await self.invoke_from(
-            origin.rstrip("/") + "/.well-known/woa.json",
-            agent_id,
-            value,
-            operation,
-            validate=validate,
+            origin.rstrip("/") + "/.well-known/woa.json", *arguments, **options
         )
 
     async def invoke_from(

@@ -60,6 +60,8 @@ from .aci_master import ContextStore
 from .aci_master import Master
 from .problems import nonconforming
 from .problems import problem
+from .problems import refused
+from .problems import unknown_operation
 from .sdsi_client import SdsiClient
 from .sdsi_evolution import CLOCK_HEADER
 from .sdsi_evolution import SESSION_HEADER
@@ -250,9 +252,7 @@ def create_app(
             aci_master.MASTER_ID,
             *ACI_AGENTS,
         ):
-            return problem(
-                400, "Unknown operation", f"agent {agent_id!r} has no operation {operation!r}"
-            )
+            return unknown_operation(agent_id, operation)
         given = envelope.get("input")
         if not isinstance(given, dict):
             return problem(
@@ -283,14 +283,9 @@ def create_app(
     )
 
     async def master(operation: str | None, given: dict[str, Any]) -> Response:
-        if operation != "run_task":
-            return problem(
-                400,
-                "Unknown operation",
-                f"agent {aci_master.MASTER_ID!r} has no operation {operation!r}",
-            )
-        if (refused := nonconforming(master_inputs, given)) is not None:
-            return refused
+        no = refused(aci_master.MASTER_ID, operation, "run_task", master_inputs, given)
+        if no is not None:
+            return no
         try:
             return JSONResponse(
                 await master_agent.run_task(given, base, context_store, clients.get())
@@ -319,9 +314,7 @@ def create_app(
         operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request
     ) -> Response:
         if operation not in sdsi_inputs:
-            return problem(
-                400, "Unknown operation", f"agent {SDSI_AGENT!r} has no operation {operation!r}"
-            )
+            return unknown_operation(SDSI_AGENT, operation)
         if (
             server.validates_payloads()
             and (refused := nonconforming(sdsi_inputs[operation], given)) is not None
@@ -399,14 +392,11 @@ def create_app(
     )
 
     async def assistant(operation: str | None, given: dict[str, Any]) -> Response:
-        if operation != "handle_user_request":
-            return problem(
-                400,
-                "Unknown operation",
-                f"agent {sdsi_client.CLIENT_AGENT_ID!r} has no operation {operation!r}",
-            )
-        if (refused := nonconforming(assistant_inputs, given)) is not None:
-            return refused
+        no = refused(
+            sdsi_client.CLIENT_AGENT_ID, operation, "handle_user_request", assistant_inputs, given
+        )
+        if no is not None:
+            return no
         try:
             return JSONResponse(
                 await assistant_agent.handle_user_request(given["utterance"], given["server"])
