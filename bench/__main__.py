@@ -1,6 +1,6 @@
 """Benchmarks: what a certification costs against its floor, measured side by side.
 
-    python -m bench [--repeat 5] [--suite all] [--tck DIR]
+    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--tck DIR]
 
 Every figure is min, median and max over `--repeat` samples, the samples of the things compared
 taken in turn (run, floor, run, floor ...) so that the machine's load falls on both alike, and the
@@ -205,6 +205,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--suite", default="all", choices=("woa", "sdsi", "aci", "all"))
     parser.add_argument(
+        "--requests",
+        type=int,
+        default=2000,
+        help="requests a sample of the mock throughput sends (default 2000)",
+    )
+    parser.add_argument(
         "--tck",
         type=Path,
         help="a checkout of the A2A TCK with its own venv (bench/tck.py): run it beside the suite",
@@ -229,7 +235,7 @@ def main() -> None:
     else:
         print("A2A TCK: not run (give --tck DIR, a checkout of the TCK with its venv)")
     _validation(repeat)
-    _throughput(repeat)
+    _throughput(repeat, arguments.requests)
 
 
 def _validation(repeat: int) -> None:

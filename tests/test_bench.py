@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_bench_prints_every_figure() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa"],
+        [sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa", "--requests", "200"],
         cwd=ROOT,
         capture_output=True,
         text=True,
