@@ -13,7 +13,6 @@ import json
 import time
 from collections.abc import Callable
 from typing import Any
-from typing import ClassVar
 
 from ..reference.aci_agents import AciError
 from ..reference.aci_agents import Fetch
@@ -24,29 +23,22 @@ from ..reference.aci_master import Master
 from ..reference.aci_master import Progress
 from ..reference.aci_master import Subtask
 from ..reference.aci_master import TaskPlan
+from .rate import AgentFault
 from .rate import breaks
 
-__all__ = ["ACI_FAULTS", "AciFault"]
+__all__ = ["ACI_FAULTS"]
 
 Answer = Callable[[dict[str, Any], dict[str, Any]], Any]
 Conclusion = Callable[[dict[str, Any], TaskPlan, dict[str, str], dict[str, Any]], dict[str, Any]]
 
 
-class AciFault:
-    """What every fault of an ACI agent says of itself."""
-
-    requirement: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    variant: ClassVar[str] = ""
-
-
 # -- the invoked agents (ACI 2.1, 5.2, 5.3, 6), over WoA REST and A2A --
 
 
-def _answers(requirement: str, description: str, edit: Answer) -> type[AciFault]:
+def _answers(requirement: str, description: str, edit: Answer) -> type[AgentFault]:
     """Invoked agents that return their updated AgentContext with `edit(updated, sent)` made."""
 
-    class Answers(SubtaskExecutor, AciFault):
+    class Answers(SubtaskExecutor, AgentFault):
         @breaks
         def answers(self, updated: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
             edit(updated, sent)
@@ -66,7 +58,7 @@ def _no_last_abstract(updated: dict[str, Any], sent: dict[str, Any]) -> None:
         updated["KeyInformation"] = [k for k in updated["KeyInformation"] if k["itemId"] != last]
 
 
-class WorksWithoutTheContext(SubtaskExecutor, AciFault):
+class WorksWithoutTheContext(SubtaskExecutor, AgentFault):
     requirement = "ACI-5.2-CONTEXT-URI-RESOLVED"
     description = "never fetches a ContextURI and works without the context"
 
@@ -75,7 +67,7 @@ class WorksWithoutTheContext(SubtaskExecutor, AciFault):
         return "", ""
 
 
-class CompletesWithoutTheContext(SubtaskExecutor, AciFault):
+class CompletesWithoutTheContext(SubtaskExecutor, AgentFault):
     requirement = "ACI-5.2-NO-COMPLETION-WITHOUT-CONTEXT"
     description = "carries on, items completed, when the store refuses a ContextURI"
 
@@ -84,7 +76,7 @@ class CompletesWithoutTheContext(SubtaskExecutor, AciFault):
         return ""
 
 
-class KeepsAnExpiredReference(SubtaskExecutor, AciFault):
+class KeepsAnExpiredReference(SubtaskExecutor, AgentFault):
     requirement = "ACI-6-EXPIRED-REFERENCE-NOT-USED"
     description = "uses a ContextURI whose expiry has passed"
 
@@ -93,7 +85,7 @@ class KeepsAnExpiredReference(SubtaskExecutor, AciFault):
         return True
 
 
-_INVOKED: list[type[AciFault]] = [
+_INVOKED: list[type[AgentFault]] = [
     _answers(
         "ACI-2.1-RETURNS-OWN-AGENTCONTEXT",
         "returns its AgentContext under another SubTaskID",
@@ -165,7 +157,7 @@ _INVOKED: list[type[AciFault]] = [
 # -- the master (ACI 2.1, 3, 4.2, 5, 6), run against the suite's spy agents --
 
 
-class SendsTheTaskContext(Master, AciFault):
+class SendsTheTaskContext(Master, AgentFault):
     requirement = "ACI-2.1-TASKCONTEXT-MASTER-ONLY"
     description = "sends the TaskContext inside each AgentContext"
 
@@ -174,7 +166,7 @@ class SendsTheTaskContext(Master, AciFault):
         return {"AgentContext": {**agent_context, "TaskContext": task}}
 
 
-class PastesTheTaskContext(Master, AciFault):
+class PastesTheTaskContext(Master, AgentFault):
     requirement = "ACI-2.1-TASKCONTEXT-MASTER-ONLY"
     description = "pastes the TaskContext into each AgentContext's Context as JSON text"
     variant = "as-text"
@@ -186,7 +178,7 @@ class PastesTheTaskContext(Master, AciFault):
         return {"AgentContext": {**agent_context, "Context": context}}
 
 
-class SwapsTheTourContexts(Master, AciFault):
+class SwapsTheTourContexts(Master, AgentFault):
     requirement = "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED"
     description = "swaps the hotel and flight subtasks' AgentContexts"
 
@@ -198,7 +190,7 @@ class SwapsTheTourContexts(Master, AciFault):
         return next((s for s in plan.subtasks if s.key == swap.get(subtask.agent)), subtask)
 
 
-class PastesTheOtherContexts(Master, AciFault):
+class PastesTheOtherContexts(Master, AgentFault):
     requirement = "ACI-2.1-ONLY-TARGET-AGENTCONTEXT-DELIVERED"
     description = "pastes the other tour subtasks' AgentContexts into Context as JSON text"
     variant = "as-text"
@@ -222,7 +214,7 @@ class PastesTheOtherContexts(Master, AciFault):
         return built
 
 
-class CarriesOnPastAFailure(Master, AciFault):
+class CarriesOnPastAFailure(Master, AgentFault):
     requirement = "ACI-3-NO-DISPATCH-PAST-UNFINISHED"
     description = "carries on down the doctor-visit chain after the diagnosis failed"
 
@@ -231,7 +223,7 @@ class CarriesOnPastAFailure(Master, AciFault):
         return True
 
 
-class SendsWithoutWaiting(Master, AciFault):
+class SendsWithoutWaiting(Master, AgentFault):
     requirement = "ACI-3-COLLABORATIVE-WAITS"
     description = "sends the doctor visit's subtasks 20 ms apart without waiting for answers"
 
@@ -245,7 +237,7 @@ class SendsWithoutWaiting(Master, AciFault):
         await asyncio.gather(*(dispatch(s, 0.02 * n) for n, s in enumerate(subtasks)))
 
 
-class RunsBackwards(Master, AciFault):
+class RunsBackwards(Master, AgentFault):
     requirement = "ACI-3-COLLABORATIVE-ORDER"
     description = "runs the doctor visit backwards: medicine, prescription, diagnosis"
 
@@ -260,7 +252,7 @@ class RunsBackwards(Master, AciFault):
             await dispatch(subtask, 0.0)
 
 
-class PassesNoResults(Master, AciFault):
+class PassesNoResults(Master, AgentFault):
     requirement = "ACI-3-COLLABORATIVE-INPUT-FROM-PREVIOUS"
     description = "never passes a subtask's result to the subtask that needs it"
 
@@ -269,7 +261,7 @@ class PassesNoResults(Master, AciFault):
         return subtask.context
 
 
-class NeverChecksTheWeather(Master, AciFault):
+class NeverChecksTheWeather(Master, AgentFault):
     requirement = "ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED"
     description = "never sends the weather check"
 
@@ -278,7 +270,7 @@ class NeverChecksTheWeather(Master, AciFault):
         return [s for s in plan.subtasks if s.agent != "weather-checking"]
 
 
-class SharesEverything(Master, AciFault):
+class SharesEverything(Master, AgentFault):
     requirement = "ACI-4.2-CONTEXT-ISOLATION"
     description = "passes every earlier result and working context to each later subtask"
 
@@ -291,10 +283,10 @@ class SharesEverything(Master, AciFault):
         return context
 
 
-def _concludes(requirement: str, description: str, edit: Conclusion) -> type[AciFault]:
+def _concludes(requirement: str, description: str, edit: Conclusion) -> type[AgentFault]:
     """A master that returns its TaskContext as `edit(task, plan, goals, initial)` makes it."""
 
-    class Concludes(Master, AciFault):
+    class Concludes(Master, AgentFault):
         @breaks
         def concludes(
             self,
@@ -315,7 +307,7 @@ def _as_it_started(
     return {**initial, "GoalStatus": [{"Goal": s.goal, "Status": "pending"} for s in plan.subtasks]}
 
 
-class TakesUnfinishedItems(Master, AciFault):
+class TakesUnfinishedItems(Master, AgentFault):
     requirement = "ACI-5.2-TWO-PHASE-UNFINISHED"
     description = "takes an item in state 0 as done when its abstract reads well"
 
@@ -324,7 +316,7 @@ class TakesUnfinishedItems(Master, AciFault):
         return super().verified({**states, item: 1}, abstracts, item)
 
 
-class TakesStatesOnTrust(Master, AciFault):
+class TakesStatesOnTrust(Master, AgentFault):
     requirement = "ACI-5.2-TWO-PHASE-VERIFIED"
     description = "takes an item in state 1 as done without reading its abstract"
 
@@ -333,7 +325,7 @@ class TakesStatesOnTrust(Master, AciFault):
         return states.get(item) == 1
 
 
-class AddsTheUserQuery(Master, AciFault):
+class AddsTheUserQuery(Master, AgentFault):
     requirement = "ACI-5.3-FIGURE-4-MEMBERS-ONLY"
     description = "adds the whole UserQuery to each AgentContext"
 
@@ -344,7 +336,7 @@ class AddsTheUserQuery(Master, AciFault):
         return {**built, "UserQuery": query}
 
 
-_MASTER: list[type[AciFault]] = [
+_MASTER: list[type[AgentFault]] = [
     SendsTheTaskContext,
     SwapsTheTourContexts,
     PastesTheOtherContexts,
@@ -387,7 +379,7 @@ _MASTER: list[type[AciFault]] = [
 # -- the master's context store (ACI 6) --
 
 
-class ServesAnyone(ContextStore, AciFault):
+class ServesAnyone(ContextStore, AgentFault):
     requirement = "ACI-6-STORAGE-ACCESS-AUTHENTICATED"
     description = "serves offloaded context to a request without the reference's credential"
 
@@ -396,7 +388,7 @@ class ServesAnyone(ContextStore, AciFault):
         return False
 
 
-class TakesAnySignature(ContextStore, AciFault):
+class TakesAnySignature(ContextStore, AgentFault):
     requirement = "ACI-6-CONTEXT-URI-SIGNED"
     description = "accepts any signature on a context reference"
 
@@ -405,7 +397,7 @@ class TakesAnySignature(ContextStore, AciFault):
         return False
 
 
-class KeepsReferencesForYears(ContextStore, AciFault):
+class KeepsReferencesForYears(ContextStore, AgentFault):
     requirement = "ACI-6-STORAGE-TTL"
     description = "hands out context references that expire in ten years"
 
@@ -414,7 +406,7 @@ class KeepsReferencesForYears(ContextStore, AciFault):
         return 10 * 365 * 86400
 
 
-class RewritesOnRead(ContextStore, AciFault):
+class RewritesOnRead(ContextStore, AgentFault):
     """A store shared with a writer that keeps appending."""
 
     requirement = "ACI-6-MASTER-TRUSTS-STORAGE"
@@ -427,7 +419,7 @@ class RewritesOnRead(ContextStore, AciFault):
 
 
 #: Every fault of an ACI agent: a subclass of the invoked agents' executor, the master or its store.
-ACI_FAULTS: list[type[AciFault]] = [
+ACI_FAULTS: list[type[AgentFault]] = [
     *_INVOKED,
     *_MASTER,
     ServesAnyone,

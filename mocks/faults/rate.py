@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import TypeVar
 
@@ -25,12 +26,21 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-__all__ = ["AtRate", "breaks", "made_once"]
+__all__ = ["AgentFault", "AtRate", "breaks", "made_once"]
 
 #: Whether this request breaks the rule: every request does, unless a rate's coin passed it over.
 _PICKED: ContextVar[bool] = ContextVar("fault_picked", default=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class AgentFault:
+    """What a fault that subclasses a reference agent says of itself: the rule it breaks, how, and
+    a variant's name when a rule is broken two ways."""
+
+    requirement: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    variant: ClassVar[str] = ""
 
 
 class breaks(Generic[F]):

@@ -17,7 +17,6 @@ import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
-from typing import ClassVar
 
 import numpy as np
 
@@ -33,19 +32,12 @@ from ..reference.sdsi_evolution import Evolution
 from ..reference.sdsi_server import FLIGHT
 from ..reference.sdsi_server import TEMPLATES
 from ..reference.sdsi_server import SdsiServer
+from .rate import AgentFault
 from .rate import breaks
 
-__all__ = ["SDSI_FAULTS", "SdsiFault"]
+__all__ = ["SDSI_FAULTS"]
 
 Edit = Callable[[dict[str, Any]], Any]
-
-
-class SdsiFault:
-    """What every fault of an SDSI agent says of itself."""
-
-    requirement: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    variant: ClassVar[str] = ""
 
 
 def _key(template: dict[str, Any], name: str) -> dict[str, Any]:
@@ -55,11 +47,11 @@ def _key(template: dict[str, Any], name: str) -> dict[str, Any]:
 # -- the server's templates (SDSI 4.1, 4.3): the flight_booking template, as defined or served --
 
 
-def _defines(requirement: str, description: str, edit: Edit) -> type[SdsiFault]:
+def _defines(requirement: str, description: str, edit: Edit) -> type[AgentFault]:
     """A server that defines its flight_booking template with `edit` made (it serves and executes
     by what it defines)."""
 
-    class DefinesTemplate(SdsiServer, SdsiFault):
+    class DefinesTemplate(SdsiServer, AgentFault):
         made_once = True
 
         @breaks
@@ -74,11 +66,11 @@ def _defines(requirement: str, description: str, edit: Edit) -> type[SdsiFault]:
 
 def _serves(
     requirement: str, description: str, edit: Callable[[dict[str, Any]], Any]
-) -> type[SdsiFault]:
+) -> type[AgentFault]:
     """A server that sends its flight_booking template as `edit` returns it (it executes by the
     true one)."""
 
-    class ServesTemplate(SdsiServer, SdsiFault):
+    class ServesTemplate(SdsiServer, AgentFault):
         @breaks
         def serves(self, template: dict[str, Any]) -> Any:
             return edit(template)
@@ -87,10 +79,10 @@ def _serves(
     return ServesTemplate
 
 
-def _patches(requirement: str, description: str, edit: Edit, variant: str = "") -> type[SdsiFault]:
+def _patches(requirement: str, description: str, edit: Edit, variant: str = "") -> type[AgentFault]:
     """A server whose seeded seat_preference patch, polled and inline, has `edit` made."""
 
-    class EditsPatch(SdsiServer, SdsiFault):
+    class EditsPatch(SdsiServer, AgentFault):
         @breaks
         def seat_patch(self) -> dict[str, Any]:
             patch = super().seat_patch()
@@ -102,7 +94,7 @@ def _patches(requirement: str, description: str, edit: Edit, variant: str = "") 
     return EditsPatch
 
 
-_SERVER: list[type[SdsiFault]] = [
+_SERVER: list[type[AgentFault]] = [
     _serves(
         "SDSI-4.1-TEMPLATE-OBJECT",
         "serves the flight_booking template as a bare array of keys",
@@ -183,7 +175,7 @@ _SERVER: list[type[SdsiFault]] = [
 ]
 
 
-class RejectsOtherLanguages(SdsiServer, SdsiFault):
+class RejectsOtherLanguages(SdsiServer, AgentFault):
     requirement = "SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED"
     description = "answers 400 to a template asked for in another language"
 
@@ -220,7 +212,7 @@ _SERVER += [
 # -- the server's execution (SDSI 3.1, 3.2, 4.1, 4.3, 7) --
 
 
-class WantsEveryKey(SdsiServer, SdsiFault):
+class WantsEveryKey(SdsiServer, AgentFault):
     requirement = "SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED"
     description = "rejects a payload that carries only its REQUIRED keys"
 
@@ -229,7 +221,7 @@ class WantsEveryKey(SdsiServer, SdsiFault):
         return False
 
 
-class ExecutesWrongTypes(SdsiServer, SdsiFault):
+class ExecutesWrongTypes(SdsiServer, AgentFault):
     requirement = "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
     description = "executes payloads whose values have the wrong type"
 
@@ -238,7 +230,7 @@ class ExecutesWrongTypes(SdsiServer, SdsiFault):
         return False
 
 
-class AnswersInText(SdsiServer, SdsiFault):
+class AnswersInText(SdsiServer, AgentFault):
     requirement = "SDSI-3.2-RESULT-STRUCTURED"
     description = "answers a full payload with a bare string"
 
@@ -247,7 +239,7 @@ class AnswersInText(SdsiServer, SdsiFault):
         return len(payload) <= len(template["keys"]) // 2
 
 
-class LimitsOther(SdsiServer, SdsiFault):
+class LimitsOther(SdsiServer, AgentFault):
     requirement = "SDSI-4.3-OTHER-ACCEPTED"
     description = 'rejects an "other" longer than 1,000 characters'
 
@@ -256,7 +248,7 @@ class LimitsOther(SdsiServer, SdsiFault):
         return 1000
 
 
-class ReflectsOther(SdsiServer, SdsiFault):
+class ReflectsOther(SdsiServer, AgentFault):
     requirement = "SDSI-7-OTHER-NOT-REFLECTED"
     description = 'echoes "other" back unescaped'
 
@@ -265,7 +257,7 @@ class ReflectsOther(SdsiServer, SdsiFault):
         return text
 
 
-class RunsOther(SdsiServer, SdsiFault):
+class RunsOther(SdsiServer, AgentFault):
     requirement = "SDSI-7-OTHER-SANITIZED"
     description = 'fails with a 500 when "other" holds an SQL injection'
 
@@ -275,7 +267,7 @@ class RunsOther(SdsiServer, SdsiFault):
             raise RuntimeError("the fault: an SQL injection in other reaches the database")
 
 
-class SuggestsAnObject(SdsiServer, SdsiFault):
+class SuggestsAnObject(SdsiServer, AgentFault):
     requirement = "SDSI-3.2-SUGGESTION-WELL-FORMED"
     description = "suggests new_keys as an object"
 
@@ -344,12 +336,12 @@ _SERVER += [
 # declaring the reference configuration while it runs another --
 
 
-def _evolves(evolution: type[SdsiFault]) -> type[SdsiFault]:
+def _evolves(evolution: type[AgentFault]) -> type[AgentFault]:
     """A server whose schema self-evolution is `evolution`, a fault of its own."""
     assert issubclass(evolution, Evolution)
     broken: type[Evolution] = evolution
 
-    class Evolves(SdsiServer, SdsiFault):
+    class Evolves(SdsiServer, AgentFault):
         evolution_class = broken
 
     Evolves.requirement, Evolves.description = evolution.requirement, evolution.description
@@ -359,10 +351,10 @@ def _evolves(evolution: type[SdsiFault]) -> type[SdsiFault]:
 
 def _configured(
     requirement: str, description: str, variant: str = "", **changes: Any
-) -> type[SdsiFault]:
+) -> type[AgentFault]:
     """An evolution that runs its pools with `changes` to the configuration it declares."""
 
-    class Configured(Evolution, SdsiFault):
+    class Configured(Evolution, AgentFault):
         @breaks
         def config(self, scenario: str) -> OracleConfig:
             return replace(super().config(scenario), **changes)
@@ -388,7 +380,7 @@ class _RawStrings:
         return vectors
 
 
-class PoolsRawStrings(Evolution, SdsiFault):
+class PoolsRawStrings(Evolution, AgentFault):
     requirement = "SDSI-6.2.1-FRAGMENT-ENCODED"
     description = "pools fragments by their raw strings: one wish in another case is another wish"
 
@@ -397,7 +389,7 @@ class PoolsRawStrings(Evolution, SdsiFault):
         return Oracle(config, _RawStrings())
 
 
-class DescribesFromNothing(Evolution, SdsiFault):
+class DescribesFromNothing(Evolution, AgentFault):
     requirement = "SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS"
     description = "describes an induced key without quoting any fragment"
 
@@ -409,7 +401,7 @@ class DescribesFromNothing(Evolution, SdsiFault):
         return patch
 
 
-class DuplicatesColliding(Evolution, SdsiFault):
+class DuplicatesColliding(Evolution, AgentFault):
     requirement = "SDSI-6.2.2-COLLISION-MERGED"
     description = "adds cabin_class_2-style duplicates instead of refining the colliding base key"
 
@@ -425,7 +417,7 @@ class DuplicatesColliding(Evolution, SdsiFault):
         return patch
 
 
-class ServesEveryonesPatches(Evolution, SdsiFault):
+class ServesEveryonesPatches(Evolution, AgentFault):
     requirement = "SDSI-6.2.2-CLIENT-PATCH-ONLY-FOR-CLIENT"
     description = "serves one client's personal patch to every client"
 
@@ -439,7 +431,7 @@ class _DroppingOracle(Oracle):
         self._block(trigger.cluster, "dropped")
 
 
-class DropsTriggers(Evolution, SdsiFault):
+class DropsTriggers(Evolution, AgentFault):
     requirement = "SDSI-6.2.3-TRIGGERS-QUEUED"
     description = "drops a trigger that arrives with the cap reached"
 
@@ -453,7 +445,7 @@ def _promote_the_unused(metrics: Metrics, config: OracleConfig) -> str | None:
     return "stable" if verdict == "deprecated" else verdict
 
 
-class PromotesTheUnused(Evolution, SdsiFault):
+class PromotesTheUnused(Evolution, AgentFault):
     requirement = "SDSI-6.2.3-DEPRECATION"
     description = "promotes the keys its rules say to deprecate"
 
@@ -464,7 +456,7 @@ class PromotesTheUnused(Evolution, SdsiFault):
         return oracle
 
 
-class KeepsWithdrawn(Evolution, SdsiFault):
+class KeepsWithdrawn(Evolution, AgentFault):
     """Never drops a withdrawn key (a grace of a million days): serves it marked withdrawn."""
 
     requirement = "SDSI-6.2.3-WITHDRAWN-REMOVED"
@@ -483,7 +475,7 @@ class KeepsWithdrawn(Evolution, SdsiFault):
         return patch
 
 
-_EVOLUTION: list[type[SdsiFault]] = [
+_EVOLUTION: list[type[AgentFault]] = [
     _configured(
         "SDSI-6.2.3-DEPRECATED-GRACE-FLAG",
         "withdraws a deprecated key at once, with no grace period",
@@ -585,7 +577,7 @@ _SERVER += [
 ]
 
 
-class GrantsUpdatesToAnyone(SdsiServer, SdsiFault):
+class GrantsUpdatesToAnyone(SdsiServer, AgentFault):
     requirement = "SDSI-7-UPDATES-AUTHENTICATED"
     description = "serves its payment_method patch to an unauthenticated client"
 
@@ -600,7 +592,7 @@ _SERVER += [GrantsUpdatesToAnyone, *map(_evolves, _EVOLUTION)]
 # -- the SDSI client agent (SDSI 3.1, 3.2, 4.3, 6.1), driven through handle_user_request --
 
 
-class AssumesTheTemplate(SdsiClient, SdsiFault):
+class AssumesTheTemplate(SdsiClient, AgentFault):
     requirement = "SDSI-3.2-NEGOTIATION-REQUEST"
     description = "sends its payload without asking for the template first"
 
@@ -609,7 +601,7 @@ class AssumesTheTemplate(SdsiClient, SdsiFault):
         return copy.deepcopy(TEMPLATES[scenario])
 
 
-class SendsFlat(SdsiClient, SdsiFault):
+class SendsFlat(SdsiClient, AgentFault):
     requirement = "SDSI-3.2-PAYLOAD-MESSAGE"
     description = "sends the keys beside schema_id, without the payload member"
 
@@ -621,10 +613,10 @@ class SendsFlat(SdsiClient, SdsiFault):
         return await client.invoke(origin, agent, message, "execute", validate=False)
 
 
-def _fills(requirement: str, description: str, edit: Edit) -> type[SdsiFault]:
+def _fills(requirement: str, description: str, edit: Edit) -> type[AgentFault]:
     """A client that sends its mapped payload with `edit` made."""
 
-    class Fills(SdsiClient, SdsiFault):
+    class Fills(SdsiClient, AgentFault):
         @breaks
         def fills(self, payload: dict[str, Any]) -> dict[str, Any]:
             edit(payload)
@@ -642,7 +634,7 @@ def _other_for_cabin(payload: dict[str, Any]) -> None:
         ]
 
 
-class ClaimsSuccess(SdsiClient, SdsiFault):
+class ClaimsSuccess(SdsiClient, AgentFault):
     requirement = "SDSI-3.2-NO-SERVER-REPORTED"
     description = "claims success for a request no server serves, reporting nothing"
 
@@ -651,7 +643,7 @@ class ClaimsSuccess(SdsiClient, SdsiFault):
         return {"status": "done", "result": {}}
 
 
-_CLIENT: list[type[SdsiFault]] = [
+_CLIENT: list[type[AgentFault]] = [
     AssumesTheTemplate,
     SendsFlat,
     _fills(
@@ -683,4 +675,4 @@ _CLIENT: list[type[SdsiFault]] = [
 ]
 
 #: Every fault of an SDSI agent: a subclass of the server or of the client.
-SDSI_FAULTS: list[type[SdsiFault]] = [*_SERVER, *_CLIENT]
+SDSI_FAULTS: list[type[AgentFault]] = [*_SERVER, *_CLIENT]

@@ -13,10 +13,9 @@ import pytest
 
 from mocks.faults import FAULTS
 from mocks.faults.aci import ACI_FAULTS
-from mocks.faults.aci import AciFault
+from mocks.faults.rate import AgentFault
 from mocks.faults.sdsi import SDSI_FAULTS
 from mocks.faults.sdsi import ReflectsOther
-from mocks.faults.sdsi import SdsiFault
 from mocks.faults.woa_client import CLIENT_FAULTS
 from mocks.reference.aci_agents import SubtaskExecutor
 from mocks.reference.aci_master import ContextStore
@@ -45,7 +44,7 @@ REFERENCES = (SdsiServer, SdsiClient, SubtaskExecutor, Master, ContextStore)
 
 
 def test_every_agent_fault_is_a_subclass_of_one_reference_agent_and_in_the_catalogue() -> None:
-    faults: list[type[SdsiFault] | type[AciFault]] = [*SDSI_FAULTS, *ACI_FAULTS]
+    faults: list[type[AgentFault]] = [*SDSI_FAULTS, *ACI_FAULTS]
     for fault in faults:
         assert sum(issubclass(fault, reference) for reference in REFERENCES) == 1, fault
         name = fault.requirement.lower() + (f"-{fault.variant}" if fault.variant else "")
