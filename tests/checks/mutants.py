@@ -4,6 +4,7 @@ faults caught."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from conformance.engine.runner import run
 from conformance.report import Collect
@@ -21,18 +22,22 @@ def certify(
     roles: tuple[str, ...] = ("host", "server", "master", "invoked", "any"),
     binding: str = "woa-rest",
     strict: bool = False,
+    path: str = "",
+    **more: Any,
 ) -> list[Result]:
-    """Run one suite against the reference host with `fault` (None: healthy); every result."""
+    """Run one suite against the reference host with `fault` (None: healthy), at `path` below its
+    origin, with `more` run options; every result."""
     collect = Collect()
     with serve_host(fault) as host:
         options = run_options(
-            target=host.url,
+            target=host.url + path,
             suites=(suite,),
             cacert=host.cacert,
             timeout=5,
             roles=roles,
             binding=binding,
             strict=strict,
+            **more,
         )
         asyncio.run(run(options, [collect]))
     return collect.results

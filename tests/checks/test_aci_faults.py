@@ -4,20 +4,15 @@ concerns. The table of faults caught is printed."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
 
 from conformance.checks import CHECKS
 from conformance.checks.registry import checks_for
-from conformance.engine.runner import run
 from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.target import run_options
 from mocks.faults import FAULTS
-from mocks.serve import serve_host
-from tests.checks.mutants import Collect
 from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify
 from tests.checks.mutants import print_table
@@ -71,18 +66,8 @@ def test_a_fault_is_caught_over_a2a_too(name: str) -> None:
 
 
 def test_a_bare_a2a_agent_without_a_woa_document_is_certified() -> None:
-    collect = Collect()
-    with serve_host() as host:
-        options = run_options(
-            target=host.url + "/a2a/diagnosis",
-            suites=("aci",),
-            cacert=host.cacert,
-            timeout=5,
-            roles=INVOKED,
-            binding="a2a",
-        )
-        asyncio.run(run(options, [collect]))
-    statuses = {r.requirement: r.status for r in collect.results}
+    results = certify(None, "aci", INVOKED, "a2a", path="/a2a/diagnosis")
+    statuses = {r.requirement: r.status for r in results}
     assert Status.FAIL not in statuses.values() and Status.ERROR not in statuses.values()
     assert (
         statuses["ACI-2.1-RETURNS-OWN-AGENTCONTEXT"] is Status.PASS

@@ -3,7 +3,6 @@ the payloads the suite makes from a template's semantic descriptions."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx
@@ -13,27 +12,17 @@ from conformance.bindings import HttpClient
 from conformance.bindings.sdsi import JsonRpcSdsi
 from conformance.checks.sdsi.session import example_value
 from conformance.checks.sdsi.session import payload_for
-from conformance.engine.runner import run
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.target import DEFAULT_ROLES
 from conformance.vectors.figures import sdsi_figure
-from mocks.serve import serve_host
-from tests.checks.mutants import Collect
+from tests.checks.mutants import certify
 
 
 def test_the_reference_server_passes_over_json_rpc() -> None:
-    collect = Collect()
-    with serve_host() as host:
-        options = run_options(
-            target=host.url + "/sdsi/rpc",
-            suites=("sdsi",),
-            cacert=host.cacert,
-            binding="jsonrpc",
-            scenarios=("flight_booking", "photo_retouch"),
-        )
-        asyncio.run(run(options, [collect]))
-    verdicts = {r.requirement: r.status for r in collect.results}
-    assert [r for r in collect.results if r.status in (Status.FAIL, Status.ERROR)] == []
+    scenarios = ("flight_booking", "photo_retouch")
+    results = certify(None, "sdsi", DEFAULT_ROLES, "jsonrpc", path="/sdsi/rpc", scenarios=scenarios)
+    verdicts = {r.requirement: r.status for r in results}
+    assert [r for r in results if r.status in (Status.FAIL, Status.ERROR)] == []
     assert (
         verdicts["SDSI-4.3-OTHER-ACCEPTED"] is Status.PASS
         and verdicts["SDSI-6.2.2-PATCH-ID"] is Status.PASS

@@ -346,27 +346,19 @@ def test_hostile_traffic_is_judged_without_crashing_the_judge() -> None:
                 json.dumps(document).encode(),
                 1.0,
             ),
-            Observed(
-                "POST",
-                "https://h.example/agents/a/invoke",
-                "/agents/a/invoke",
-                json_type,
-                deep,
-                200,
-                json_type,
-                b'{"x": 1}',
-                1.0,
-            ),
-            Observed(
-                "POST",
-                "https://h.example/agents/a/invoke",
-                "/agents/a/invoke",
-                json_type,
-                b'{"agent": "a", "input": {}}',
-                200,
-                json_type,
-                b'{"x": 1}',
-                1.0,
+            *(
+                Observed(
+                    "POST",
+                    "https://h.example/agents/a/invoke",
+                    "/agents/a/invoke",
+                    request_headers=json_type,
+                    request_body=sent,
+                    status=200,
+                    response_headers=json_type,
+                    response_body=b'{"x": 1}',
+                    elapsed_ms=1.0,
+                )
+                for sent in (deep, b'{"agent": "a", "input": {}}')
             ),
         ]
     )
