@@ -124,8 +124,7 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
     payload executed after the negotiation but refused alone was judged by state the protocol's own
     earlier message left on the connection (E-SDSI-3.1-STATELESS-PROBE)."""
     found = await server_session(target)
-    if found.binding is None:  # a session that watches has none
-        return errored("")
+    assert found.binding is not None  # else server_session decided
     accepted = next((e for e in found.exchanges if e.kind == "minimal" and e.reply.ok), None)
     if accepted is None:
         return skipped(
@@ -310,23 +309,21 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
 async def sdsi_7_https(target: Target) -> Verdict:
     """The suite's reading of SDSI 7 (inferred): data is protected in transit "using mechanisms
     appropriate to their threat model"; over HTTP, the suite reads that as HTTPS."""
-    found: Session | None
+    evidence: tuple[Exchange, ...] = ()
     try:
         found = await server_session(target)
     except Decided as decided:
-        found, verdict = None, decided.verdict
-    evidence: tuple[Exchange, ...] = ()
-    if found is None or found.binding is None:
         rest = rest_config(target.document)
         base = rest.get("base") if isinstance(rest, dict) else None
         if not (
             isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)
         ):
-            return verdict if found is None else errored("")
+            return decided.verdict
         # the suite does not send payloads over plain HTTP, but the document says where they would
         # go
         endpoint = base
     else:
+        assert found.binding is not None  # else server_session decided
         endpoint = found.binding.endpoint
         evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
     if endpoint.startswith("https://"):
