@@ -51,7 +51,7 @@ class ReferenceAgents:
         )
 
     def isolation_figures(self) -> list[Figure]:
-        from .reference.aci_figures import isolation_figures
+        from .aci_figures import isolation_figures
 
         return isolation_figures()
 

@@ -17,6 +17,9 @@ from contextlib import contextmanager
 from conformance.harness.loop_server import ServedMock
 from conformance.harness.loop_server import serve
 
+from .faults import FAULTS
+from .host import create_app
+
 __all__ = ["ServedMock", "serve", "serve_host"]
 
 
@@ -33,9 +36,6 @@ def serve_host(
     """The reference WoA host, with the named fault if any (a fault may change how it is served), on
     every request or, with `fault_rate`, on that fraction of them (a coin seeded by `fault_seed`);
     `minimal`: the minimal conformer instead (mocks/minimal.py)."""
-    from .faults import FAULTS
-    from .reference.woa_host import create_app
-
     broken = FAULTS[fault] if fault else None
     with serve(
         lambda base: create_app(

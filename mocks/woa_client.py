@@ -49,7 +49,7 @@ async def answer(
 ) -> tuple[int, str, str]:
     """What the command does with these arguments and this environment: its exit code, stdout and
     stderr. `own`: the environment is this process's (httpx reads the proxy from it itself);
-    otherwise it is a caller's (mocks/reference/woa_client_daemon.py), whose proxy is named."""
+    otherwise it is a caller's (mocks/woa_client_daemon.py), whose proxy is named."""
     if len(arguments) != 5:
         return 2, "", _USAGE + "\n"
     document, agent, operation, input_file, cacert = arguments

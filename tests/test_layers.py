@@ -136,3 +136,40 @@ def test_the_mocks_take_no_check() -> None:
         if t.startswith("conformance.checks")
     ]
     assert taken == []
+
+
+#: The mocks' floors, bottom up: the reference agents know no fault; the faults break them; the
+#: host with a fault, the commands and the loopback servers put the two together.
+MOCK_FLOORS = {
+    "mocks.minimal": 1,
+    "mocks.reference": 2,
+    "mocks.faults": 3,
+    "mocks.host": 4,
+    "mocks.woa_client": 4,
+    "mocks.serve": 5,
+    "mocks.woa_client_daemon": 5,
+    "mocks.aci_figures": 6,
+    "mocks.hostile": 6,
+    "mocks.references": 7,
+}
+
+
+def _mock_floor(module: str) -> int:
+    return next(
+        f
+        for package, f in MOCK_FLOORS.items()
+        if module == package or module.startswith(package + ".")
+    )
+
+
+def test_the_reference_agents_know_no_fault_and_the_mocks_point_down() -> None:
+    mocks = {
+        m: p for m, p in _modules("mocks").items() if m not in ("mocks", "mocks.woa_client_forward")
+    }
+    upward = [
+        (m, t)
+        for m, p in mocks.items()
+        for t in _imports(m, p, mocks)
+        if t in mocks and _mock_floor(t) > _mock_floor(m)
+    ]
+    assert upward == []

@@ -14,10 +14,7 @@ from conformance.requirements import catalogue
 from mocks.serve import serve_host
 
 pytest_plugins = ["pytester"]
-APP = (
-    "from mocks.reference.woa_host import create_app\napp ="
-    ' create_app("https://agent.test"{fault})\n'
-)
+APP = 'from mocks.host import create_app\napp = create_app("https://agent.test"{fault})\n'
 #: The user's project certifying its app on WoA, as its pytest command line says it.
 APP_ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
 

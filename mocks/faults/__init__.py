@@ -52,8 +52,15 @@ class Fault:
     @property
     def made_once(self) -> bool:
         """Whether the fault is made once rather than per request (a document edit, plain HTTP, a
-        TLS version, what an agent builds when it starts): it cannot be applied at a rate."""
-        return bool(self.document or self.plain_http or self.tls_maximum or made_once(self.agent))
+        TLS version, the MCP tool's function, what an agent builds when it starts): it cannot be
+        applied at a rate."""
+        return bool(
+            self.document
+            or self.plain_http
+            or self.tls_maximum
+            or self.mcp_tool
+            or made_once(self.agent)
+        )
 
     def agent_for(self, reference: type[T]) -> type[T]:
         """The class to run `reference`'s agent as: this fault's subclass of it, if it is one."""

@@ -2,6 +2,8 @@
 
     app = create_app(base, "woa-5.2-agent-mismatch-400", fault_rate=0.2, fault_seed=0)
 
+(`create_app` of mocks/host.py.)
+
 A fault that is a wrapper around the host (mocks/faults/woa_host.py) breaks its rule on the requests
 a seeded coin picked, the others going to the host itself. A fault that is a subclass of a
 reference agent overrides one of its methods with `@breaks`: the override runs on the picked

@@ -6,7 +6,8 @@ envelope and input validated, problem details for every error), and the same age
 tool "summarizer" at /mcp/ (the official SDK's server, streamable HTTP). Summaries are
 deterministic: the first `max_words` words of the text.
 
-`create_app(base, fault)` serves the same host with one named fault of mocks/faults.py.
+`create_app(base)` serves it. A fault changes it through `Changes` (the document it serves, the
+class each agent runs as, the function its MCP tool serves); mocks/host.py applies one by name.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from datetime import datetime
 from email.utils import format_datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
+from typing import Protocol
 from typing import TypeVar
 
 from joserfc import jws
@@ -44,9 +46,6 @@ from conformance.harness import TooLarge
 from conformance.harness import read_capped
 from conformance.oracle.clock import parse_time
 
-from ..faults import FAULTS
-from ..faults import Fault
-from ..faults.rate import AtRate
 from ..minimal import MinimalResponses
 from ..minimal import minimal_document
 from . import aci_host
@@ -157,37 +156,33 @@ def _served_ids(document: Any) -> set[str]:
     }
 
 
+class Changes(Protocol):
+    """What a fault changes of the reference host (mocks/faults/): the document it serves, the
+    class each agent runs as, and the function its MCP tool serves (None: the summarizer)."""
+
+    @property
+    def mcp_tool(self) -> Callable[..., Any] | None: ...
+
+    def apply(self, document: dict[str, Any]) -> Any: ...
+
+    def agent_for(self, reference: type[T]) -> type[T]: ...
+
+
 def create_app(
-    base: str,
-    fault: str | None = None,
-    test_mode: bool = True,
-    *,
-    fault_rate: float | None = None,
-    fault_seed: int = 0,
-    minimal: bool = False,
+    base: str, test_mode: bool = True, *, minimal: bool = False, changes: Changes | None = None
 ) -> Any:
-    """The host, announcing `base` as its REST base URL, with the named `fault` if any. In
+    """The host, announcing `base` as its REST base URL, as `changes` make it if any. In
     `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
-    With `fault_rate`, the fault breaks its rule on that fraction of the requests
-    (mocks/faults/rate.py). `minimal`: the minimal conformer, what the MUSTs demand and nothing
-    more (mocks/minimal.py); it has no test clock and takes no fault."""
-    if minimal and fault:
-        raise ValueError("the minimal conformer takes no fault: faults break the reference host")
+    `minimal`: the minimal conformer, what the MUSTs demand and nothing more (mocks/minimal.py); it
+    has no test clock."""
     test_mode = test_mode and not minimal
-    broken: Fault | None = FAULTS[fault] if fault else None
-    if broken and fault_rate is not None and broken.made_once:
-        raise ValueError(
-            f"the fault {fault} is made once, not per request: it cannot be applied at a rate"
-        )
 
     def agent(reference: type[T]) -> type[T]:
-        """The class an agent runs as: the reference's, or the fault's subclass of it."""
-        return broken.agent_for(reference) if broken else reference
+        """The class an agent runs as: the reference's, or a fault's subclass of it."""
+        return changes.agent_for(reference) if changes else reference
 
-    if broken and broken.announces_https:  # served over plain HTTP while the document says https
-        base = base.replace("http://", "https://", 1)
     document = woa_document(base, test_mode, minimal=minimal)
-    document = broken.apply(document) if broken else document
+    document = changes.apply(document) if changes else document
     body = json.dumps(document, indent=2).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
     modified = datetime.now(UTC).replace(microsecond=0)
@@ -460,7 +455,7 @@ def create_app(
             405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}"
         )
 
-    mcp = _mcp_server(broken.mcp_tool if broken and broken.mcp_tool else summarizer_tool)
+    mcp = _mcp_server(changes.mcp_tool if changes and changes.mcp_tool else summarizer_tool)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/")
 
     @asynccontextmanager
@@ -484,9 +479,4 @@ def create_app(
         middleware=[Middleware(ProblemDetailsOnly)],
         lifespan=lifespan,
     )
-    if minimal:
-        return MinimalResponses(host)
-    faulty = broken.wrap(host) if broken and broken.wrap else host
-    if fault_rate is not None and broken:
-        return AtRate(host, faulty, fault_rate, fault_seed)
-    return faulty
+    return MinimalResponses(host) if minimal else host

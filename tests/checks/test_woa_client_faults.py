@@ -3,7 +3,7 @@ with no MUST or SHOULD failure, and each named fault fails on its own requiremen
 
 The suite drives the client as a user's client is driven: through --client-command, a process
 per invocation, against the spy host and the recording proxy. That process forwards to one
-long-lived reference client (mocks/reference/woa_client_daemon.py), which does the work as the
+long-lived reference client (mocks/woa_client_daemon.py), which does the work as the
 command would, with each invocation's arguments and environment: the command's own start (about
 0.5 s of imports) is paid once, not 17 times a certification (tests/cli/test_client_command.py
 runs the command itself). The runs share one event loop, a few at a time."""
@@ -23,7 +23,7 @@ from conformance.report import Status
 from conformance.requirements import catalogue
 from conformance.target import run_options
 from mocks.faults.woa_client import CLIENT_FAULTS
-from mocks.reference.woa_client_daemon import client_daemon
+from mocks.woa_client_daemon import client_daemon
 from tests.checks.mutants import Collect
 from tests.checks.mutants import caught_alone
 from tests.checks.mutants import print_table

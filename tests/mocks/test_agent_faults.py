@@ -17,13 +17,13 @@ from mocks.faults.rate import AgentFault
 from mocks.faults.sdsi import SDSI_FAULTS
 from mocks.faults.sdsi import ReflectsOther
 from mocks.faults.woa_client import CLIENT_FAULTS
+from mocks.host import create_app
 from mocks.reference.aci_agents import SubtaskExecutor
 from mocks.reference.aci_master import ContextStore
 from mocks.reference.aci_master import Master
 from mocks.reference.sdsi_client import SdsiClient
 from mocks.reference.sdsi_server import SdsiServer
 from mocks.reference.woa_client import WoaClient
-from mocks.reference.woa_host import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://testserver"

@@ -6,8 +6,8 @@ import httpx
 import pytest
 
 from conformance.validation import validate_message
+from mocks.host import create_app as with_fault
 from mocks.reference.woa_host import MAX_BODY
-from mocks.reference.woa_host import create_app
 from mocks.serve import ServedMock
 
 
@@ -133,7 +133,7 @@ def test_the_json_rpc_endpoint_caps_and_checks_its_input(
 @pytest.mark.parametrize("fault", ["woa-5.2-agent-mismatch-400", "woa-9.2-media-type"])
 async def test_a_faulty_host_refuses_a_body_over_the_limit_as_the_host_does(fault: str) -> None:
     """A fault's wrapper reads no more of a request than the reference host would."""
-    app = create_app("https://host.test", fault)
+    app = with_fault("https://host.test", fault)
     async with httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app), base_url="https://host.test"
     ) as client:

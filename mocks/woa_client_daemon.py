@@ -22,8 +22,8 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..faults.woa_client import command_prefix
-from ..woa_client import answer
+from .faults.woa_client import command_prefix
+from .woa_client import answer
 
 __all__ = ["client_daemon"]
 

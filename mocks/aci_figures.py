@@ -25,8 +25,8 @@ from conformance.harness.aci_spies import spies_app
 from conformance.recording.values import Values
 from conformance.usecases.references import Figure
 
-from ..serve import serve
-from ..serve import serve_host
+from .serve import serve
+from .serve import serve_host
 
 __all__ = ["Figure", "isolation_figures"]
 
