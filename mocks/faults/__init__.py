@@ -19,7 +19,7 @@ from typing import Any
 from typing import TypeVar
 
 from .aci import ACI_FAULTS
-from .rate import made_once
+from .rate import AgentFault
 from .sdsi import SDSI_FAULTS
 from .woa_host import HTTP_FAULTS
 from .woa_host import summary_as_abstract_tool
@@ -42,7 +42,7 @@ class Fault:
     wrap: Callable[[Any], Any] | None = None
     mcp_tool: Callable[..., Any] | None = None  # the function the host's MCP tool serves instead
     #: a subclass of a reference agent that breaks the rule (mocks/faults/sdsi.py)
-    agent: type | None = None
+    agent: type[AgentFault] | None = None
     announces_https: bool = False  # served over plain HTTP while the document names https URLs
 
     @property
@@ -59,7 +59,7 @@ class Fault:
             or self.plain_http
             or self.tls_maximum
             or self.mcp_tool
-            or made_once(self.agent)
+            or (self.agent is not None and self.agent.made_once)
         )
 
     def agent_for(self, reference: type[T]) -> type[T]:

@@ -20,36 +20,34 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 from typing import ClassVar
-from typing import Generic
-from typing import TypeVar
 
 from starlette.types import ASGIApp
 from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-__all__ = ["AgentFault", "AtRate", "breaks", "made_once"]
+__all__ = ["AgentFault", "AtRate", "breaks"]
 
 #: Whether this request breaks the rule: every request does, unless a rate's coin passed it over.
 _PICKED: ContextVar[bool] = ContextVar("fault_picked", default=True)
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 
 class AgentFault:
     """What a fault that subclasses a reference agent says of itself: the rule it breaks, how, and
-    a variant's name when a rule is broken two ways."""
+    a variant's name when a rule is broken two ways, and whether it breaks what its agent builds
+    once, when it starts (a template it defines): such a fault cannot be applied at a rate."""
 
     requirement: ClassVar[str] = ""
     description: ClassVar[str] = ""
     variant: ClassVar[str] = ""
+    made_once: ClassVar[bool] = False
 
 
-class breaks(Generic[F]):
+class breaks:
     """A fault's override of a reference agent's method: it runs on every request, or at a rate
     on the requests the coin picked, the reference's method answering the others."""
 
-    def __init__(self, method: F) -> None:
+    def __init__(self, method: Callable[..., Any]) -> None:
         self.method = method
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -61,12 +59,6 @@ class breaks(Generic[F]):
         if not _PICKED.get():
             return getattr(super(self.owner, instance), self.name)
         return self.method.__get__(instance, owner)
-
-
-def made_once(agent: type | None) -> bool:
-    """Whether a fault's subclass breaks what its agent builds once, when it starts (a template
-    it defines): such a fault cannot be applied at a rate."""
-    return getattr(agent, "made_once", False)
 
 
 class AtRate:

@@ -13,6 +13,7 @@ from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target
 from ...target import on_the_open_internet
+from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -30,14 +31,15 @@ WOA_JSON = "application/woa+json"
 _UTF8_CHARSETS = ("utf-8", "utf8", "us-ascii", "ascii")
 
 
-def _served(target: Target) -> tuple[HttpResponse, None] | tuple[None, Verdict]:
-    """The 200 answer that carried the document, or the error verdict when there was none."""
+def _served(target: Target) -> HttpResponse:
+    """The 200 answer that carried the document; `Decided` (an error) when there was none."""
     discovery = target.discovery
     if discovery.response is None:
-        return None, errored(f"cannot be judged: {discovery.problem}")
+        raise Decided(errored(f"cannot be judged: {discovery.problem}"))
     if discovery.response.status != 200:
-        return None, errored(f"cannot be judged: {discovery.problem}", discovery.response.exchange)
-    return discovery.response, None
+        exchange = discovery.response.exchange
+        raise Decided(errored(f"cannot be judged: {discovery.problem}", exchange))
+    return discovery.response
 
 
 @check("WOA-1-WELL-KNOWN-LOCATION")
@@ -65,9 +67,7 @@ async def woa_1_well_known_location(target: Target) -> Verdict:
 
 @check("WOA-9.2-MEDIA-TYPE")
 async def woa_9_2_media_type(target: Target) -> Verdict:
-    response, unserved = _served(target)
-    if response is None:
-        return unserved  # type: ignore[return-value]
+    response = _served(target)
     if response.media_type == WOA_JSON:
         return passed(f"served as {WOA_JSON}", response.exchange)
     return failed(
@@ -77,9 +77,7 @@ async def woa_9_2_media_type(target: Target) -> Verdict:
 
 @check("WOA-9.2-UTF8-JSON")
 async def woa_9_2_utf8_json(target: Target) -> Verdict:
-    response, unserved = _served(target)
-    if response is None:
-        return unserved  # type: ignore[return-value]
+    response = _served(target)
     discovery = target.discovery
     if discovery.not_utf8:
         return failed(discovery.problem or "", response.exchange)
@@ -102,9 +100,7 @@ async def woa_7_caching_headers(target: Target) -> Verdict:
     """WoA 7: "Hosts SHOULD include HTTP caching headers, such as ETag, Last-Modified, and
     appropriate Cache-Control directives": at least one caching header (which set is
     WOA-7-CACHE-CONTROL-AND-VALIDATOR's)."""
-    response, unserved = _served(target)
-    if response is None:
-        return unserved  # type: ignore[return-value]
+    response = _served(target)
     present = [h for h in _CACHING if h in response.headers]
     if present:
         return passed(f"caching headers present: {', '.join(present)}", response.exchange)
@@ -119,9 +115,7 @@ async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
     """The suite's reading of WoA 7 (inferred, E-WOA-7-CACHING-SET): the document carries
     Cache-Control and a validator (ETag or Last-Modified), so a client can both keep it and
     revalidate it."""
-    response, unserved = _served(target)
-    if response is None:
-        return unserved  # type: ignore[return-value]
+    response = _served(target)
     present = [h for h in _CACHING if h in response.headers]
     if not present:
         return skipped(
@@ -139,9 +133,7 @@ async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
 
 @check("WOA-7-CONDITIONAL-GET")
 async def woa_7_conditional_get(target: Target) -> Verdict:
-    response, unserved = _served(target)
-    if response is None:
-        return unserved  # type: ignore[return-value]
+    response = _served(target)
     if "etag" in response.headers:
         condition = {"if-none-match": response.headers["etag"]}
     elif "last-modified" in response.headers:
