@@ -435,8 +435,10 @@ def run(
     with ExitStack() as stack:
         if mock and not certifies_client:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is
-            # not the run's output.
+            # not the run's output; nor is its MCP server's, which logs a request cut off by an
+            # interrupt as an error with its traceback.
             logging.getLogger("mocks").setLevel(logging.ERROR)
+            logging.getLogger("mcp.server.streamable_http").setLevel(logging.CRITICAL)
             try:
                 served = stack.enter_context(
                     reference_agents().serve_host(
