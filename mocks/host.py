@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .faults import FAULTS
+from .faults.catalogue import FAULTS
 from .faults.rate import AtRate
 from .reference import woa_host
 

@@ -13,8 +13,8 @@ from typing import Any
 from conformance.usecases.references import AgentIds
 from conformance.usecases.references import Figure
 
-from .faults import FAULTS
-from .faults import Fault
+from .faults.catalogue import FAULTS
+from .faults.catalogue import Fault
 from .faults.woa_client import CLIENT_FAULTS
 from .faults.woa_client import ClientFault
 from .faults.woa_client import command_prefix

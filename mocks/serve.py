@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from conformance.harness.loop_server import ServedMock
 from conformance.harness.loop_server import serve
 
-from .faults import FAULTS
+from .faults.catalogue import FAULTS
 from .host import create_app
 
 __all__ = ["ServedMock", "serve", "serve_host"]

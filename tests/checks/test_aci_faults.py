@@ -12,7 +12,7 @@ from conformance.checks import CHECKS
 from conformance.checks.registry import checks_for
 from conformance.report import Status
 from conformance.requirements import catalogue
-from mocks.faults import FAULTS
+from mocks.faults.catalogue import FAULTS
 from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify
 from tests.checks.mutants import print_table

@@ -11,7 +11,7 @@ from conformance.checks import CHECKS
 from conformance.report import Result
 from conformance.report import Status
 from conformance.requirements import catalogue
-from mocks.faults import FAULTS
+from mocks.faults.catalogue import FAULTS
 from mocks.reference.sdsi_client import SdsiClient
 from tests.checks.mutants import caught_alone
 from tests.checks.mutants import certify as certify_suite

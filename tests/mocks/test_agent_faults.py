@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from mocks.faults import FAULTS
 from mocks.faults.aci import ACI_FAULTS
+from mocks.faults.catalogue import FAULTS
 from mocks.faults.rate import AgentFault
 from mocks.faults.sdsi import SDSI_FAULTS
 from mocks.faults.sdsi import ReflectsOther

@@ -109,7 +109,7 @@ def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> Non
     from conformance.report import Result
     from conformance.report import Status
     from conformance.requirements import catalogue
-    from mocks.faults import FAULTS
+    from mocks.faults.catalogue import FAULTS
 
     recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())[
         "requirements"
