@@ -3,10 +3,11 @@ with no MUST or SHOULD failure, and each named fault fails on its own requiremen
 
 The suite drives the client as a user's client is driven: through --client-command, a process
 per invocation, against the spy host and the recording proxy. That process forwards to one
-long-lived reference client (mocks/woa_client_daemon.py), which does the work as the
-command would, with each invocation's arguments and environment: the command's own start (about
-0.5 s of imports) is paid once, not 17 times a certification (tests/cli/test_client_command.py
-runs the command itself). The runs share one event loop, a few at a time."""
+long-lived reference client (mocks/woa_client_daemon.py), which does the work as the command
+would, with each invocation's arguments and environment: the command's own start (about a quarter
+of a second of imports) is paid once, not 17 times a certification
+(tests/cli/test_client_command.py runs the command itself). The runs share one event loop, a few
+at a time."""
 
 from __future__ import annotations
 
