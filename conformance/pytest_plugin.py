@@ -150,9 +150,8 @@ def pytest_collection_modifyitems(
             "agent-conformance", "passed", None, list[pytest.Item | pytest.Collector](added)
         )
     )
-    items.extend(
-        added
-    )  # -k and -m select among them afterwards (pytest's own hook runs after this one)
+    # -k and -m select among them afterwards (pytest's own hook runs after this one)
+    items.extend(added)
 
 
 def _options(target: str, **given: Any) -> RunOptions:

@@ -112,9 +112,8 @@ def test_the_github_workflow_steps_run_as_printed(
         }
         code, summary, printed = _run_steps(tmp_path, env)
     assert code == expected, printed
-    assert (Path(installer["PATH"].split(":")[0]) / "agent-conformance").exists(), (
-        printed
-    )  # the install step's own command
+    # the install step's own command
+    assert (Path(installer["PATH"].split(":")[0]) / "agent-conformance").exists(), printed
     assert summary.read_text().startswith("## ")
     assert ("::error title=WOA-4-VERSION-1 (WOA 4%2C MUST)::fail" in printed) == bool(fault)
     job = _blocks()[0]["jobs"]["conformance"]

@@ -29,6 +29,5 @@ def test_the_wheel_carries_data_and_vectors(tmp_path: Path) -> None:
     }
     assert expected <= names
     vectors = {n for n in names if n.startswith("conformance/_data/vectors/")}
-    assert len(vectors) == len(
-        list((ROOT / "vectors").glob("*/*.json"))
-    )  # message vectors and dsp traces
+    # message vectors and dsp traces
+    assert len(vectors) == len(list((ROOT / "vectors").glob("*/*.json")))

@@ -124,9 +124,8 @@ async def send_data(
         except (ExchangeFailed, Unreachable, A2aFailed) as error:
             exchange = getattr(error, "exchange", None) or last()
             return Reply(None, None, exchange=exchange, problem=str(error))
-        except (
-            Exception
-        ) as error:  # the SDK's own errors: a JSON-RPC error, a card it cannot read, ...
+        except Exception as error:
+            # the SDK's own errors: a JSON-RPC error, a card it cannot read, ...
             return Reply(
                 None, None, exchange=last(), problem=f"A2A: {type(error).__name__}: {error}"
             )

@@ -221,15 +221,15 @@ class HttpClient:
                 except httpx.RemoteProtocolError:
                     # a pooled connection the server closed as it was reused ("Server disconnected
                     # without sending a response"): a request that changes nothing is sent again, on
+
                     # a fresh connection
                     if method not in _IDEMPOTENT:
                         raise
                     response = await self._client.send(request, stream=True)
                 try:
                     body = bytearray()
-                    async for (
-                        chunk
-                    ) in response.aiter_bytes():  # decoded: a compression bomb meets the cap too
+                    # decoded: a compression bomb meets the cap too
+                    async for chunk in response.aiter_bytes():
                         body += chunk
                         if len(body) > self.max_body:
                             raise failed(

@@ -60,9 +60,8 @@ class Observed:
     elapsed_ms: float
     error: str | None = None
     at: float = field(default_factory=time.time)  # when it ended (wall clock)
-    tls_version: str | None = (
-        None  # of the connection it went over, where known (the proxy's to the upstream)
-    )
+    #: of the connection it went over, where known (the proxy's to the upstream)
+    tls_version: str | None = None
 
     @property
     def is_document(self) -> bool:

@@ -24,9 +24,8 @@ class Reply:
     body: Any
     media_type: str = ""
     exchange: Exchange | None = None
-    problem: str | None = (
-        None  # why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
-    )
+    #: why there is no usable answer (exchange broke, not JSON, JSON-RPC error)
+    problem: str | None = None
     raw: bytes = b""  # the body as sent, for verifying a detached signature
     signature: str | None = None  # the JWS-Signature header, if any
 

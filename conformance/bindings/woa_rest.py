@@ -36,9 +36,8 @@ class DocumentFetch:
     #: is not JSON, or (a run that watches) no fetch of the document passed by
     cause: Literal["exchange", "redirect", "status", "not-json", "not-observed"] | None = None
     redirects: tuple[str, ...] = ()
-    not_utf8: bool = (
-        False  # with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
-    )
+    #: with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
+    not_utf8: bool = False
 
     @property
     def final_url(self) -> str:

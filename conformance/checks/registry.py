@@ -111,9 +111,8 @@ class Check:
     name: str
     requirement: str
     function: CheckFunction
-    driver: str | None = (
-        None  # how the suite makes the target act: None (it calls the target) or "client-command"
-    )
+    #: how the suite makes the target act: None (it calls the target) or "client-command"
+    driver: str | None = None
     # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
     wire: bool = False
 

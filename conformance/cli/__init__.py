@@ -15,9 +15,9 @@ from functools import cached_property
 from typing import Any
 
 import typer
-from typer import (
-    _click as click,
-)  # the click typer carries (0.29 vendors it): its Command and Context types
+
+# the click typer carries (0.29 vendors it): its Command and Context types
+from typer import _click as click
 from typer.core import TyperCommand
 from typer.core import TyperGroup
 
@@ -216,9 +216,8 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("agent-conformance: interrupted", err=True)
         sys.exit(130)
-    except (
-        Exception
-    ) as error:  # a defect of the suite: one line, the traceback in a log, a distinct exit code
+    except Exception as error:
+        # a defect of the suite: one line, the traceback in a log, a distinct exit code
         log, text = write_defect(error)
         if settings.debug:
             typer.echo(text, err=True)

@@ -54,11 +54,8 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
             try:
                 loop.add_signal_handler(signum, task.cancel, signal.Signals(signum).name)
                 installed.append(signum)
-            except (
-                NotImplementedError,
-                RuntimeError,
-                ValueError,
-            ):  # not the main thread, or no signals here
+            except (NotImplementedError, RuntimeError, ValueError):
+                # not the main thread, or no signals here
                 pass
     try:
         return await work
@@ -74,9 +71,8 @@ def write_defect(error: BaseException) -> tuple[Path | None, str]:
     written) and text."""
     import tempfile
 
-    from ..report.writers import (
-        DEBUG_LOG,
-    )  # the writers' name for it, imported only when a defect happens
+    # the writers' name for it, imported only when a defect happens
+    from ..report.writers import DEBUG_LOG
 
     text = "".join(traceback.format_exception(error))
     for folder in (settings.report_dir, Path(tempfile.gettempdir())):

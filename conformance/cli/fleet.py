@@ -88,9 +88,8 @@ def fleet(
         for row in rows
         if (report_dir / row["folder"] / "report.json").is_file()
     ]
-    if (
-        len(reports) > MATRIX_LIMIT
-    ):  # a column per target: past this nobody reads it, and it holds every report in memory
+    # a column per target: past this nobody reads it, and it holds every report in memory
+    if len(reports) > MATRIX_LIMIT:
         console.print(
             f"No comparison matrix for {len(reports)} targets (it is written up to {MATRIX_LIMIT});"
             " fleet.json and fleet.md hold every verdict.",

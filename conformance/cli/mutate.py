@@ -36,9 +36,8 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
     with progress_bar("mutants", len(mutants)) as advance:
 
         async def judged(mutant: Mutant) -> Outcome:
-            async with (
-                gate
-            ):  # each mutant has an app of its own: they can wait on their timers side by side
+            # each mutant has an app of its own: they can wait on their timers side by side
+            async with gate:
                 outcome = await judge(mutant, baselines[mutant.config], reviewed)
             advance(outcome.verdict)
             return outcome
@@ -121,9 +120,8 @@ def mutate(
     suites = set(suite or ["woa", "sdsi", "aci"])
     if suites - {"woa", "sdsi", "aci"}:
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
-    logging.getLogger("mocks").setLevel(
-        logging.CRITICAL
-    )  # the mutants make the reference agents log what they refuse
+    # the mutants make the reference agents log what they refuse
+    logging.getLogger("mocks").setLevel(logging.CRITICAL)
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
     outcomes = asyncio.run(_mutate(suites, per_site, jobs))
     total, killed, equivalent, survived, score = _score(outcomes)

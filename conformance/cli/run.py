@@ -422,9 +422,8 @@ def run(
         "roles": ("client",) if certifies_client else roles,
         "allowed_origins": allow_origin or (),
     }
-    usable(
-        run_options, "https://agents.example", **given
-    )  # every option checked before anything starts
+    # every option checked before anything starts
+    usable(run_options, "https://agents.example", **given)
     check_fault(fault, client=certifies_client)
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:

@@ -157,9 +157,8 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
         )
     except NotObserved as unseen:  # a run that watches holds no such exchange: nothing was judged
         status, message, evidence, skip = Status.SKIP, str(unseen), (), Skip.NOT_OBSERVED
-    except (
-        NotRecorded
-    ) as missing:  # a replay lacks what the check needs: not the target's fault, not a verdict
+    except NotRecorded as missing:
+        # a replay lacks what the check needs: not the target's fault, not a verdict
         status, message, evidence, skip = Status.SKIP, str(missing), (), Skip.NOT_RECORDED
     except asyncio.CancelledError:
         if _cancelled_from_outside():
@@ -360,9 +359,8 @@ async def run(
                 if options.observed is not None:
                     discovery = options.observed.discovery(options.target)
                 elif options.client_command:
-                    discovery = DocumentFetch(
-                        options.target, None
-                    )  # the suite serves the client's documents
+                    # the suite serves the client's documents
+                    discovery = DocumentFetch(options.target, None)
                 elif options.binding == "jsonrpc":
                     discovery = await _probe_jsonrpc(options, client)
                 else:

@@ -88,9 +88,8 @@ class ProblemDetailsOnly(HttpMiddleware):
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
-        held: dict[str, Any] | None = (
-            None  # an error answer being rewritten: its status and first bytes
-        )
+        # an error answer being rewritten: its status and first bytes
+        held: dict[str, Any] | None = None
 
         async def guarded(message: Message) -> None:
             nonlocal started, held
@@ -122,9 +121,8 @@ class ProblemDetailsOnly(HttpMiddleware):
             await self.app(scope, receive, guarded)
         except ClientDisconnect:
             return
-        except (
-            anyio.ClosedResourceError
-        ):  # the server is shutting down under a request (SIGTERM): no defect
+        except anyio.ClosedResourceError:
+            # the server is shutting down under a request (SIGTERM): no defect
             _log.warning("a request cut short by the server's shutdown")
             if not started:
                 await problem(503, "Service Unavailable", "the server is shutting down")(

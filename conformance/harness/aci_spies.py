@@ -98,9 +98,8 @@ class Received:
     arrived: float
     answered: float = 0.0
     reference: str = ""  # the ContextURI the master handed over, if any
-    fetched: tuple[str, int | None, str] | None = (
-        None  # (ContextURI, status, text or error), once the suite fetched it
-    )
+    #: (ContextURI, status, text or error), once the suite fetched it
+    fetched: tuple[str, int | None, str] | None = None
 
     @property
     def context(self) -> dict[str, Any] | None:

@@ -64,9 +64,8 @@ class PromptServer(uvicorn.Server):
     async def main_loop(self) -> None:
         self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
         counter = 0
-        while not await self.on_tick(
-            counter
-        ):  # a tick still refreshes the Date header once a second
+        # a tick still refreshes the Date header once a second
+        while not await self.on_tick(counter):
             counter = (counter + 1) % 864000
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(0.1):
@@ -91,9 +90,8 @@ class PromptServer(uvicorn.Server):
                     await asyncio.sleep(0.005)
         for task in self.server_state.tasks:
             task.cancel()
-        for connection in list(
-            self.server_state.connections
-        ):  # still busy past the grace: closed, not left to the collector
+        # still busy past the grace: closed, not left to the collector
+        for connection in list(self.server_state.connections):
             transport = getattr(connection, "transport", None)
             if transport is not None and not transport.is_closing():
                 transport.close()
@@ -211,9 +209,8 @@ def serve(
 ) -> Iterator[ServedMock]:
     """Serve the app `build(base_url)` until the block ends (`tls_maximum` caps the TLS version
     offered)."""
-    sock = socket.socket(
-        socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
-    )  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
+    # IPPROTO_TCP: asyncio then sets TCP_NODELAY
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     url = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"

@@ -342,9 +342,8 @@ def _resolved(schema: Any, walk: _Walk) -> tuple[Any, _Walk]:
         if not isinstance(schema, dict):
             return schema, walk
         if isinstance(schema.get("$id"), str) and walk.depth > 0:
-            with suppress(
-                Exception
-            ):  # an $id the resolver cannot take: references from here resolve against the parent
+            # an $id the resolver cannot take: references from here resolve against the parent
+            with suppress(Exception):
                 walk = replace(
                     walk, resolver=walk.resolver.in_subresource(DRAFT202012.create_resource(schema))
                 )
@@ -529,9 +528,8 @@ def _bounded_numbers(schema: dict[str, Any], integer: bool) -> Iterator[Any]:
 
 def _strings(schema: dict[str, Any]) -> Iterator[str]:
     fmt = schema.get("format")
-    if (
-        fmt in _FORMATS
-    ):  # a host may assert a format: valid examples keep to it, whatever the lengths allow
+    # a host may assert a format: valid examples keep to it, whatever the lengths allow
+    if fmt in _FORMATS:
         yield _FORMATS[fmt]
         return
     low, high = schema.get("minLength", 0), schema.get("maxLength")
@@ -539,9 +537,8 @@ def _strings(schema: dict[str, Any]) -> Iterator[str]:
     high = min(high, CAPS.string_length) if isinstance(high, int) and high >= 0 else None
     if isinstance(schema.get("pattern"), str):
         for made in pattern_strings(schema["pattern"]):
-            if (
-                len(made) < low
-            ):  # a pattern that asks little, with a minLength that asks more: the string again
+            # a pattern that asks little, with a minLength that asks more: the string again
+            if len(made) < low:
                 made = (made * (low // max(len(made), 1) + 1)) if made else "a" * low
             yield made if high is None else made[:high]
         return
@@ -605,9 +602,8 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
     properties = _dict_of(schema, "properties")
     required = [r for r in _list_of(schema, "required") if isinstance(r, str)]
     depends = _dict_of(schema, "dependentRequired")
-    if isinstance(
-        schema.get("dependencies"), dict
-    ):  # draft-07's spelling of both dependent keywords
+    # draft-07's spelling of both dependent keywords
+    if isinstance(schema.get("dependencies"), dict):
         depends = {
             **{k: v for k, v in schema["dependencies"].items() if isinstance(v, list)},
             **depends,
@@ -626,9 +622,8 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
         for name in list(names):  # dependentRequired: a present property brings the ones it names
             names.extend(n for n in depends.get(name, []) if isinstance(n, str) and n not in names)
         value = {name: _first(_value_schema(schema, name), inner) for name in names}
-        for name in list(
-            value
-        ):  # dependentSchemas: a present property brings what its schema requires
+        # dependentSchemas: a present property brings what its schema requires
+        for name in list(value):
             extra, _ = _resolved(_dict_of(schema, "dependentSchemas").get(name, True), walk)
             if isinstance(extra, dict):
                 for needed in _list_of(extra, "required"):
@@ -674,9 +669,8 @@ def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
     inner = walk.deeper()
     prefix = _list_of(schema, "prefixItems")
     items = schema.get("items", schema.get("unevaluatedItems", True))
-    if isinstance(
-        items, list
-    ):  # draft-07's tuple form (zod-to-json-schema): items as a list, additionalItems after it
+    # draft-07's tuple form (zod-to-json-schema): items as a list, additionalItems after it
+    if isinstance(items, list):
         prefix, items = items, schema.get("additionalItems", True)
     items = items if isinstance(items, dict | bool) else True
     least = schema.get("minItems", 0)
@@ -740,9 +734,8 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
         raise Ungeneratable("the schema is neither an object nor a boolean")
     try:
         walk = _start(schema)
-        list(
-            walk.validator.iter_errors({})
-        )  # surfaces a schema that cannot be applied before any guessing
+        # surfaces a schema that cannot be applied before any guessing
+        list(walk.validator.iter_errors({}))
         found: dict[str, Any] = {}
         try:
             for candidate in _candidates(schema, walk):

@@ -105,9 +105,8 @@ class Oracle:
         self._int_codes = np.full(0, -1, np.int64)
         self._texts: dict[int, str] = {}
         self._text_times: deque[tuple[float, int]] = deque()
-        self._payloads: dict[
-            str, list[tuple[np.ndarray, np.ndarray]]
-        ] = {}  # (times, client codes) chunks
+        # (times, client codes) chunks
+        self._payloads: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self._seq = 0
         self._events = 0
         self._now = -math.inf
@@ -196,9 +195,8 @@ class Oracle:
 
     def _log_payloads(self, scenario: str, at: np.ndarray, codes: np.ndarray) -> None:
         chunks = self._payloads.setdefault(scenario, [])
-        if (
-            chunks and chunks[-1][0].size < 4096 and at.size < 4096
-        ):  # coalesce the online path's singletons
+        # coalesce the online path's singletons
+        if chunks and chunks[-1][0].size < 4096 and at.size < 4096:
             last_at, last_codes = chunks[-1]
             chunks[-1] = (np.concatenate([last_at, at]), np.concatenate([last_codes, codes]))
         else:

@@ -114,9 +114,8 @@ class Replay:
     bases: dict[str, str] = field(default_factory=dict)
     values: dict[str, deque[float]] = field(default_factory=dict)
     fed: set[int] = field(default_factory=set)  # the inbound requests fed so far, by position
-    feeding: asyncio.Lock = field(
-        default_factory=asyncio.Lock
-    )  # one feed at a time: the servers see the recorded order
+    #: one feed at a time: the servers see the recorded order
+    feeding: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The hosted servers whose block the current task is in: a replayed request feeds only them
     #: (another lane's servers get what they received when that lane's own requests are answered).
     #: Task-local, and this replay's own: each task sees the blocks it entered.

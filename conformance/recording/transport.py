@@ -149,9 +149,8 @@ class _Replaying:
         record = self.replay.answer(
             request.method, str(request.url), await request.aread(), request.headers
         )
-        await self.replay.feed(
-            record.get("ended_at")
-        )  # what the target sent the suite's servers meanwhile
+        # what the target sent the suite's servers meanwhile
+        await self.replay.feed(record.get("ended_at"))
         failure = record.get("failure")
         if failure == "timeout":
             raise TimeoutError(record["message"])

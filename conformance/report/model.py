@@ -149,9 +149,8 @@ class Exchange:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Exchange:
-        return cls(
-            **{k: v for k, v in data.items() if k != "curl"}
-        )  # report.json adds the curl command to each
+        # report.json adds the curl command to each
+        return cls(**{k: v for k, v in data.items() if k != "curl"})
 
     @property
     def replayable(self) -> bool:
@@ -189,9 +188,8 @@ class Result:
     duration_ms: float = 0.0
     quote: str = ""  # the sentence the requirement quotes from its section
     basis: str = ""  # keyword, figure or inferred: where the requirement comes from
-    proof: dict[str, Any] = field(
-        default_factory=dict
-    )  # the faults and mutants that prove its check can fail
+    #: the faults and mutants that prove its check can fail
+    proof: dict[str, Any] = field(default_factory=dict)
     #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation
     #: rate, its bound
     repeat: dict[str, Any] | None = None

@@ -46,9 +46,8 @@ class SpyRequest:
     truncated: bool = False
     status: int | None = None  # how it was answered (None: it got no answer)
     answered: dict[str, str] = field(default_factory=dict)  # the answer's headers
-    url: str = (
-        ""  # where it went, when not to the spy host (a request a run that watches saw pass by)
-    )
+    #: where it went, when not to the spy host (a request a run that watches saw pass by)
+    url: str = ""
 
     @property
     def is_document(self) -> bool:

@@ -78,9 +78,8 @@ class Scenario:
     purpose: str
     documents: dict[str, dict[str, Any]]  # host -> the WoA document it serves
     runs: tuple[Invocation, ...]
-    answers: dict[str, Answer] = field(
-        default_factory=dict
-    )  # host -> how its invocations are answered
+    #: host -> how its invocations are answered
+    answers: dict[str, Answer] = field(default_factory=dict)
     document_headers: dict[str, str] = field(default_factory=dict)
     # trusted, untrusted-ca or wrong-name: the certificate the scenario's host presents
     listener: str = "trusted"

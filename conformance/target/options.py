@@ -75,43 +75,34 @@ class RunOptions:
     cacert: Path | None = None
     allow_http_loopback: bool = False
     allowed_origins: tuple[str, ...] = ()
-    scenarios: tuple[
-        str, ...
-    ] = ()  # for the SDSI jsonrpc binding, which has no document to name them
-    max_experimental_keys: int | None = (
-        None  # the SDSI convergence cap to hold servers to where they declare none (6.2.3)
-    )
-    strict: bool = (
-        False  # judge inferred requirements at their strict level (their errata's stronger reading)
-    )
-    parallel: int = (
-        4  # checks of different lanes (draft and role) judged at once; 1: one after another
-    )
+    #: for the SDSI jsonrpc binding, which has no document to name them
+    scenarios: tuple[str, ...] = ()
+    #: the SDSI convergence cap to hold servers to where they declare none (6.2.3)
+    max_experimental_keys: int | None = None
+    #: judge inferred requirements at their strict level (their errata's stronger reading)
+    strict: bool = False
+    #: checks of different lanes (draft and role) judged at once; 1: one after another
+    parallel: int = 4
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
     budget: float = DEFAULT_BUDGET  # seconds the whole run may take
-    client_command: str | None = (
-        None  # a WoA client to certify, driven through this command (conformance/driver)
-    )
-    selection: Selection = field(
-        default_factory=Selection
-    )  # which requirements are judged (the rest: skip)
+    #: a WoA client to certify, driven through this command (conformance/driver)
+    client_command: str | None = None
+    #: which requirements are judged (the rest: skip)
+    selection: Selection = field(default_factory=Selection)
     baseline: Baseline | None = None  # expected failures (conformance/target/baseline.py)
-    headers: tuple[
-        tuple[str, str], ...
-    ] = ()  # sent with every request (credentials for a protected host)
+    #: sent with every request (credentials for a protected host)
+    headers: tuple[tuple[str, str], ...] = ()
     record: Path | None = None  # write a recording of every exchange here (conformance/recording)
-    replay: Replay | None = field(
-        default=None, compare=False
-    )  # answer every request from this recording instead
+    #: answer every request from this recording instead
+    replay: Replay | None = field(default=None, compare=False)
     #: every value the suite makes up comes from it (recorded, so that a replay makes the same);
     #: fresh for every run unless given, so that a live target certified again never meets the
     #: sessions of the run before
     seed: int = field(default_factory=lambda: fresh_seed())
     # invocations the WoA host checks may send in one run, spent breadth first
     max_probes: int = DEFAULT_MAX_PROBES
-    require_every_agent: bool = (
-        False  # an advertised agent not exercised makes the run inconclusive (exit 4)
-    )
+    #: an advertised agent not exercised makes the run inconclusive (exit 4)
+    require_every_agent: bool = False
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
     #: judge this traffic instead of sending anything (the proxy's, the fuzzer's): a run that
     #: watches

@@ -44,9 +44,8 @@ class Target:
     binding: WoaRestBinding
     # the document's fetch: the probe's, or in a run that watches, the first that passed by
     fetched: DocumentFetch
-    values: (
-        Values  # what the run makes up (from its seed) and the clock readings that enter a verdict
-    )
+    #: what the run makes up (from its seed) and the clock readings that enter a verdict
+    values: Values
     recorder: Recorder | None = None  # keeps the run's evidence (run --record)
     #: the deadline of the check this view of the target is handed to, which waiting on shared work
     #: must not use up
@@ -144,9 +143,8 @@ class Target:
             self._ends[key] = loop.time() + self.options.shared_deadline
         scope = self.deadline
         if scope is not None and scope.when() is not None and not scope.expired():
-            with contextlib.suppress(
-                RuntimeError
-            ):  # the check has ended (shared work it began asks on): nothing to extend
+            # the check has ended (shared work it began asks on): nothing to extend
+            with contextlib.suppress(RuntimeError):
                 scope.reschedule(
                     max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline)
                 )

@@ -57,11 +57,8 @@ def _valid_fast(name: str, data: Any) -> bool:
     """jsonschema-rs says `data` is valid (False when it cannot tell: then jsonschema decides)."""
     try:
         return _shallow(data) and bool(fast_validator(name).is_valid(data))
-    except (
-        ValueError,
-        TypeError,
-        OverflowError,
-    ):  # a value it cannot convert (a huge integer): jsonschema decides
+    except (ValueError, TypeError, OverflowError):
+        # a value it cannot convert (a huge integer): jsonschema decides
         return False
 
 

@@ -165,10 +165,8 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
             )
     if len(_CHECKED_OBJECTS) > 10_000:
         _CHECKED_OBJECTS.clear()
-    _CHECKED_OBJECTS[id(schema)] = (
-        schema,
-        _CHECKED_SCHEMAS[key],
-    )  # the object kept: its id is not reused meanwhile
+    # the object kept: its id is not reused meanwhile
+    _CHECKED_OBJECTS[id(schema)] = (schema, _CHECKED_SCHEMAS[key])
     return _CHECKED_SCHEMAS[key]
 
 
@@ -191,9 +189,8 @@ def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violat
             continue  # an invalid schema is judged by WOA-4.2-SCHEMAS-VALID-2020-12 alone
         root = schema
         reference = schema.get("$ref")
-        if isinstance(reference, str) and reference.startswith(
-            "#/"
-        ):  # pydantic's and FastAPI's recursive roots
+        # pydantic's and FastAPI's recursive roots
+        if isinstance(reference, str) and reference.startswith("#/"):
             root = _pointed(schema, reference[2:])
         declared = root.get("type") if isinstance(root, dict) else None
         kinds = (
@@ -203,9 +200,8 @@ def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violat
             if isinstance(declared, list)
             else None
         )
-        if (
-            kinds is not None and "object" not in kinds
-        ):  # a root that admits no object cannot take the envelope's input
+        # a root that admits no object cannot take the envelope's input
+        if kinds is not None and "object" not in kinds:
             yield Violation(
                 "WOA-4.2-MINIMAL-SCHEMA-PROFILE",
                 path,
@@ -228,9 +224,8 @@ class _AgentIndex:
             for agent in _objects(_member(document, "agents")):
                 key = agent.get("id")
                 if isinstance(key, str | int | float | bool | type(None)):
-                    by_id.setdefault(
-                        key, agent
-                    )  # the first of duplicate ids, as a search from the start finds it
+                    # the first of duplicate ids, as a search from the start finds it
+                    by_id.setdefault(key, agent)
             self._document, self._by_id = document, by_id
         return (
             self._by_id.get(agent_id)
@@ -390,11 +385,12 @@ def _moment(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
     try:
+        # a date lasts to its end
         moment = (
             datetime.fromisoformat(text.replace("z", "Z"))
             if "T" in text.upper()
             else datetime.combine(date.fromisoformat(text), datetime.max.time(), tzinfo=UTC)
-        )  # a date lasts to its end
+        )
     except ValueError:
         return None
     return moment if moment.tzinfo else None

@@ -149,10 +149,8 @@ class _Guarded:
             raise Unjudgeable(
                 f"the schema cannot be applied: {str(error).splitlines()[0]}"
             ) from None
-        except (
-            AttributeError,
-            TypeError,
-        ) as error:  # a keyword whose value is of the wrong kind (a list for a schema)
+        except (AttributeError, TypeError) as error:
+            # a keyword whose value is of the wrong kind (a list for a schema)
             raise Unjudgeable(
                 f"the schema cannot be applied: {type(error).__name__}: {error}"
             ) from None
@@ -188,7 +186,6 @@ def _built(schema: dict[str, Any] | bool, formats: bool) -> _Guarded:
     dialect = _DIALECTS.get(
         declared.rstrip("#") if isinstance(declared, str) else "", _Guarded202012
     )
-    checker = (
-        Draft202012Validator.FORMAT_CHECKER if formats else None
-    )  # every format 2020-12 knows, whatever the dialect
+    # every format 2020-12 knows, whatever the dialect
+    checker = Draft202012Validator.FORMAT_CHECKER if formats else None
     return _Guarded(dialect(schema, registry=_REGISTRY, format_checker=checker))

@@ -423,9 +423,8 @@ class SessionOnTheConnection(_Invocation):
 
     def __init__(self, app: ASGIApp) -> None:
         super().__init__(app)
-        self.negotiated: set[Any] = (
-            set()
-        )  # the connections (peer address and port) that carried a negotiation
+        # the connections (peer address and port) that carried a negotiation
+        self.negotiated: set[Any] = set()
 
     def request(self, scope: Scope, body: bytes) -> tuple[Scope, bytes] | Answer:
         envelope = _envelope(body)

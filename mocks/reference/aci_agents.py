@@ -45,9 +45,8 @@ class InvokedAgent:
     id: str
     name: str
     scenario: str
-    needs: str = (
-        ""  # a word the context must hold for the work to be possible (a collaborative input)
-    )
+    #: a word the context must hold for the work to be possible (a collaborative input)
+    needs: str = ""
 
     def outcome(self, item: dict[str, Any], context: str) -> str:
         """What doing the item produced (deterministic: a digest of the item and context names

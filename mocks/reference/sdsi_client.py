@@ -112,9 +112,8 @@ class RuleMapper:
                 and key.get("default_value") is not None
                 and "count" in name
             ):
-                payload[name] = key[
-                    "default_value"
-                ]  # an implicit count takes the default (Figure 4)
+                # an implicit count takes the default (Figure 4)
+                payload[name] = key["default_value"]
             elif (
                 key.get("key_type") == "boolean"
                 and key.get("default_value") is False

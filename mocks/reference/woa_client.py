@@ -73,9 +73,8 @@ class ClientPolicy:
     allow_private: bool = False  # an administrator's explicit permission (WoA 8.2)
     allowed_hosts: frozenset[str] = frozenset()  # hosts allowed whatever they resolve to
     allow_plain_http: bool = False
-    allowlist_only: bool = (
-        False  # refuse every host not in allowed_hosts, without even resolving it
-    )
+    #: refuse every host not in allowed_hosts, without even resolving it
+    allowlist_only: bool = False
     timeout: float = 10.0
     max_body: int = 10 * 1024 * 1024
     max_redirects: int = 3
@@ -86,9 +85,8 @@ class _Cached:
     document: Any
     etag: str | None
     last_modified: str | None
-    fresh_until: (
-        float  # wall-clock seconds (time.time()), so that a cache on disk outlives the process
-    )
+    #: wall-clock seconds (time.time()), so that a cache on disk outlives the process
+    fresh_until: float
 
 
 @dataclass
@@ -98,15 +96,13 @@ class WoaClient:
     cacert: Path | None = None
     transport: httpx.AsyncBaseTransport | None = None
     cache_dir: Path | None = None  # where the document cache is kept between processes
-    minimal: bool = (
-        False  # the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
-    )
+    #: the minimal conformer (mocks/minimal.py): no cache, no validation, no Accept header
+    minimal: bool = False
     #: the proxy every request goes through (None: HTTPS_PROXY and its kin, as httpx reads them)
     proxy: str | None = None
     _cache: dict[str, _Cached] = field(default_factory=dict)
-    _endpoints: dict[str, str] = field(
-        default_factory=dict
-    )  # agent id -> URL, kept by a client that remembers endpoints (a fault)
+    #: agent id -> URL, kept by a client that remembers endpoints (a fault)
+    _endpoints: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.cache_dir is not None and (self.cache_dir / "cache.json").is_file():

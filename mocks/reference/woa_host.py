@@ -351,9 +351,8 @@ def create_app(
             raise sdsi_server.SdsiError(
                 400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}"
             ) from error
-        if (
-            not 0 <= moment < _LATEST_TEST_CLOCK
-        ):  # the lifecycle's deadlines, years ahead, must stay datable
+        # the lifecycle's deadlines, years ahead, must stay datable
+        if not 0 <= moment < _LATEST_TEST_CLOCK:
             raise sdsi_server.SdsiError(
                 400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000"
             )

@@ -18,9 +18,8 @@ def _closing_once() -> tuple[httpx.MockTransport, list[str]]:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request.method)
-        if (
-            len(seen) == 1
-        ):  # what httpcore raises when the server closed the idle connection under the request
+        # what httpcore raises when the server closed the idle connection under the request
+        if len(seen) == 1:
             raise httpx.RemoteProtocolError(
                 "Server disconnected without sending a response.", request=request
             )

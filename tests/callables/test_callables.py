@@ -70,9 +70,8 @@ def test_a_coroutine_function_is_awaited(tmp_path: Path, monkeypatch: pytest.Mon
         "from examples.aci_callable import agent as sync_agent\n\nasync def agent(agent_context):\n"
         "    return sync_agent(agent_context)\n"
     )
-    monkeypatch.chdir(
-        tmp_path
-    )  # module:function resolves from the current directory, as uvicorn resolves an app
+    # module:function resolves from the current directory, as uvicorn resolves an app
+    monkeypatch.chdir(tmp_path)
     code, output, report = _certify(tmp_path / "reports", "async_agent:agent", "--suite", "aci")
     assert code == 0 and _failing(report) == set(), output
 
@@ -109,9 +108,8 @@ pytest_plugins = ["pytester"]
 
 def test_the_pytest_plugin_certifies_a_function(pytester: pytest.Pytester) -> None:
     example = Path(__file__).parents[2] / "examples" / "aci_callable.py"
-    pytester.makepyfile(
-        my_agents=example.read_text()
-    )  # the user's own module, in the project they run pytest in
+    # the user's own module, in the project they run pytest in
+    pytester.makepyfile(my_agents=example.read_text())
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--agent-callable", "my_agents:agent", "--agent-suite", "aci"
     )
@@ -137,9 +135,8 @@ def test_an_agent_that_declines_a_subtask_not_its_own_breaks_no_rule(
     dependencies = next(
         r for r in report["results"] if r["requirement"] == "ACI-5.2-DEPENDENCIES-PRESERVED"
     )
-    assert (
-        dependencies["status"] == "pass"
-    )  # judged on the subtasks it took; the declined ones are judged by no rule
+    # judged on the subtasks it took; the declined ones are judged by no rule
+    assert dependencies["status"] == "pass"
 
 
 def test_a_function_that_never_returns_meets_the_request_deadline(

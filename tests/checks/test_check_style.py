@@ -55,9 +55,8 @@ def test_every_skip_of_a_whole_certification_names_its_kind() -> None:
     )
 
     async def certified() -> None:
-        async with lifespan(
-            app
-        ):  # the app's clients (its master's, to the suite's spies) closed with it
+        # the app's clients (its master's, to the suite's spies) closed with it
+        async with lifespan(app):
             await run(options, [collect])
 
     asyncio.run(certified())

@@ -75,9 +75,8 @@ def test_the_fastapi_host_is_certified_clean_with_both_agents_exercised(tmp_path
     assert agents.keys() == {"weather", "translate"} and all(
         a["exercised"] for a in agents.values()
     )
-    assert (
-        "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]
-    )  # its $ref-to-Enum input was built
+    # its $ref-to-Enum input was built
+    assert "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
@@ -135,15 +134,15 @@ def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(
         assert _failing(report) == ({fastapi_sdsi_server.FAULTS[fault]} if fault else set()), (
             result.output
         )
-        if (
-            fault is None
-        ):  # the same server as a WoA host: refusing an unknown schema_id breaks no MUST
+        # the same server as a WoA host: refusing an unknown schema_id breaks no MUST
+        if fault is None:
             code, output, report = _certify(host.url, host.cacert, tmp_path / "woa")
             assert code == 0, output
+            # two SHOULDs
             assert _failing(report) == {
                 "WOA-5.2-VALID-INPUT-ACCEPTED",
                 "WOA-7-CACHE-CONTROL-AND-VALIDATOR",
-            }  # two SHOULDs
+            }
 
 
 def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
@@ -190,9 +189,8 @@ def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:
                 return JSONResponse(
                     {"title": "not JSON", "status": 400}, status_code=400, media_type=PROBLEM
                 )
-            lenient = (
-                agent_id == "hard-and-lenient"
-            )  # serves any envelope: a MUST the suite must see without a valid input
+            # serves any envelope: a MUST the suite must see without a valid input
+            lenient = agent_id == "hard-and-lenient"
             if not lenient and (
                 not isinstance(envelope, dict) or envelope.get("agent", agent_id) != agent_id
             ):
@@ -228,13 +226,11 @@ def test_every_agent_of_a_host_of_hundreds_is_exercised_by_default_or_named_with
     coverage = {a["id"]: a for a in report["coverage"]["agents"]}
     assert len(coverage) == report["coverage"]["advertised"] >= 269
     missing = [a for a in coverage.values() if not a["exercised"]]
-    objectless = [
-        a for a in missing if "admits no object" in a["why"]
-    ]  # corpus schemas of arrays and strings
+    # corpus schemas of arrays and strings
+    objectless = [a for a in missing if "admits no object" in a["why"]]
     assert [a["id"] for a in missing if a not in objectless] == ["hard", "hard-and-lenient"]
-    assert (
-        len(objectless) == 13
-    )  # the corpus's array, tuple and enum roots: arrays of items, Tags, Coordinates, ...
+    # the corpus's array, tuple and enum roots: arrays of items, Tags, Coordinates, ...
+    assert len(objectless) == 13
     assert "no valid input could be built" in coverage["hard"]["why"]
     # the mismatch needs no valid input: the lenient hard agent is caught, the other judged
     assert "WOA-5.2-AGENT-MISMATCH-400" in coverage["hard"]["requirements"]

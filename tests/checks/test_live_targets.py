@@ -172,9 +172,8 @@ def test_scenario_is_honoured_over_woa_rest_and_refused_where_it_cannot_apply(
 
 
 def test_a_refused_schema_valid_input_breaks_no_must(respelled: Any, tmp_path: Path) -> None:
-    def free_text(
-        document: dict[str, Any],
-    ) -> None:  # schema_id as a FastAPI server types it: any string
+    # schema_id as a FastAPI server types it: any string
+    def free_text(document: dict[str, Any]) -> None:
         inputs = _sdsi_operation(document, "execute")["inputs"]
         inputs["properties"]["schema_id"] = {"type": "string"}
         inputs.pop("allOf", None)

@@ -18,11 +18,12 @@ from conformance.target import run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 
+# the rest base and the mcp server
 HTTPS_RULES = {
     "WOA-8.1-HOST-USES-HTTPS",
     "WOA-4.3.1-REST-BASE-HTTPS",
     "WOA-8.1-TRANSPORT-URLS-HTTPS",
-}  # the rest base and the mcp server
+}
 
 
 @pytest.mark.parametrize(("allow", "expected"), [(False, Status.FAIL), (True, Status.WAIVED)])

@@ -83,9 +83,8 @@ def test_sigterm_removes_the_mocks_temporary_keys(tmp_path: Path) -> None:
     assert any(scratch.iterdir())  # the mock's CA and key, while it runs
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode in (1, 4), (
-        stderr
-    )  # interrupted: inconclusive, unless a MUST had already failed
+    # interrupted: inconclusive, unless a MUST had already failed
+    assert process.returncode in (1, 4), stderr
     assert "Traceback" not in stderr
     assert list(scratch.iterdir()) == []
     assert read_events(reports / "events.jsonl").footer["completion"] == "interrupted"  # type: ignore[index]

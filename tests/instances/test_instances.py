@@ -92,9 +92,8 @@ def test_strings_walked_from_a_pattern_match_it(pattern: str) -> None:
 
 
 def test_a_pattern_the_walk_cannot_make_gives_nothing_rather_than_a_wrong_string() -> None:
-    assert (
-        list(pattern_strings(r"^(?=.*\d)(?=.*[a-z]).{8,}$")) == []
-    )  # a lookahead: no string, not a wrong one
+    # a lookahead: no string, not a wrong one
+    assert list(pattern_strings(r"^(?=.*\d)(?=.*[a-z]).{8,}$")) == []
     assert list(pattern_strings(r"(a)\1")) == []
 
 

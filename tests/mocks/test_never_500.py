@@ -488,9 +488,8 @@ def test_a_request_that_is_not_http_is_answered_in_problem_details(
 ) -> None:
     parts = urlsplit(servers["host"])
     with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
-        with contextlib.suppress(
-            ConnectionError
-        ):  # the server may answer and close before the flood is all sent
+        # the server may answer and close before the flood is all sent
+        with contextlib.suppress(ConnectionError):
             sock.sendall(request_bytes)
         answer = sock.recv(65536).decode(errors="replace")
     assert answer.startswith("HTTP/1.1 400") and "application/problem+json" in answer.lower(), (

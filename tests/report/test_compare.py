@@ -50,9 +50,8 @@ def test_reports_of_different_suite_versions_are_compared_with_a_warning(tmp_pat
         ["compare", str(healthy), str(tmp_path / "older.json"), "--output", str(tmp_path / "out")],
     )
     assert result.exit_code == 0 and "different suite versions" in result.output
-    assert (
-        "(" in load_matrix([healthy, tmp_path / "older.json"]).columns[0].label
-    )  # same target: told apart by file
+    # same target: told apart by file
+    assert "(" in load_matrix([healthy, tmp_path / "older.json"]).columns[0].label
 
 
 def test_a_file_that_is_not_a_report_is_a_usage_error(tmp_path: Path) -> None:

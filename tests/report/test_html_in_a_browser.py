@@ -139,9 +139,10 @@ def test_the_report_loads_filters_and_never_runs_a_targets_script(
     assert shown.text.startswith("1 of") or shown.text.startswith("2 of")
 
     assert browser.execute_script("return window.__pwned") is None
+    # shown as text
     assert browser.execute_script(
         "return document.body.textContent.includes(arguments[0])", INJECTED
-    )  # shown as text
+    )
 
     browser.get(page.as_uri())  # a count is a link to its results: the WoA MUST failures, one click
     browser.find_element(

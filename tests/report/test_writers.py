@@ -150,9 +150,8 @@ def test_markdown_summary_leads_with_the_verdict_and_lists_failures(written: Pat
         in text
     )
     assert "| fail | fail: message" in text
-    assert (
-        "### Waived" in text and "\\|" in text
-    )  # pipes in messages are escaped, tables stay whole
+    # pipes in messages are escaped, tables stay whole
+    assert "### Waived" in text and "\\|" in text
 
 
 def _write(directory: Path, results: list[Result], **summary: object) -> None:

@@ -88,9 +88,7 @@ def test_a_message_too_deep_for_native_recursion_is_left_to_jsonschema() -> None
     deep: Any = "x"
     for _ in range(100_000):
         deep = [deep]
-    assert not _valid_fast(
-        "woa/envelope", {"agent": "a", "input": deep}
-    )  # jsonschema-rs would overflow the stack here
-    assert validate_message(
-        "woa/document", {"woa_version": 1}
-    )  # and an invalid message still gets its violations
+    # jsonschema-rs would overflow the stack here
+    assert not _valid_fast("woa/envelope", {"agent": "a", "input": deep})
+    # and an invalid message still gets its violations
+    assert validate_message("woa/document", {"woa_version": 1})

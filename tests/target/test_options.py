@@ -47,9 +47,8 @@ def test_what_a_user_gives_is_normalised() -> None:
         and options.selection.levels == ("MUST",)
         and options.seed == 7
     )
-    assert (
-        run_options("https://a.example").seed != run_options("https://a.example").seed
-    )  # a fresh seed each run
+    # a fresh seed each run
+    assert run_options("https://a.example").seed != run_options("https://a.example").seed
 
 
 @pytest.mark.parametrize(

@@ -209,9 +209,8 @@ def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
 
     report = json.loads((reports / "report.json").read_text())
     exchanges = (recording / "exchanges.jsonl").read_text().splitlines()
-    first = json.loads(
-        exchanges[0]
-    )  # the document's answer: a body rewritten on disk is caught by its hash
+    # the document's answer: a body rewritten on disk is caught by its hash
+    first = json.loads(exchanges[0])
     (recording / "bodies" / first["response_body"]).write_bytes(
         b'{"woa_version": "2", "agents": [], "transports": {}}'
     )
@@ -270,9 +269,8 @@ def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
         "values.jsonl",
         "results.jsonl",
     }
-    with (recording / "inbound.jsonl").open(
-        "a"
-    ) as log:  # what a spy received, added after the fact
+    # what a spy received, added after the fact
+    with (recording / "inbound.jsonl").open("a") as log:
         log.write(
             json.dumps({"server": "aci-spies", "method": "GET", "path": "/", "at": 0.0}) + "\n"
         )

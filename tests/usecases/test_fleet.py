@@ -76,9 +76,8 @@ def test_local_and_dask_fleets_match_serial_runs(hosts: list[TargetSpec], tmp_pa
     assert codes[:HEALTHY] == [0] * HEALTHY and codes[-1] != 0
     found = verdicts(tmp_path / "local", hosts)
     for spec, fault in zip(hosts[HEALTHY:-1], FAULTS, strict=True):
-        assert found[spec.target][fault.upper()] == "fail", (
-            fault
-        )  # each fault caught on its requirement
+        # each fault caught on its requirement
+        assert found[spec.target][fault.upper()] == "fail", fault
 
 
 def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_reports(
@@ -142,12 +141,8 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(
         fleet.join(timeout=240)
     assert killed is not None, "the victim's task was never seen running"
     assert [r["target"] for r in rows] == [s.target for s in specs]
-    assert [r["exit_code"] for r in rows] == [
-        0,
-        0,
-        0,
-        0,
-    ]  # the victim's target certified again, the others untouched
+    # the victim's target certified again, the others untouched
+    assert [r["exit_code"] for r in rows] == [0, 0, 0, 0]
     serial = tmp_path / "serial"
     for spec in specs:
         certify_one(spec, str(serial))
@@ -158,9 +153,8 @@ def test_a_scheduler_without_the_fleet_extra_says_which_extra_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Dask is the [fleet] extra: without it, --scheduler is one line naming the extra, exit 2."""
-    monkeypatch.setitem(
-        sys.modules, "distributed", None
-    )  # an import of it now fails, as when it is not installed
+    # an import of it now fails, as when it is not installed
+    monkeypatch.setitem(sys.modules, "distributed", None)
     targets = tmp_path / "targets.txt"
     targets.write_text("https://127.0.0.1:1\n")
     result = runner.invoke(

@@ -57,9 +57,10 @@ def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pa
     )
     assert code == 1, output  # a MUST broken in any run fails the gate
     repeat = _result(report, MISMATCH)["repeat"]
+    # single runs passed
     assert (
         repeat["runs"] == 20 and repeat["passes"] > 0 and repeat["failures"] > 0 and repeat["flaky"]
-    )  # single runs passed
+    )
     assert 0.05 <= repeat["rate"] <= 0.95 and repeat["upper_bound"] > repeat["rate"]
     assert repeat["method"] == "Clopper-Pearson, one-sided" and repeat["confidence"] == 0.95
     assert "flaky" in _result(report, MISMATCH)["message"] and "requirement(s) flaky" in output
@@ -100,9 +101,8 @@ def test_a_clean_repeated_run_states_its_bound_for_every_must(tmp_path: Path) ->
 def test_runs_go_on_until_every_must_is_bounded_by_the_rate_asked(tmp_path: Path) -> None:
     code, output, report = _run(tmp_path, "--max-violation-rate", "0.5", "--repeat", "30")
     repeat = report["header"]["options"]["repeat"]
-    assert code == 0 and repeat["runs"] == 5 and repeat["asked"] == 30 and repeat["stopped"], (
-        output
-    )  # 1 - 0.05**(1/5) <= 0.5
+    # 1 - 0.05**(1/5) <= 0.5
+    assert code == 0 and repeat["runs"] == 5 and repeat["asked"] == 30 and repeat["stopped"], output
     assert "Stopped after 5 of 30 runs" in output
 
 

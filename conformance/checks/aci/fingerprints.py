@@ -73,9 +73,8 @@ def _decodings(text: str) -> Iterator[Any]:
     if "%" in text and unquote(text) != text:
         yield unquote(text)
     starts = (m.start() for m in re.finditer(r"[{\[]", text[:_SCAN]) if m.start() > 0)
-    for start in itertools.islice(
-        starts, _TRIES
-    ):  # JSON embedded in prose: a few tries, never a quadratic scan
+    # JSON embedded in prose: a few tries, never a quadratic scan
+    for start in itertools.islice(starts, _TRIES):
         try:
             value, _ = json.JSONDecoder().raw_decode(text[start:_SCAN])
             yield value

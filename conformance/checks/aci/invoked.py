@@ -435,9 +435,8 @@ async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
     evidence = (
         (target.discovery.response.exchange,) if target.discovery.response is not None else ()
     )
-    if (
-        not plain and masters
-    ):  # what a master sends goes to the suite's spies, which the suite serves without TLS
+    # what a master sends goes to the suite's spies, which the suite serves without TLS
+    if not plain and masters:
         return waived(
             f"AgentContexts reach the {len(endpoints)} agents certified over HTTPS; those a master"
             " sends went to the suite's spies over plain HTTP on loopback, a channel the suite"

@@ -88,9 +88,8 @@ class InvokedSession:
     unmet: Unmet | None = None  # why nothing was sent
     sent: list[Sent] = field(default_factory=list)
     store: ContextStore | None = None
-    observed: bool = (
-        False  # the AgentContexts answers carried in a run that watches (kind "observed")
-    )
+    #: the AgentContexts answers carried in a run that watches (kind "observed")
+    observed: bool = False
 
     def of(self, *kinds: str) -> list[Sent]:
         return [s for s in self.sent if s.kind in kinds]

@@ -362,9 +362,8 @@ async def aci_5_3_delivery_holds_figure_4_only(target: Target) -> Verdict:
         for rec in run.spies.received:
             given = rec.envelope.get("input") if isinstance(rec.envelope, dict) else None
             extra_input = sorted(set(given) - {"AgentContext"}) if isinstance(given, dict) else []
-            extra = sorted(
-                set(rec.context or {}) - FIGURE_4 - {"TaskContext"}
-            )  # that one is ACI-2.1-TASKCONTEXT-MASTER-ONLY's
+            # that one is ACI-2.1-TASKCONTEXT-MASTER-ONLY's
+            extra = sorted(set(rec.context or {}) - FIGURE_4 - {"TaskContext"})
             if extra_input or extra:
                 problems.append(f"{run.name}: {rec.spy} was also sent {extra_input + extra}")
     return _verdict(runs, problems, "every delivery held only Figure 4's members")

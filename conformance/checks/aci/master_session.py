@@ -104,10 +104,8 @@ async def _gather(target: Target) -> MasterSession:
                 record.fetched = (record.reference, *await fetch(record.reference))
         return run
 
-    for name, (
-        _,
-        behaviour,
-    ) in RUNS.items():  # made in order: their canaries come from the seed in this order
+    # made in order: their canaries come from the seed in this order
+    for name, (_, behaviour) in RUNS.items():
         spies.runs[name] = SpyRun.made(name, behaviour, target.values)
     async with hosted(
         "aci-spies",
@@ -117,9 +115,8 @@ async def _gather(target: Target) -> MasterSession:
         threaded=target.options.in_process,
     ) as base:
         spies.base = base
-        alone = [
-            await play("tour", "tour")
-        ]  # whether its calls overlap is reported: nothing else may slow the master then
+        # whether its calls overlap is reported: nothing else may slow the master then
+        alone = [await play("tour", "tour")]
         played = await asyncio.gather(
             *(play(name, scenario) for name, (scenario, _) in RUNS.items() if name != "tour")
         )

@@ -72,9 +72,8 @@ class ClientSession:
     unmet: Unmet | None = None
     drives: list[Drive] = field(default_factory=list)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
-    observed: bool = (
-        False  # what passed by in a run that watches: one drive per schema_id, no utterance
-    )
+    #: what passed by in a run that watches: one drive per schema_id, no utterance
+    observed: bool = False
 
 
 def _observed(target: Target) -> ClientSession:

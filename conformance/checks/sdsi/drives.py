@@ -409,9 +409,8 @@ def plan_trickle(scenario: str, config: OracleConfig, template: dict[str, Any]) 
     if ratio >= 1:
         plan.drive.problem = "one fragment alone reaches the declared threshold"
         return plan
-    gap = -config.half_life * math.log2(
-        1 - ratio
-    )  # steady-state heat = increment / (1 - 2^(-gap/half_life))
+    # steady-state heat = increment / (1 - 2^(-gap/half_life))
+    gap = -config.half_life * math.log2(1 - ratio)
     count = math.ceil(2 * config.heat_threshold / config.heat_increment) + 1
     if count > MAX_REQUESTS:
         plan.drive.problem = f"the declared configuration needs more than {MAX_REQUESTS} requests"
@@ -529,9 +528,8 @@ def plan_queue(scenario: str, config: OracleConfig, template: dict[str, Any]) ->
         start = fired + 3600
     plan.checkpoint("saturated", start, clients[0])
     drained = fired_at[0] + config.trial_days * DAY + 60
-    plan.send(
-        drained - 30, clients[0], []
-    )  # a neutral payload: a server may take up its queue only when a request comes
+    # a neutral payload: a server may take up its queue only when a request comes
+    plan.send(drained - 30, clients[0], [])
     plan.checkpoint("drained", drained, clients[0])
     return plan
 

@@ -452,9 +452,8 @@ async def sdsi_6_2_3_triggers_beyond_the_cap_wait(target: Target) -> Verdict:
             " before the cap (see SDSI-6.2.1-SIMILARITY-CLUSTERING)",
             *_evidence(saturated),
         )
-    if (
-        saturated.states.count("experimental") > cap
-    ):  # the cap counts active experimental keys (6.2.3), not deprecated ones
+    # the cap counts active experimental keys (6.2.3), not deprecated ones
+    if saturated.states.count("experimental") > cap:
         return failed(
             f"{saturated.states.count('experimental')} experimental keys were served at once; the"
             f" cap is {cap}: the trigger beyond it was not queued",

@@ -289,10 +289,8 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
             "no result carried a schema_update_suggestion that is not a patch (patches are judged"
             " by SDSI 6.2)"
         )
-    judged = {
-        "SDSI-3.2-SUGGESTION-WELL-FORMED",
-        *KEY_RULES,
-    }  # the form, and 4.1's MUSTs of each new key; no SHOULD
+    # the form, and 4.1's MUSTs of each new key; no SHOULD
+    judged = {"SDSI-3.2-SUGGESTION-WELL-FORMED", *KEY_RULES}
     problems = [
         f"{e.label()}: {v}"
         for e, suggestion in suggested

@@ -348,9 +348,8 @@ async def sdsi_6_2_2_patch_additive_only(
                     f"{where}: modified key {key['key_name']!r} changes {', '.join(changed)} (only"
                     " the description may be refined)"
                 )
-            if (
-                key.get("deprecated") is True and key.get("key_name") in base
-            ):  # a base key is the stable contract (4.1); the lifecycle is for patch keys
+            # a base key is the stable contract (4.1); the lifecycle is for patch keys
+            if key.get("deprecated") is True and key.get("key_name") in base:
                 problems.append(f"{where}: modified key {key['key_name']!r} deprecates a base key")
     return _verdict(problems, patches, "patches only add keys or refine descriptions")
 
@@ -503,9 +502,8 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     problems, unsigned = [], []
     for what, reply in signed:
         if reply.signature is None:
-            unsigned.append(
-                what
-            )  # integrity may come from elsewhere (TLS): only a signature that is there must verify
+            # integrity may come from elsewhere (TLS): only a signature that is there must verify
+            unsigned.append(what)
             continue
         try:
             jws.deserialize_compact(reply.signature, keys, payload=reply.raw)

@@ -127,9 +127,8 @@ class Exchanged:
 class Session:
     binding: SdsiBinding | None
     unmet: Unmet | None = None  # why there is no binding
-    observed: bool = (
-        False  # what passed by in a run that watches (kind "observed"), not the suite's exchanges
-    )
+    #: what passed by in a run that watches (kind "observed"), not the suite's exchanges
+    observed: bool = False
     templates: dict[str, Reply] = field(default_factory=dict)
     exchanges: list[Exchanged] = field(default_factory=list)
     polled: dict[str, Reply] = field(default_factory=dict)  # schema_id -> get_schema_updates reply

@@ -100,9 +100,8 @@ async def _judge(requirement: str, target: Target) -> Verdict:
         for v in validate_message("sdsi/schema-template", reply.body)
         if v.requirement == requirement
     ]
-    if (
-        requirement in KEY_RULES | _KEY_SHOULDS
-    ):  # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+    # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+    if requirement in KEY_RULES | _KEY_SHOULDS:
         problems += [
             f"{where}: {v.path}: {v.message}"
             for where, patch, _ in found.patches()

@@ -88,9 +88,8 @@ class ScenarioRecord:
 @dataclass
 class ClientSession:
     records: dict[str, ScenarioRecord]
-    observed: bool = (
-        False  # the traffic a run watched (one record), rather than the scenarios the suite played
-    )
+    #: the traffic a run watched (one record), rather than the scenarios the suite played
+    observed: bool = False
 
     def __getitem__(self, name: str) -> ScenarioRecord:
         if name not in self.records and self.observed:

@@ -169,9 +169,8 @@ def _agent_probes(
                 f" built{f' for operation {operation!r}' if operation else ''}: {error}",
             )
             examples = []
-        if (
-            placeholder
-        ):  # no valid input is needed: the mismatch is the host's to see before the input
+        # no valid input is needed: the mismatch is the host's to see before the input
+        if placeholder:
             cheap.append(
                 Probe(
                     "mismatch",
@@ -268,9 +267,8 @@ async def _run_plan(target: Target) -> Plan:
     cap = target.options.max_probes
     tiers: list[list[Probe]] = [[], [], []]
     loop = asyncio.get_running_loop()
-    building_until = (
-        loop.time() + target.options.shared_deadline / 4
-    )  # inputs are built on the loop: a quarter of the plan's time
+    # inputs are built on the loop: a quarter of the plan's time
+    building_until = loop.time() + target.options.shared_deadline / 4
     for agent in document["agents"]:
         if not (
             isinstance(agent, dict)
@@ -283,9 +281,8 @@ async def _run_plan(target: Target) -> Plan:
         if not isinstance(agent_id, str) or not agent_id:
             plan.unreachable.append("an agent without a usable id")
             continue
-        if (
-            len(tiers[0]) + len(tiers[1]) >= cap
-        ):  # examples are made only for the agents the cap lets through
+        # examples are made only for the agents the cap lets through
+        if len(tiers[0]) + len(tiers[1]) >= cap:
             plan.unreachable.append(
                 f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)"
             )
@@ -308,9 +305,8 @@ async def _run_plan(target: Target) -> Plan:
         await asyncio.sleep(0)  # a deadline, a signal or another lane gets its turn between agents
     kept = [*tiers[0], *tiers[1], *tiers[2]][:cap]
     position = {agent_id: n for n, agent_id in enumerate(dict.fromkeys(p.agent for p in kept))}
-    plan.probes = sorted(
-        kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind))
-    )  # stable: examples keep their order
+    # stable: examples keep their order
+    plan.probes = sorted(kept, key=lambda p: (position[p.agent], _SENDING.index(p.kind)))
     gate = asyncio.Semaphore(CONCURRENCY)
     await asyncio.gather(*(_send(target, p, gate) for p in plan.probes))
     return plan
@@ -580,9 +576,8 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
         if error:
             return f"the body is {error}"
         agent = agent_of(document, probe.agent)
-        operation = (
-            "default" if probe.kind == "implied" else probe.operation
-        )  # WoA 5.1: no operation is the default one
+        # WoA 5.1: no operation is the default one
+        operation = "default" if probe.kind == "implied" else probe.operation
         if agent is None or not isinstance(selected_schema(agent, operation, "outputs"), dict):
             return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
         violations = validate_message(

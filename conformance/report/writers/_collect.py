@@ -32,11 +32,12 @@ class Collected:
         elif isinstance(event, ResultRecorded):
             self.results.append(event.result)
         elif isinstance(event, RunFinished) and self.header is not None:
+            # a lone surrogate from a target stays an escape
             self.path.write_text(
                 self.render(self.header, self.results, event.summary),
                 encoding="utf-8",
                 errors="backslashreplace",
-            )  # a lone surrogate from a target stays an escape
+            )
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         raise NotImplementedError

@@ -57,9 +57,8 @@ class BadgeWriter:
     def write(self, summary: Summary) -> None:
         for draft in self.suites:
             level = summary.levels.get(draft, "untested")
-            if (
-                draft == "woa" and summary.unexercised
-            ):  # a level that rests on some of the agents says so
+            # a level that rests on some of the agents says so
+            if draft == "woa" and summary.unexercised:
                 level += (
                     f", {len(summary.coverage) - len(summary.unexercised)} of"
                     f" {len(summary.coverage)} agents"

@@ -26,9 +26,8 @@ class JsonlWriter:
         self.path = directory / self.filename
 
     def _line(self, record: dict[str, Any], mode: str = "a") -> None:
-        with self.path.open(
-            mode, encoding="utf-8", errors="backslashreplace"
-        ) as file:  # lone surrogates stay escapes
+        # lone surrogates stay escapes
+        with self.path.open(mode, encoding="utf-8", errors="backslashreplace") as file:
             file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def handle(self, event: Event) -> None:

@@ -32,9 +32,8 @@ MAX_RECORDED = 10 * 1024 * 1024
 @dataclass
 class FuzzOutcome:
     cases: int = 0
-    exchanges: list[Observed] = field(
-        default_factory=list
-    )  # every request sent and its answer, in order
+    #: every request sent and its answer, in order
+    exchanges: list[Observed] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     stop_reason: str = ""
 

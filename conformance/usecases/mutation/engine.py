@@ -68,9 +68,8 @@ def config_of(site: Site) -> str | None:
         return "aci-master"
     if name in ids.invoked:
         return "aci-invoked"
-    return (
-        "woa" if name else None
-    )  # the summarizer; MCP and A2A need a network, and context URLs change every run
+    # the summarizer; MCP and A2A need a network, and context URLs change every run
+    return "woa" if name else None
 
 
 @dataclass(frozen=True)
@@ -143,16 +142,14 @@ async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
     for config in CONFIGS:
         recorder = Mutating(app=None)  # type: ignore[arg-type]
         baselines[config] = await _certify(config, recorder)
-        answers += [
-            a for a in recorder.recorded if config_of(a.site) == config
-        ]  # each site from the run that judges it
+        # each site from the run that judges it
+        answers += [a for a in recorder.recorded if config_of(a.site) == config]
     return baselines, answers
 
 
 def _member_paths(site: Site, body: Any) -> Iterator[tuple[Any, ...]]:
-    if site.path == "/.well-known/woa.json" and isinstance(
-        body, dict
-    ):  # the document: its top and its first agents
+    # the document: its top and its first agents
+    if site.path == "/.well-known/woa.json" and isinstance(body, dict):
         yield from ((k,) for k in body)
         agents = body.get("agents")
         for index, agent in enumerate(agents[:2] if isinstance(agents, list) else []):

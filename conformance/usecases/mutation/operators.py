@@ -228,9 +228,8 @@ def corrupt_json(answer: Answer, _: Path) -> bool:
 
 
 def replay_stale(answer: Answer, _: Path) -> bool:
-    if (
-        not answer.previous or answer.previous == answer.body or not 200 <= answer.status < 300
-    ):  # a stale answer is a 2xx one
+    # a stale answer is a 2xx one
+    if not answer.previous or answer.previous == answer.body or not 200 <= answer.status < 300:
         return False
     answer.body = answer.previous
     return True

@@ -82,9 +82,8 @@ def test_fuzz_finds_a_planted_500_with_its_default_budget_and_its_curl_reproduce
 def test_fuzz_agrees_with_run_on_a_host_that_answers_valid_inputs_5xx(tmp_path: Path) -> None:
     with serve_host("woa-5.2-valid-input-accepted") as host:
         result = _fuzzed(host.url, host.cacert, tmp_path)
-    assert result.exit_code == 0, (
-        result.output
-    )  # the draft never says a valid input must succeed: a SHOULD, inferred
+    # the draft never says a valid input must succeed: a SHOULD, inferred
+    assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report.json").read_text())
     failing = {r["requirement"]: r["level"] for r in report["results"] if r["status"] == "fail"}
     assert failing["WOA-5.2-VALID-INPUT-ACCEPTED"] == "SHOULD"
@@ -124,9 +123,8 @@ def test_the_openapi_document_follows_the_envelope_rules() -> None:
     body = plan.openapi["paths"]["/agents/summarizer/invoke"]["post"]["requestBody"]["content"][
         "application/json"
     ]["schema"]
-    assert body["required"] == [
-        "input"
-    ]  # agent may come from the URL (5.2), operation defaults (5.1)
+    # agent may come from the URL (5.2), operation defaults (5.1)
+    assert body["required"] == ["input"]
     assert "$schema" not in body["properties"]["input"]
 
 

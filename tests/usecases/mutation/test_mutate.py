@@ -84,9 +84,8 @@ def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
 
 @pytest.mark.timeout(900)
 def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        app, ["mutate", "--jobs", "3", "--report-dir", str(tmp_path)]
-    )  # the same outcomes as one at a time
+    # the same outcomes as one at a time
+    result = CliRunner().invoke(app, ["mutate", "--jobs", "3", "--report-dir", str(tmp_path)])
     summary = json.loads((tmp_path / "mutation.json").read_text())
     assert result.exit_code == 0, result.output
     assert summary["mutants"] >= 300 and summary["score"] >= 0.95
@@ -99,9 +98,8 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
         "requirements"
     ]
     still = {r for o in summary["outcomes"] for r in o["killed_by"]}
-    assert {
-        r for r, p in recorded.items() if p["mutants_killed"]
-    } <= still  # the record every report cites still holds
+    # the record every report cites still holds
+    assert {r for r, p in recorded.items() if p["mutants_killed"]} <= still
 
 
 def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> None:

@@ -69,14 +69,12 @@ async def _through_proxy(upstream: str, upstream_ca: Path, client_fault: str | N
                     CLIENT_FAULTS[client_fault.lower()].agent if client_fault else WoaClient
                 )
                 client = client_class(ClientPolicy(allow_private=True), cacert=ca)
-                for _ in range(
-                    2
-                ):  # twice: the document has gone stale in between, so the client polls again
+                # twice: the document has gone stale in between, so the client polls again
+                for _ in range(2):
                     for entry in client._cache.values():
                         entry.fresh_until = 0
-                    with contextlib.suppress(
-                        InvalidMessage
-                    ):  # a faulty side: what passed through is what is judged
+                    # a faulty side: what passed through is what is judged
+                    with contextlib.suppress(InvalidMessage):
                         await client.invoke(
                             f"https://127.0.0.1:{port}", "summarizer", TEXT, "default"
                         )
@@ -118,9 +116,8 @@ def test_clean_traffic_passes_both_sides_and_untouched_requirements_are_skips() 
         "WOA-7-CLIENT-HONORS-CACHING",
     ):
         assert by_id[client_side].status is Status.PASS, by_id[client_side].message
-    assert (
-        by_id["WOA-5.2-AGENT-MISMATCH-400"].status is Status.SKIP
-    )  # no exchange named another agent
+    # no exchange named another agent
+    assert by_id["WOA-5.2-AGENT-MISMATCH-400"].status is Status.SKIP
     # the document has no private transport: the same check as run says so (the proxy once said
     # skip)
     assert by_id["WOA-4.3.3-PRIVATE-REVERSE-DNS"].status is Status.NOT_APPLICABLE
@@ -298,12 +295,10 @@ def test_sdsi_and_aci_messages_are_judged_wherever_they_travel() -> None:
     )
     results = {r.requirement: r for r in judge(traffic, ("sdsi", "aci"))}
     assert results["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].status is Status.FAIL
-    assert (
-        catalogue()["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].role == "client"
-    )  # the side the requirement binds
-    assert (
-        results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP
-    )  # needs the negotiated template, which the traffic lacks
+    # the side the requirement binds
+    assert catalogue()["SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY"].role == "client"
+    # needs the negotiated template, which the traffic lacks
+    assert results["SDSI-3.2-PAYLOAD-REQUIRED-KEYS"].status is Status.SKIP
     assert Status.FAIL in {
         r.status for r in results.values() if r.requirement.startswith("ACI-5.2")
     }
@@ -363,12 +358,10 @@ def test_hostile_traffic_is_judged_without_crashing_the_judge() -> None:
         ]
     )
     results = {r.requirement: r for r in judge(traffic, ("woa",))}
-    assert (
-        results["WOA-4.3.1-CLIENT-SENDS-JSON"].status is Status.FAIL
-    )  # a body nested 100,000 deep is not usable JSON
-    assert (
-        results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].status is Status.ERROR
-    )  # a schema that refers to itself forever
+    # a body nested 100,000 deep is not usable JSON
+    assert results["WOA-4.3.1-CLIENT-SENDS-JSON"].status is Status.FAIL
+    # a schema that refers to itself forever
+    assert results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].status is Status.ERROR
     assert "cannot be judged" in results["WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"].message
 
 
