@@ -221,7 +221,6 @@ class HttpClient:
                 except httpx.RemoteProtocolError:
                     # a pooled connection the server closed as it was reused ("Server disconnected
                     # without sending a response"): a request that changes nothing is sent again, on
-
                     # a fresh connection
                     if method not in _IDEMPOTENT:
                         raise
