@@ -245,6 +245,10 @@ class HttpClient:
             raise Unreachable(f"cannot connect to {url}: {error or type(error).__name__}") from None
         except httpx.TransportError as error:  # read timeouts, protocol errors, broken connections
             raise failed(f"the exchange broke: {type(error).__name__}: {error}") from None
+        # An in-process exchange (an ASGI app, a replay) never waits on a socket: without this,
+        # one lane's run of them would hold the loop and starve the others (an ACI master calling
+        # the suite's spies), which a network never does.
+        await asyncio.sleep(0)
         decoded = bytes(body)
         shown, cut = truncate(_text(decoded))
         exchange = Exchange(
