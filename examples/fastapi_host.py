@@ -34,15 +34,12 @@ __all__ = ["FAULTS", "app", "create_app"]
 PROBLEM = "application/problem+json"
 #: Named faults: each breaks exactly one requirement of WoA, and is named after what it does.
 FAULTS = {
-    "translate-ignores-mismatch": (
-        "WOA-5.2-AGENT-MISMATCH-400"
-    ),  # translate serves an envelope naming another agent
-    "weather-wrong-output": (
-        "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"
-    ),  # weather answers its temperature as text
-    "plain-json-errors": (
-        "WOA-5.2-ERROR-PROBLEM-DETAILS"
-    ),  # invalid inputs answered with FastAPI's own 422 JSON
+    # translate serves an envelope naming another agent
+    "translate-ignores-mismatch": "WOA-5.2-AGENT-MISMATCH-400",
+    # weather answers its temperature as text
+    "weather-wrong-output": "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS",
+    # invalid inputs answered with FastAPI's own 422 JSON
+    "plain-json-errors": "WOA-5.2-ERROR-PROBLEM-DETAILS",
 }
 
 
@@ -73,9 +70,8 @@ class Translation(BaseModel):
     language: Language
 
 
-class Envelope(
-    BaseModel
-):  # WoA 5.1; agent may be left out where the URL names it (5.2), null is not a string
+# WoA 5.1; agent may be left out where the URL names it (5.2), null is not a string
+class Envelope(BaseModel):
     agent: str = Field(default=None, validate_default=False)  # type: ignore[assignment]
     operation: str = "default"
     input: dict[str, Any]

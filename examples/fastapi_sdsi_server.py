@@ -33,12 +33,10 @@ __all__ = ["FAULTS", "app", "create_app"]
 PROBLEM = "application/problem+json"
 #: Named faults: each breaks exactly one requirement of SDSI.
 FAULTS = {
-    "payload-not-validated": (
-        "SDSI-3.1-SERVER-VALIDATES-PAYLOAD"
-    ),  # execute runs whatever payload arrives
-    "other-not-accepted": (
-        "SDSI-4.3-OTHER-ACCEPTED"
-    ),  # a long value under the reserved "other" key is refused
+    # execute runs whatever payload arrives
+    "payload-not-validated": "SDSI-3.1-SERVER-VALIDATES-PAYLOAD",
+    # a long value under the reserved "other" key is refused
+    "other-not-accepted": "SDSI-4.3-OTHER-ACCEPTED",
 }
 
 

@@ -31,9 +31,8 @@ __all__ = ["FAULTS", "app", "create_app"]
 
 #: Named faults: each breaks exactly one requirement.
 FAULTS = {
-    "conversion-wrong-output": (
-        "WOA-5.3-MCP-TOOL-INVOCATION"
-    )  # the tool's result is not what the document's outputs say
+    # the tool's result is not what the document's outputs say
+    "conversion-wrong-output": "WOA-5.3-MCP-TOOL-INVOCATION"
 }
 NAMESPACE = "finance"
 
@@ -71,9 +70,8 @@ def _server(fault: str | None) -> MCPServer:
     def quote(symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")]) -> Quote:
         return Quote(symbol=symbol, price=101.25)
 
-    if (
-        fault == "conversion-wrong-output"
-    ):  # the document promises one shape, the tool answers another
+    # the document promises one shape, the tool answers another
+    if fault == "conversion-wrong-output":
         server.remove_tool("convert")
 
         @server.tool(name="convert", description="Converts an amount from one currency to another.")

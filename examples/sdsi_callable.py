@@ -20,9 +20,8 @@ from mocks.reference.sdsi_server import SdsiServer
 
 __all__ = ["server", "server_that_accepts_any_payload"]
 
-_STATE = (
-    SdsiServer()
-)  # one server agent's templates, patches and pool, kept between calls as a process keeps them
+# one server agent's templates, patches and pool, kept between calls as a process keeps them
+_STATE = SdsiServer()
 
 
 def server(operation: str, given: dict[str, Any]) -> Any:

@@ -20,9 +20,8 @@ def checked(url: str) -> str:  # WoA 8.2: call only https hosts the administrato
     return url
 
 
-with httpx.Client(
-    verify=ssl.create_default_context(cafile=cacert), timeout=10
-) as http:  # honours HTTPS_PROXY
+# honours HTTPS_PROXY
+with httpx.Client(verify=ssl.create_default_context(cafile=cacert), timeout=10) as http:
     document = http.get(checked(document_url)).raise_for_status().json()
     rest = document["transports"]["rest"]
     url = rest["base"].rstrip("/") + rest["invoke_path"].replace(
@@ -33,6 +32,5 @@ with httpx.Client(
         **({"operation": operation} if operation else {}),
         "input": json.loads(Path(input_file).read_text()),
     }
-    print(
-        json.dumps(http.post(checked(url), json=envelope).raise_for_status().json())
-    )  # a 3xx is not followed: it raises
+    # a 3xx is not followed: it raises
+    print(json.dumps(http.post(checked(url), json=envelope).raise_for_status().json()))
