@@ -121,19 +121,26 @@ class ProblemDetailsOnly(HttpMiddleware):
             await self.app(scope, receive, guarded)
         except ClientDisconnect:
             return
-        except anyio.ClosedResourceError:
-            # the server is shutting down under a request (SIGTERM): no defect
-            _log.warning("a request cut short by the server's shutdown")
-            if not started:
-                await problem(503, "Service Unavailable", "the server is shutting down")(
-                    scope, receive, send
-                )
         except Exception as error:
-            _log.exception("a defect answered as 500 problem details")
+            if _cut_by_shutdown(error):
+                _log.warning("a request cut short by the server's shutdown")
+                answer = problem(503, "Service Unavailable", "the server is shutting down")
+            else:
+                _log.exception("a defect answered as 500 problem details")
+                answer = problem(500, "Internal Server Error", f"{type(error).__name__}")
             if not started:
-                await problem(500, "Internal Server Error", f"{type(error).__name__}")(
-                    scope, receive, send
-                )
+                await answer(scope, receive, send)
+
+
+def _cut_by_shutdown(error: BaseException | None) -> bool:
+    """Whether the server's shutdown (SIGTERM) closed the streams under the request: the error is a
+    closed stream, or was raised while an app handled one (the MCP SDK then answers on a connection
+    the server has already finished). No defect of the app."""
+    while error is not None:
+        if isinstance(error, anyio.ClosedResourceError):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _title(status: int) -> str:
