@@ -6,6 +6,7 @@ has already let through in the right shape, so that one defect is reported once.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -522,6 +523,19 @@ def _payload_in(message: Any) -> Any:
     return _member(message, "payload")
 
 
+def _templated(judge: Callable[[dict[str, Any], dict[str, Any], Any], Iterator[Violation]]) -> Rule:
+    """A rule on a message's key-value payload against the template it follows, judged where the
+    payload is an object and the template is known."""
+
+    @functools.wraps(judge)
+    def judged(message: Any, context: Context) -> Iterator[Violation]:
+        payload = _payload_in(message)
+        if isinstance(payload, dict) and context.template is not None:
+            yield from judge(payload, context.template, message)
+
+    return judged
+
+
 @rule("sdsi/payload-message")
 def SDSI_4_3_OTHER_VALUE_STRING_OR_ARRAY(message: Any, _: Context) -> Iterator[Violation]:
     other = message.get("other") if isinstance(message, dict) and "payload" not in message else None
@@ -537,11 +551,11 @@ def SDSI_4_3_OTHER_VALUE_STRING_OR_ARRAY(message: Any, _: Context) -> Iterator[V
 
 
 @rule("sdsi/payload-message")
-def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[Violation]:
-    payload = _payload_in(message)
-    if not isinstance(payload, dict) or context.template is None:
-        return
-    for _, key in _listed_keys(context.template, "keys"):
+@_templated
+def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(
+    payload: dict[str, Any], template: dict[str, Any], message: Any
+) -> Iterator[Violation]:
+    for _, key in _listed_keys(template, "keys"):
         if key.get("required") is True and key.get("key_name") not in payload:
             yield Violation(
                 "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
@@ -551,20 +565,18 @@ def SDSI_3_2_PAYLOAD_REQUIRED_KEYS(message: Any, context: Context) -> Iterator[V
 
 
 @rule("sdsi/payload-message")
-def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(message: Any, context: Context) -> Iterator[Violation]:
-    payload = _payload_in(message)
-    if not isinstance(payload, dict) or context.template is None:
-        return
+@_templated
+def SDSI_3_1_CLIENT_PAYLOAD_MATCHES_TEMPLATE(
+    payload: dict[str, Any], template: dict[str, Any], message: Any
+) -> Iterator[Violation]:
     schema_id = _member(message, "schema_id")
-    if isinstance(schema_id, str) and schema_id != context.template.get("schema_id"):
+    if isinstance(schema_id, str) and schema_id != template.get("schema_id"):
         yield Violation(
             "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
             "/schema_id",
             "schema_id is not the negotiated template's",
         )
-    types = {
-        k.get("key_name"): k.get("key_type") for _, k in _listed_keys(context.template, "keys")
-    }
+    types = {k.get("key_name"): k.get("key_type") for _, k in _listed_keys(template, "keys")}
     for name, value in payload.items():
         if name == "other":
             continue  # judged by SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY
@@ -594,6 +606,16 @@ def _agent_context(message: Any) -> dict[str, Any]:
     return inner if isinstance(inner, dict) else {}
 
 
+def _stated_context(message: Any) -> dict[str, Any]:
+    """The message's AgentContext where it lists todoItems and their states, else {}."""
+    context = _agent_context(message)
+    if not isinstance(context.get("todoItems"), list) or not any(
+        k in context for k in ("ItemstateUpdates", "ItemStateUpdates")
+    ):
+        return {}
+    return context
+
+
 def _item_states(context: dict[str, Any]) -> list[dict[str, Any]]:
     return _objects(context.get("ItemstateUpdates", context.get("ItemStateUpdates")))
 
@@ -601,12 +623,7 @@ def _item_states(context: dict[str, Any]) -> list[dict[str, Any]]:
 @rule("aci/agent-context")
 def ACI_5_2_ITEM_STATE_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]:
     """ "records the completion state of each item": every todo item has a state."""
-    context = _agent_context(message)
-    if (
-        not context
-        or not isinstance(context.get("todoItems"), list)
-        or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates"))
-    ):
+    if not (context := _stated_context(message)):
         return
     stated = {str(s.get("itemId")) for s in _item_states(context)}
     missing = [
@@ -624,12 +641,7 @@ def ACI_5_2_ITEM_STATE_PER_ITEM(message: Any, _: Context) -> Iterator[Violation]
 def ACI_5_2_ITEM_STATE_ONE_EACH(message: Any, _: Context) -> Iterator[Violation]:
     """The suite's reading: exactly one state per todo item, and none for an item not in
     todoItems."""
-    context = _agent_context(message)
-    if (
-        not context
-        or not isinstance(context.get("todoItems"), list)
-        or not any(k in context for k in ("ItemstateUpdates", "ItemStateUpdates"))
-    ):
+    if not (context := _stated_context(message)):
         return
     todo = [str(i.get("itemId")) for i in _objects(context.get("todoItems"))]
     states = [str(s.get("itemId")) for s in _item_states(context)]

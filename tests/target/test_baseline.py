@@ -22,7 +22,12 @@ SELECTED = [
 ]
 
 
-def certify(tmp_path: Path, *arguments: str) -> tuple[int, dict[str, dict[str, str]]]:
+def certify(
+    tmp_path: Path, *arguments: str, baseline: dict[str, str] | None = None
+) -> tuple[int, dict[str, dict[str, str]]]:
+    """A run of the two requirements, with `baseline` as its expected failures if given."""
+    if baseline is not None:
+        arguments += ("--baseline", baseline_file(tmp_path, **baseline))
     result = runner.invoke(
         app, ["run", "--mock", "--report-dir", str(tmp_path / "reports"), *SELECTED, *arguments]
     )
@@ -41,10 +46,8 @@ def baseline_file(tmp_path: Path, **expected: str) -> str:
 def test_a_listed_failure_is_absorbed_with_its_reason(tmp_path: Path) -> None:
     code, results = certify(
         tmp_path,
-        "--fault",
-        "woa-4-version-1",
-        "--baseline",
-        baseline_file(tmp_path, **{"WOA-4-VERSION-1": "migrating to version 1 in Q3"}),
+        *("--fault", "woa-4-version-1"),
+        baseline={"WOA-4-VERSION-1": "migrating to version 1 in Q3"},
     )
     assert code == 0
     assert results["WOA-4-VERSION-1"]["status"] == "waived"
@@ -56,11 +59,7 @@ def test_a_listed_failure_is_absorbed_with_its_reason(tmp_path: Path) -> None:
 
 def test_an_unlisted_failure_fails_the_gate(tmp_path: Path) -> None:
     code, results = certify(
-        tmp_path,
-        "--fault",
-        "woa-4-version-1",
-        "--baseline",
-        baseline_file(tmp_path, **{"WOA-4-AGENTS-ARRAY": "known"}),
+        tmp_path, *("--fault", "woa-4-version-1"), baseline={"WOA-4-AGENTS-ARRAY": "known"}
     )
     assert code == 1
     assert results["WOA-4-VERSION-1"]["status"] == "fail"
@@ -69,9 +68,7 @@ def test_an_unlisted_failure_fails_the_gate(tmp_path: Path) -> None:
 def test_a_listed_requirement_that_passes_is_stale_it_fails_the_gate_not_the_level(
     tmp_path: Path,
 ) -> None:
-    code, results = certify(
-        tmp_path, "--baseline", baseline_file(tmp_path, **{"WOA-4-VERSION-1": "was failing"})
-    )
+    code, results = certify(tmp_path, baseline={"WOA-4-VERSION-1": "was failing"})
     assert code == 1
     assert results["WOA-4-VERSION-1"]["status"] == "pass"  # the target's behaviour
     assert results["WOA-4-VERSION-1"]["message"].startswith("stale baseline entry")
