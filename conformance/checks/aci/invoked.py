@@ -13,7 +13,9 @@ from ...report.model import Exchange
 from ...target import Target
 from ...target import rest_config
 from ...validation import validate_message
+from ..preconditions import certifies
 from ..preconditions import document_read
+from ..preconditions import watching
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
@@ -38,13 +40,9 @@ async def _session(target: Target, *, watched: bool = False) -> InvokedSession:
     """The session; `Decided` when there is nothing to judge. In a run that watches, only a
     check that judges AgentContexts as they pass by (`watched`) gets one: the others judge what
     an agent does with the suite's own AgentContexts."""
-    if "invoked" not in target.options.roles:
-        raise Decided(not_applicable("this run does not certify invoked agents"))
-    if target.observed is not None:
-        if not watched:
-            raise NotObserved(
-                "this check judges what an invoked agent does with the suite's own AgentContexts"
-            )
+    certifies(target, "invoked", "invoked agents")
+    judges = "what an invoked agent does with the suite's own AgentContexts"
+    if watching(target, watched=watched, judges=judges):
         return await invoked_session(target)
     if target.options.binding != "a2a":  # an A2A agent may stand without a WoA document
         document_read(target)

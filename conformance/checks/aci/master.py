@@ -24,14 +24,15 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ...validation.rules import is_not_done
+from ..preconditions import certifies
 from ..preconditions import document_read
+from ..preconditions import watching
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
 from ..registry import errored
 from ..registry import failed
-from ..registry import not_applicable
 from ..registry import passed
 from ..registry import skipped
 from .fingerprints import agent_contexts
@@ -67,13 +68,9 @@ async def _session(target: Target, *, watched: bool = False) -> MasterSession:
     """The session; `Decided` when there is nothing to judge. In a run that watches, only a
     check that judges TaskContexts as they pass by (`watched`) gets one: the others judge what a
     master does with the suite's tasks and spy agents."""
-    if "master" not in target.options.roles:
-        raise Decided(not_applicable("this run does not certify masters"))
-    if target.observed is not None:
-        if not watched:
-            raise NotObserved(
-                "this check judges what a master does with the suite's tasks and spy agents"
-            )
+    certifies(target, "master", "masters")
+    judges = "what a master does with the suite's tasks and spy agents"
+    if watching(target, watched=watched, judges=judges):
         found = await master_session(target)
         if not found.runs:
             raise NotObserved("no TaskContext passed by")

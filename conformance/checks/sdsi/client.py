@@ -25,6 +25,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ..preconditions import document_read
+from ..preconditions import watching
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Unmet
@@ -159,9 +160,8 @@ async def _session(target: Target, *, watched: bool = False) -> ClientSession:
     """The client session; `Decided` when there is nothing to judge. In a run that watches,
     only a check that judges payloads as they pass by (`watched`) gets one: the others judge what
     the client does with the suite's utterances."""
-    if target.observed is not None:
-        if not watched:
-            raise NotObserved("this check judges what the client does with the suite's utterances")
+    judges = "what the client does with the suite's utterances"
+    if watching(target, watched=watched, judges=judges):
         found = await target.memo(
             "sdsi-client-session", lambda: asyncio.sleep(0, _observed(target))
         )

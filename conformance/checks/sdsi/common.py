@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ...bindings.observed import NotObserved
 from ...target import Target
 from ..preconditions import document_read
+from ..preconditions import watching
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Unmet
@@ -26,12 +27,8 @@ async def server_session(target: Target, *, watched: bool = False) -> Session:
     """The session; `Decided` with the verdict every SDSI check gives when there is nothing to
     judge. In a run that watches, only a check that judges messages as they pass by (`watched`)
     gets one: the others judge what the suite's own payloads make a server do."""
-    if target.observed is not None:
-        if not watched:
-            raise NotObserved(
-                "this check judges how a server answers the suite's own template requests and"
-                " payloads"
-            )
+    judges = "how a server answers the suite's own template requests and payloads"
+    if watching(target, watched=watched, judges=judges):
         return await session(target)
     if target.options.binding != "jsonrpc":  # JSON-RPC's endpoint may stand without a document
         document_read(target)
