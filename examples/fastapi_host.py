@@ -7,7 +7,7 @@ document and one for invocations.
     pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
 
 Two agents: `weather` (inline Literal units) and `translate`, whose required `target_language` is a
-str Enum, so its inputs schema holds `{"$ref": "#/$defs/Language"}`. `create_app(base, fault=...)`
+str Enum, so its inputs schema holds `{"$ref": "#/$defs/Language"}`. `create_app(fault=...)`
 serves the same host with one named fault (FAULTS), each breaking one rule of the draft; the
 project's tests certify the host clean and catch every fault.
 """
@@ -107,33 +107,39 @@ def _answer(agent_id: str, given: BaseModel, fault: str | None) -> dict[str, Any
     ).model_dump(mode="json")
 
 
-def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> FastAPI:
-    """The host, serving its document for `base`, with one named fault of FAULTS if any."""
+def create_app(base: str | None = None, fault: str | None = None) -> FastAPI:
+    """The host, with one named fault of FAULTS if any. Its document announces `base` or, by
+    default, the origin each request reached (behind a proxy, give the public one)."""
     application = FastAPI(title="Weather and translation agents")
-    document = {
-        "woa_version": "1",
-        "host": {"name": "Example agents", "contact": "mailto:agents@example.com"},
-        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
-        "agents": [
+    agents = [
+        {
+            "id": agent_id,
+            "name": agent_id.title(),
+            "description": description,
+            "transports": ["rest"],
+            "inputs": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                **inputs.model_json_schema(),
+            },
+            "outputs": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                **outputs.model_json_schema(),
+            },
+        }
+        for agent_id, (inputs, outputs, description) in AGENTS.items()
+    ]
+
+    def document(origin: str) -> bytes:
+        return json.dumps(
             {
-                "id": agent_id,
-                "name": agent_id.title(),
-                "description": description,
-                "transports": ["rest"],
-                "inputs": {
-                    "$schema": "https://json-schema.org/draft/2020-12/schema",
-                    **inputs.model_json_schema(),
+                "woa_version": "1",
+                "host": {"name": "Example agents", "contact": "mailto:agents@example.com"},
+                "transports": {
+                    "rest": {"base": origin, "invoke_path": "/agents/{agent_id}/invoke"}
                 },
-                "outputs": {
-                    "$schema": "https://json-schema.org/draft/2020-12/schema",
-                    **outputs.model_json_schema(),
-                },
+                "agents": agents,
             }
-            for agent_id, (inputs, outputs, description) in AGENTS.items()
-        ],
-    }
-    body = json.dumps(document).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        ).encode()
 
     @application.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> Response:
@@ -141,6 +147,8 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
 
     @application.get("/.well-known/woa.json")
     async def woa_document(request: Request) -> Response:
+        body = document(base or str(request.base_url).rstrip("/"))
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
         headers = {"etag": etag, "cache-control": "max-age=300"}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)

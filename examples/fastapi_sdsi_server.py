@@ -7,7 +7,7 @@ only what a user writes around it.
     uvicorn examples.fastapi_sdsi_server:app             # then: agent-conformance run --target URL
                                                          --suite sdsi
 
-`create_app(base, fault=...)` serves it with one named fault of FAULTS, each breaking one rule.
+`create_app(fault=...)` serves it with one named fault of FAULTS, each breaking one rule.
 """
 
 from __future__ import annotations
@@ -84,8 +84,10 @@ def _problem(status: int, title: str, detail: str) -> JSONResponse:
     )
 
 
-def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> FastAPI:
-    """The server agent behind a WoA host at `base`, with one named fault of FAULTS if any."""
+def create_app(base: str | None = None, fault: str | None = None) -> FastAPI:
+    """The server agent behind a WoA host, with one named fault of FAULTS if any. Its document
+    announces `base` or, by default, the origin each request reached (behind a proxy, give the
+    public one)."""
     application = FastAPI(title="Travel and photo agent")
     server = LimitsOther() if fault == "other-not-accepted" else SdsiServer()
     operations = [
@@ -100,7 +102,6 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
     document = {
         "woa_version": "1",
         "host": {"name": "Travel agents", "contact": "mailto:agents@example.com"},
-        "transports": {"rest": {"base": base, "invoke_path": "/agents/{agent_id}/invoke"}},
         "agents": [
             {
                 "id": AGENT_ID,
@@ -116,9 +117,13 @@ def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -
     }
 
     @application.get("/.well-known/woa.json")
-    async def woa_document() -> Response:
+    async def woa_document(request: Request) -> Response:
+        origin = base or str(request.base_url).rstrip("/")
+        rest = {"rest": {"base": origin, "invoke_path": "/agents/{agent_id}/invoke"}}
         return JSONResponse(
-            document, media_type="application/woa+json", headers={"cache-control": "max-age=300"}
+            {**document, "transports": rest},
+            media_type="application/woa+json",
+            headers={"cache-control": "max-age=300"},
         )
 
     @application.post("/agents/{agent_id}/invoke")

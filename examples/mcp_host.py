@@ -4,7 +4,7 @@ made from the server's own tool list (WoA 4.3.2, 5.3: transport mcp, tool_field 
 
     uvicorn examples.mcp_host:app                        # then: agent-conformance run --target URL
 
-`create_app(base, fault=...)` serves it with one named fault of FAULTS; the project's tests certify
+`create_app(fault=...)` serves it with one named fault of FAULTS; the project's tests certify
 it clean and catch the fault on its requirement alone.
 """
 
@@ -83,46 +83,41 @@ def _server(fault: str | None) -> MCPServer:
     return server
 
 
-def create_app(base: str = "https://127.0.0.1:8443", fault: str | None = None) -> Starlette:
-    """The host, announcing `base`, with one named fault of FAULTS if any."""
+def create_app(base: str | None = None, fault: str | None = None) -> Starlette:
+    """The host, with one named fault of FAULTS if any. Its document announces `base` or, by
+    default, the origin each request reached (behind a proxy, give the public one)."""
     server = _server(fault)
     honest = _server(None)  # the document describes the tools as they should be
-    documents: list[bytes] = []
+    listed: list[list[dict[str, Any]]] = []
 
-    async def document() -> bytes:
-        if not documents:
+    async def document(origin: str) -> bytes:
+        if not listed:
             tools = await honest.list_tools()
-            agents = [
-                {
-                    "id": tool.name,
-                    "name": tool.name.title(),
-                    "description": tool.description or tool.name,
-                    "inputs": tool.input_schema,
-                    "outputs": tool.output_schema or {"type": "object"},
-                    "transports": ["mcp"],
-                }
-                for tool in tools
-            ]
-            documents.append(
-                json.dumps(
+            listed.append(
+                [
                     {
-                        "woa_version": "1",
-                        "host": {"name": "Finance agents", "contact": "mailto:agents@example.com"},
-                        "transports": {
-                            "mcp": {
-                                "server": base + "/mcp/",
-                                "tool_namespace": NAMESPACE,
-                                "tool_field": "agent",
-                            }
-                        },
-                        "agents": agents,
+                        "id": tool.name,
+                        "name": tool.name.title(),
+                        "description": tool.description or tool.name,
+                        "inputs": tool.input_schema,
+                        "outputs": tool.output_schema or {"type": "object"},
+                        "transports": ["mcp"],
                     }
-                ).encode()
+                    for tool in tools
+                ]
             )
-        return documents[0]
+        mcp = {"server": origin + "/mcp/", "tool_namespace": NAMESPACE, "tool_field": "agent"}
+        return json.dumps(
+            {
+                "woa_version": "1",
+                "host": {"name": "Finance agents", "contact": "mailto:agents@example.com"},
+                "transports": {"mcp": mcp},
+                "agents": listed[0],
+            }
+        ).encode()
 
     async def woa(request: Request) -> Response:
-        body = await document()
+        body = await document(base or str(request.base_url).rstrip("/"))
         headers = {
             "cache-control": "max-age=300",
             "etag": '"' + hashlib.sha256(body).hexdigest()[:16] + '"',

@@ -21,10 +21,9 @@ from starlette.routing import Route
 from typer.testing import CliRunner
 
 from conformance.cli import app as cli
+from examples import fastapi_host
 from examples import fastapi_sdsi_server
 from examples import mcp_host
-from examples.fastapi_host import FAULTS
-from examples.fastapi_host import create_app
 from mocks.serve import serve
 from tests.command import against
 from tests.command import agent_conformance
@@ -67,7 +66,9 @@ def _failing(report: dict[str, Any]) -> set[str]:
 
 
 def test_the_fastapi_host_is_certified_clean_with_both_agents_exercised(tmp_path: Path) -> None:
-    with serve(lambda base: create_app(base)) as host:
+    # the app as users start it (uvicorn examples.fastapi_host:app), announcing the origin it is
+    # reached at
+    with serve(lambda _: fastapi_host.app) as host:
         code, output, report = _certify(host.url, host.cacert, tmp_path)
     assert code == 0, output
     assert _failing(report) == set()
@@ -79,20 +80,20 @@ def test_the_fastapi_host_is_certified_clean_with_both_agents_exercised(tmp_path
     assert "WOA-5.2-AGENT-MISMATCH-400" in agents["translate"]["requirements"]
 
 
-@pytest.mark.parametrize("fault", sorted(FAULTS))
+@pytest.mark.parametrize("fault", sorted(fastapi_host.FAULTS))
 def test_each_fault_of_the_fastapi_host_is_caught_on_its_requirement_alone(
     fault: str, tmp_path: Path
 ) -> None:
-    with serve(lambda base: create_app(base, fault)) as host:
+    with serve(lambda _: fastapi_host.create_app(fault=fault)) as host:
         _, output, report = _certify(host.url, host.cacert, tmp_path)
-    assert _failing(report) == {FAULTS[fault]}, output
+    assert _failing(report) == {fastapi_host.FAULTS[fault]}, output
 
 
 def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
     """The fuzzer runs as users run it, in a process of its own: hypothesis moves the recursion
     limit while it runs, and Python 3.11's compiler, in the thread serving FastAPI in this
     process, would take that for a corrupted AST ("AST constructor recursion depth mismatch")."""
-    with serve(lambda base: create_app(base)) as host:
+    with serve(lambda _: fastapi_host.app) as host:
         done = agent_conformance(
             *("fuzz", *against(host), "--report-dir", str(tmp_path), "--max-examples", "25"),
             timeout=300,
@@ -109,7 +110,7 @@ def test_the_fastapi_host_is_fuzzed_through_its_refs(tmp_path: Path) -> None:
 def test_a_host_on_the_mcp_sdk_is_certified_through_its_tools(
     fault: str | None, tmp_path: Path
 ) -> None:
-    with serve(lambda base: mcp_host.create_app(base, fault)) as host:
+    with serve(lambda _: mcp_host.create_app(fault=fault)) as host:
         code, output, report = _certify(host.url, host.cacert, tmp_path)
     assert _failing(report) == ({mcp_host.FAULTS[fault]} if fault else set()), output
     assert (
@@ -126,7 +127,7 @@ def test_a_host_on_the_mcp_sdk_is_certified_through_its_tools(
 def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(
     fault: str | None, tmp_path: Path
 ) -> None:
-    with serve(lambda base: fastapi_sdsi_server.create_app(base, fault)) as host:
+    with serve(lambda _: fastapi_sdsi_server.create_app(fault=fault)) as host:
         result = runner.invoke(
             cli, ["run", *against(host), "--suite", "sdsi", "--report-dir", str(tmp_path)]
         )

@@ -17,6 +17,7 @@ from conformance.report import Collect
 from conformance.report import Result
 from conformance.report import Status
 from conformance.target import run_options
+from examples import fastapi_host
 from examples.fastapi_host import create_app
 from mocks.reference.woa_host import create_app as reference_host
 
@@ -70,3 +71,12 @@ def test_checks_of_the_connection_are_skips_in_process_with_the_reason() -> None
             results[requirement].message,
         )
         assert results[requirement].message == IN_PROCESS
+
+
+def test_an_app_announcing_the_origin_it_is_reached_at_is_exercised_in_process() -> None:
+    """`pytest --agent-app examples.fastapi_host:app`: the app as users start it, with no origin
+    of its own, announces `https://agent.test` in-process, so its agents are invoked (an app that
+    announced another origin would have every invocation skipped, not on the target's origin)."""
+    results = _certify(fastapi_host.app, ("woa",))
+    for requirement in ("WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"):
+        assert results[requirement].status is Status.PASS, results[requirement].message
