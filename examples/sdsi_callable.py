@@ -8,6 +8,9 @@ execute, get_schema_updates) with their results; raising is refusing (the suite'
 400 with problem details). The SDSI behaviour is the reference server's (mocks/reference), so this
 file shows only the shape a user's own function takes.
 
+`server_without_patches` is a server without SDSI 6.2's OPTIONAL dynamic patches: its `operations`
+name the two it answers, so the suite offers no get_schema_updates and judges 6.2 not applicable.
+
 `server_that_accepts_any_payload` is the same server with one fault: execute runs whatever payload
 arrives (SDSI-3.1-SERVER-VALIDATES-PAYLOAD), which the project's tests catch.
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 from mocks.reference.sdsi_server import SdsiServer
 
-__all__ = ["server", "server_that_accepts_any_payload"]
+__all__ = ["server", "server_that_accepts_any_payload", "server_without_patches"]
 
 # one server agent's templates, patches and pool, kept between calls as a process keeps them
 _STATE = SdsiServer()
@@ -34,6 +37,16 @@ def server(operation: str, given: dict[str, Any]) -> Any:
     if operation == "get_schema_updates":
         return _STATE.updates(given["schema_id"], authenticated=False)
     raise ValueError(f"no operation {operation!r}")
+
+
+def server_without_patches(operation: str, given: dict[str, Any]) -> Any:
+    """Templates and execution only (SDSI 3, 4); no schema updates."""
+    if operation == "get_schema_updates":
+        raise ValueError("this server offers no schema updates")
+    return server(operation, given)
+
+
+server_without_patches.operations = ("get_schema_template", "execute")  # type: ignore[attr-defined]
 
 
 def server_that_accepts_any_payload(operation: str, given: dict[str, Any]) -> Any:

@@ -382,16 +382,15 @@ def run(
             )
         try:
             function = load_function(agent_callable)
-        except AppUnusable as error:
-            fail_usage(str(error))
-        transport = in_process(
-            callable_app(
+            agent_app = callable_app(
                 function,
                 suite.value,
                 agent_id=getattr(function, "__name__", "agent"),
                 scenarios=tuple(scenario or ()),
             )
-        )
+        except AppUnusable as error:
+            fail_usage(str(error))
+        transport = in_process(agent_app)
         target, roles = IN_PROCESS_ORIGIN, (KINDS[suite.value],)
     elif client_command is None and (target is None) == (not mock):
         fail_usage("give either --target URL, --mock, --client-command or --agent-callable")

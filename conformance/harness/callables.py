@@ -13,7 +13,9 @@ The signatures (each may be a plain function or a coroutine function):
         ContextURI in it resolves over the network, at the suite's context store, as for any agent.
     server(operation: str, input: dict) -> dict
         operation is get_schema_template, execute or get_schema_updates (SDSI over WoA REST); input
-        is the envelope's input; the answer is the operation's result.
+        is the envelope's input; the answer is the operation's result. A server without SDSI 6.2's
+        OPTIONAL dynamic patches says so: `server.operations = ("get_schema_template", "execute")`
+        (the document then offers no get_schema_updates, and 6.2's checks are not applicable).
 
 An exception the function raises is its refusal: the suite's binding answers it 400 with problem
 details, since the function chooses no status code. What needs a wire (TLS, HTTP versions) is a
@@ -43,12 +45,16 @@ from . import TooLarge
 from . import problem
 from . import read_capped
 from .inprocess import IN_PROCESS_ORIGIN
+from .inprocess import AppUnusable
 from .inprocess import load_callable
 
-__all__ = ["KINDS", "callable_app", "load_function"]
+__all__ = ["KINDS", "SDSI_OPERATIONS", "callable_app", "load_function", "sdsi_operations"]
 
 #: What a callable can be certified as, by suite: the role it plays.
 KINDS = {"aci": "invoked", "sdsi": "server"}
+#: The operations a server function answers unless it names fewer in its `operations` attribute:
+#: the core (SDSI 3.1, 3.2), then 6.2's OPTIONAL dynamic patches.
+SDSI_OPERATIONS = ("get_schema_template", "execute", "get_schema_updates")
 #: The most of a request body the wrapper reads (the suite's own requests are far smaller).
 MAX_BODY = 1024 * 1024
 
@@ -91,7 +97,26 @@ async def _called(function: Callable[..., Any], *arguments: Any) -> Any:
     return await result if inspect.isawaitable(result) else result
 
 
-def _agent_entry(agent_id: str, suite: str, scenarios: tuple[str, ...]) -> dict[str, Any]:
+def sdsi_operations(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The SDSI operations `function` answers: those its `operations` attribute names (the core
+    two at least), or all three."""
+    named = getattr(function, "operations", SDSI_OPERATIONS)
+    if (
+        isinstance(named, str)
+        or not isinstance(named, list | tuple | set | frozenset)
+        or not set(SDSI_OPERATIONS[:2]) <= set(named) <= set(SDSI_OPERATIONS)
+    ):
+        raise AppUnusable(
+            f"{getattr(function, '__name__', 'the function')}.operations names what it answers:"
+            f" get_schema_template and execute, and get_schema_updates if it offers SDSI 6.2's"
+            f" patches, not {named!r}"
+        )
+    return tuple(o for o in SDSI_OPERATIONS if o in named)
+
+
+def _agent_entry(
+    agent_id: str, suite: str, scenarios: tuple[str, ...], answered: tuple[str, ...]
+) -> dict[str, Any]:
     if suite == "aci":
         message = {
             "type": "object",
@@ -135,9 +160,9 @@ def _agent_entry(agent_id: str, suite: str, scenarios: tuple[str, ...]) -> dict[
         "inputs": template,
         "outputs": {"type": "object"},
         "operations": [
-            {"name": "get_schema_template", "inputs": template, "outputs": {"type": "object"}},
-            {"name": "execute", "inputs": execute, "outputs": {"type": "object"}},
-            {"name": "get_schema_updates", "inputs": schema_id, "outputs": {"type": "object"}},
+            {"name": name, "inputs": inputs, "outputs": {"type": "object"}}
+            for name, inputs in zip(SDSI_OPERATIONS, (template, execute, schema_id), strict=True)
+            if name in answered
         ],
     }
 
@@ -150,8 +175,9 @@ def callable_app(
     scenarios: tuple[str, ...] = (),
 ) -> Starlette:
     """An ASGI app that serves `function` as one agent of a WoA host at IN_PROCESS_ORIGIN (suite:
-    aci or sdsi)."""
-    entry = _agent_entry(agent_id, suite, scenarios)
+    aci or sdsi); AppUnusable when an SDSI server's `operations` cannot be used."""
+    answered = sdsi_operations(function) if suite == "sdsi" else ()
+    entry = _agent_entry(agent_id, suite, scenarios, answered)
     operations = {o["name"] for o in entry["operations"]}
     document = json.dumps(
         {

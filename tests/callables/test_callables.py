@@ -30,6 +30,13 @@ def _certify(tmp_path: Path, reference: str, *more: str) -> tuple[int, str, dict
     return result.exit_code, result.output, report
 
 
+def misnamed(operation: str, given: dict[str, Any]) -> Any:
+    """A server whose operations leave out execute."""
+
+
+misnamed.operations = ("get_schema_template",)  # type: ignore[attr-defined]
+
+
 def _failing(report: dict[str, Any]) -> set[str]:
     return {r["requirement"] for r in report["results"] if r["status"] in ("fail", "error")}
 
@@ -76,6 +83,18 @@ def test_a_coroutine_function_is_awaited(tmp_path: Path, monkeypatch: pytest.Mon
     assert code == 0 and _failing(report) == set(), output
 
 
+def test_a_server_without_the_optional_patches_says_so_and_6_2_is_not_applicable(
+    tmp_path: Path,
+) -> None:
+    code, output, report = _certify(
+        tmp_path, "examples.sdsi_callable:server_without_patches", "--suite", "sdsi", *SCENARIOS
+    )
+    assert code == 0 and _failing(report) == set(), output
+    statuses = {r["requirement"]: r for r in report["results"]}
+    heat = statuses["SDSI-6.2.1-HEAT-INCREMENT"]
+    assert heat["status"] == "not-applicable" and "get_schema_updates" in heat["message"]
+
+
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [
@@ -83,6 +102,13 @@ def test_a_coroutine_function_is_awaited(tmp_path: Path, monkeypatch: pytest.Mon
         (["--agent-callable", "examples.sdsi_callable:server", "--suite", "sdsi"], "--scenario"),
         (["--agent-callable", "examples.aci_callable", "--suite", "aci"], "module:attribute"),
         (["--agent-callable", "examples.aci_callable:nothing", "--suite", "aci"], "cannot load"),
+        (
+            [
+                *("--agent-callable", "tests.callables.test_callables:misnamed"),
+                *("--suite", "sdsi", *SCENARIOS),
+            ],
+            ".operations names what it answers",
+        ),
         (
             ["--agent-callable", "examples.aci_callable:agent", "--suite", "aci", "--mock"],
             "neither --target",
