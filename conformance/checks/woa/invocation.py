@@ -17,6 +17,7 @@ The suite invokes only URLs on an origin the user allowed, and never over plain 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
@@ -55,7 +56,7 @@ CONCURRENCY = 8
 #: The order an agent's probes are sent in: its valid invocations first, so that the first answer at
 #: an agent's URL is a success (the mutation engine plans its mutants on the first answer at each
 #: URL).
-_SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
+_SENDING = ("valid", "invalid", "mismatch", "implied", "malformed", "agentless")
 
 
 #: The kinds of probe each requirement judges: one table for the checks below and for the coverage
@@ -63,8 +64,11 @@ _SENDING = ("valid", "invalid", "mismatch", "implied", "malformed")
 JUDGED_ON = {
     "WOA-5.2-SUCCESS-2XX": ("valid",),
     "WOA-5.2-VALID-INPUT-ACCEPTED": ("valid",),
-    "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid", "invalid", "implied"),
-    "WOA-4.3.1-HOST-RESPONDS-JSON": ("valid", "invalid", "mismatch", "malformed", "implied"),
+    # an envelope without agent (only ever observed) is the URL's agent's, if the host serves it
+    "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid", "invalid", "implied", "agentless"),
+    "WOA-4.3.1-HOST-RESPONDS-JSON": (
+        *("valid", "invalid", "mismatch", "malformed", "implied", "agentless"),
+    ),
     "WOA-5.2-AGENT-MISMATCH-400": ("mismatch",),
     "WOA-5.2-PLACEHOLDER-MISMATCH-400": ("mismatch",),
     "WOA-5.2-AGENT-MISMATCH-PROBLEM": ("mismatch",),
@@ -113,6 +117,15 @@ class Plan:
     ungenerated: list[str] = field(default_factory=list)  # reasons no valid input was made
     why: dict[str, str] = field(default_factory=dict)  # agent id -> why it got no valid invocation
     rest_agents: int = 0
+    #: in a run that watches: the invocations that passed by but are no probe, by why
+    left_out: Counter[str] = field(default_factory=Counter)
+
+    def left_out_note(self) -> str:
+        """What the verdicts leave out of the traffic, for their messages ("" when nothing)."""
+        if not self.left_out:
+            return ""
+        listed = ", ".join(f"{n} {why}" for why, n in self.left_out.most_common())
+        return f"; {self.left_out.total()} invocations that passed by are left out: {listed}"
 
     def of(self, kind: str) -> list[Probe]:
         return [p for p in self.probes if p.kind == kind]
@@ -333,7 +346,8 @@ def _observed_plan(target: Target) -> Plan:
         and "rest" in a["transports"]
     ]
     plan.rest_agents = len(rest)
-    for kind, agent, operation, url, envelope, observed in invocations(target, target.observed):
+    found, plan.left_out = invocations(target, target.observed)
+    for kind, agent, operation, url, envelope, observed in found:
         probe = Probe(
             kind,
             agent,
@@ -449,11 +463,12 @@ async def _verdict(
         listed = "; ".join(f"{p.label()}: {problem}" for p, problem in wrong[:5])
         more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
         return failed(
-            f"{len(wrong)} of {len(probes)} answers: {listed}{more}",
+            f"{len(wrong)} of {len(probes)} answers: {listed}{more}{run.left_out_note()}",
             *[p.exchange for p, _ in wrong[:3] if p.exchange],
         )
     return passed(
-        f"{success} ({len(probes)} invocations)", *[p.exchange for p in probes[:1] if p.exchange]
+        f"{success} ({len(probes)} invocations{run.left_out_note()})",
+        *[p.exchange for p in probes[:1] if p.exchange],
     )
 
 

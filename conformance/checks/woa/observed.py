@@ -5,19 +5,24 @@ Each observed invocation of an agent becomes the probe its request amounts to, s
 checks judge it:
 
     a body not sent as JSON, or not an envelope of WoA 5.1          -> malformed
+    (one without agent is an envelope where the URL names the agent: 5.2 lets the host use it)
     an envelope naming another agent than the URL's {agent_id}      -> mismatch
+    an envelope without agent (the host MAY serve the URL's, 5.2)   -> agentless
     an input the selected inputs schema refuses                     -> invalid
     (one that breaks a format alone, which a host need not assert, is left out)
     no operation, for an agent whose operations include "default"   -> implied
     otherwise (formats asserted, as the suite's own inputs keep them) -> valid
 
-An invocation of an agent the document does not list, of an operation it does not define, or
-with no operation where the agent lists operations but no default, is none of these and is left out.
+An agent without operations has one unnamed operation, invoked with no operation or "default"
+(E-WOA-5.1-DEFAULT-OPERATION). An invocation of an agent the document does not list, of an
+operation it does not define, or with no operation where the agent lists operations but no
+default, is none of these and is left out; the checks' verdicts say how many were, and why.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 from urllib.parse import unquote
 from urllib.parse import urlsplit
@@ -60,55 +65,60 @@ def kind_of(
     body_is_json: bool,
     in_path: str | None,
     media_type: str = "application/json",
-) -> tuple[str, str | None, str | None] | None:
-    """(kind, agent, operation) of an invocation (see the module's table), or None when it is
-    none of them."""
+) -> tuple[str, str | None, str | None] | str:
+    """(kind, agent, operation) of an invocation (see the module's table), or why it is none of
+    them."""
     if (
         media_type != "application/json"
         or not body_is_json
         or not isinstance(envelope, dict)
-        or not isinstance(envelope.get("agent"), str)
+        or not isinstance(envelope.get("agent", in_path), str)
         or not isinstance(envelope.get("input"), dict)
         or not isinstance(envelope.get("operation", ""), str)
     ):
         return "malformed", in_path, None
-    if in_path is not None and envelope["agent"] != in_path:
+    named = "agent" in envelope
+    if named and in_path is not None and envelope["agent"] != in_path:
         return "mismatch", in_path, envelope.get("operation")
-    agent_id = envelope["agent"]
+    agent_id = envelope["agent"] if named else in_path
     agent = agent_of(document, agent_id)
     operation = envelope.get("operation")
     names = operation_names(agent) if agent is not None else set()
-    if (
-        agent is None
-        or (operation is not None and operation not in names)
-        or (operation is None and names and "default" not in names)
-    ):
-        # not an operation the agent defines (no operation names none, where it lists some but no
-        # default)
-        return None
+    if agent is None:
+        return "of an agent the document does not list"
+    if operation not in (None, *names) and (names or operation != "default"):
+        # an agent without operations has its unnamed one, named "default" or not
+        return "of an operation the agent does not define"
+    if operation is None and names and "default" not in names:
+        return "without operation, to an agent that lists operations but no default"
     implied = operation is None and "default" in names
+    kind = "implied" if implied else "valid"
     schema = selected_schema(agent, "default" if implied else operation, "inputs")
-    if not isinstance(schema, dict):
-        return ("implied" if implied else "valid"), agent_id, operation
     try:
-        if any(True for _ in target_validator(schema).iter_errors(envelope["input"])):
-            return "invalid", agent_id, operation
-        if any(True for _ in target_validator(schema, formats=True).iter_errors(envelope["input"])):
-            # it breaks a format alone, which a host may or may not assert (2020-12: an annotation)
-            return None
+        if isinstance(schema, dict) and any(
+            True for _ in target_validator(schema).iter_errors(envelope["input"])
+        ):
+            kind = "invalid"
+        elif isinstance(schema, dict) and any(
+            True for _ in target_validator(schema, formats=True).iter_errors(envelope["input"])
+        ):
+            # a host may or may not assert formats (2020-12: an annotation)
+            return "whose input breaks a format alone"
     except Unjudgeable:
-        return None
-    return ("implied" if implied else "valid"), agent_id, operation
+        return "whose inputs schema cannot be applied"
+    return (kind if named else "agentless"), agent_id, operation
 
 
 def invocations(
     target: Target, traffic: Traffic
-) -> list[tuple[str, str, str | None, str, Any, Observed]]:
-    """Every invocation that passed by, as (kind, agent, operation, url, envelope, the exchange)."""
+) -> tuple[list[tuple[str, str, str | None, str, Any, Observed]], Counter[str]]:
+    """Every invocation that passed by, as (kind, agent, operation, url, envelope, the exchange),
+    and how many were left out, by why."""
     document = target.document
     pattern = invocation_path(document)
+    left_out: Counter[str] = Counter()
     if pattern is None or not isinstance(document, dict):
-        return []
+        return [], left_out
     found = []
     for observed in traffic.exchanges:
         matched = (
@@ -127,14 +137,15 @@ def invocations(
         classified = kind_of(
             document, envelope, body_is_json, in_path, media_type_of(observed.request_headers)
         )
-        if classified is None:
+        if isinstance(classified, str):
+            left_out[classified] += 1
             continue
         kind, agent, operation = classified
         url, _ = target.invoke_url(agent) if agent else (None, None)
         found.append(
             (kind, agent or "(no agent)", operation, url or observed.url, envelope, observed)
         )
-    return found
+    return found, left_out
 
 
 def failure_of(observed: Observed) -> ExchangeFailed:
