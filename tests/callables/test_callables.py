@@ -95,6 +95,33 @@ def test_a_server_without_the_optional_patches_says_so_and_6_2_is_not_applicable
     assert heat["status"] == "not-applicable" and "get_schema_updates" in heat["message"]
 
 
+def test_a_server_that_refuses_every_payload_passes_no_rule_on_its_refusals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refusal says something of validation only where the template's conforming payload was
+    served, and a refusal has no result: these rules are inconclusive, not passed."""
+    (tmp_path / "refuses.py").write_text(
+        "from examples.sdsi_callable import server as served\n\n"
+        "def server(operation, given):\n"
+        "    if operation == 'execute':\n"
+        "        raise ValueError('this server executes nothing')\n"
+        "    return served(operation, given)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    _, output, report = _certify(
+        tmp_path / "reports", "refuses:server", "--suite", "sdsi", *SCENARIOS
+    )
+    statuses = {r["requirement"]: r for r in report["results"]}
+    for requirement in (
+        "SDSI-3.1-SERVER-VALIDATES-PAYLOAD",
+        "SDSI-3.2-RESULT-STRUCTURED",
+        "SDSI-7-OTHER-SANITIZED",
+        "SDSI-4.3-OTHER-ACCEPTED",
+    ):
+        assert statuses[requirement]["status"] == "skip", (requirement, output)
+        assert statuses[requirement]["skip"] == "inconclusive"
+
+
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [

@@ -50,10 +50,19 @@ Judge = Callable[[Exchanged], str | None]
 
 
 async def judge_exchanges(
-    target: Target, kinds: tuple[str, ...], judge: Judge, success: str
+    target: Target,
+    kinds: tuple[str, ...],
+    judge: Judge,
+    success: str,
+    *,
+    holds: Callable[[Exchanged], bool] | None = None,
+    left_out: str = "",
 ) -> Verdict:
     """Judge the payload exchanges of `kinds` (with "observed", in a run that watches too, those
-    that passed by): fail listing the wrong answers, pass when all are right."""
+    that passed by): fail listing the wrong answers, pass when all are right. Where only some
+    answers hold what the rule judges (`holds`: a served result, a refusal that says something),
+    the verdict counts those and names the others (`left_out`); when none does, the rule is
+    inconclusive."""
     found = await server_session(target, watched="observed" in kinds)
     exchanged = [e for e in found.exchanges if e.kind in kinds]
     if not exchanged and found.observed:
@@ -67,13 +76,19 @@ async def judge_exchanges(
             *[e.reply.exchange for e in broken[:3] if e.reply.exchange],
         )
     wrong = [(e, problem) for e in exchanged if (problem := judge(e))]
+    # a wrong answer is judged whatever else it holds
+    judged = [e for e in exchanged if holds is None or holds(e) or any(e is w for w, _ in wrong)]
+    if not judged:
+        return skipped(Skip.INCONCLUSIVE, f"no answer to judge (left out: {left_out})")
+    left = len(exchanged) - len(judged)
+    left_out = f"; {left} left out: {left_out}" if left else ""
     if wrong:
         listed = "; ".join(f"{e.label()}: {problem}" for e, problem in wrong[:5])
         return failed(
-            f"{len(wrong)} of {len(exchanged)}: {listed}",
+            f"{len(wrong)} of {len(judged)}: {listed}{left_out}",
             *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange],
         )
     return passed(
-        f"{success} ({len(exchanged)} payloads)",
-        *[e.reply.exchange for e in exchanged[:1] if e.reply.exchange],
+        f"{success} ({len(judged)} payloads{left_out})",
+        *[e.reply.exchange for e in judged[:1] if e.reply.exchange],
     )

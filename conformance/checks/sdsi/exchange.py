@@ -35,6 +35,16 @@ __all__: list[str] = []
 _INJECTED = {f'"other" as {name}' for name in INJECTIONS}
 
 
+def _served(found: Session, *kinds: str) -> set[str]:
+    """The scenarios whose template-conforming payload (of `kinds`: by default either) was
+    served."""
+    return {
+        e.scenario
+        for e in found.exchanges
+        if e.kind in (kinds or ("minimal", "full")) and e.reply.ok
+    }
+
+
 def _answered(e: Exchanged) -> str:
     return f"answered {e.reply.status}" + (f" ({e.reply.problem})" if e.reply.problem else "")
 
@@ -171,11 +181,18 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
 
 @check("SDSI-3.1-SERVER-VALIDATES-PAYLOAD")
 async def sdsi_3_1_server_validates_payload(target: Target) -> Verdict:
+    """SDSI 3.1: a server validates "incoming structured payloads against the schema": a payload
+    that breaks its template is rejected. A rejection says so only where the same template's
+    conforming payload was served: one that refuses both rejects without validating."""
+    served = _served(await server_session(target))
     return await judge_exchanges(
         target,
         ("missing-required", "wrong-type", "unknown-schema"),
         lambda e: None if e.reply.rejected else f"{_answered(e)}, not a 4xx rejection",
         "every payload that breaks its template was rejected with a 4xx",
+        holds=lambda e: e.scenario in served,
+        left_out="the rejections of a template whose conforming payloads were refused too (they"
+        " say nothing of validation)",
     )
 
 
@@ -198,16 +215,17 @@ async def sdsi_3_2_result_structured(target: Target) -> Verdict:
         )
 
     def judge(e: Exchanged) -> str | None:
-        if not e.reply.ok:
-            return None  # no result to judge
-        return (
-            None
-            if isinstance(e.reply.body, dict)
-            else f"the result is a JSON {type(e.reply.body).__name__}, not an object"
-        )
+        if not e.reply.ok or isinstance(e.reply.body, dict):
+            return None
+        return f"the result is a JSON {type(e.reply.body).__name__}, not an object"
 
     return await judge_exchanges(
-        target, ("full", "observed"), judge, "the results are structured JSON objects"
+        target,
+        ("full", "observed"),
+        judge,
+        "the results are structured JSON objects",
+        holds=lambda e: e.reply.ok,
+        left_out="the refusals (a refusal has no result)",
     )
 
 
@@ -235,6 +253,8 @@ async def sdsi_7_other_sanitized(target: Target) -> Verdict:
     an answer a client renders as markup (text/html). Given back in JSON is
     SDSI-7-OTHER-NOT-REFLECTED's."""
 
+    served = _served(await server_session(target), "minimal")
+
     def judge(e: Exchanged) -> str | None:
         if e.description not in _INJECTED:
             return None
@@ -247,7 +267,14 @@ async def sdsi_7_other_sanitized(target: Target) -> Verdict:
         return None
 
     return await judge_exchanges(
-        target, ("other",), judge, 'injection attempts in "other" caused no error and no markup'
+        target,
+        ("other",),
+        judge,
+        'injection attempts in "other" caused no error and no markup',
+        # a refusal of an injection says nothing where the same payload without it was refused
+        holds=lambda e: e.description in _INJECTED and (e.reply.ok or e.scenario in served),
+        left_out='"other" without an injection, and the refusals of an injection where the payload'
+        " without it was refused too (they say nothing of validation)",
     )
 
 
@@ -264,7 +291,12 @@ async def sdsi_7_other_not_reflected(target: Target) -> Verdict:
         return None
 
     return await judge_exchanges(
-        target, ("other",), judge, 'injection attempts in "other" were not reflected unescaped'
+        target,
+        ("other",),
+        judge,
+        'injection attempts in "other" were not reflected unescaped',
+        holds=lambda e: e.description in _INJECTED,
+        left_out='"other" without an injection',
     )
 
 
