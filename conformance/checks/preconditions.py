@@ -7,13 +7,15 @@ from typing import TYPE_CHECKING
 
 from ..bindings.observed import NotObserved
 from .registry import Decided
+from .registry import Skip
 from .registry import errored
 from .registry import not_applicable
+from .registry import skipped
 
 if TYPE_CHECKING:
     from ..target import Target
 
-__all__ = ["certifies", "document_read", "watching"]
+__all__ = ["IN_PROCESS", "certifies", "document_read", "on_the_wire", "watching"]
 
 
 def document_read(target: Target) -> None:
@@ -39,3 +41,17 @@ def watching(target: Target, *, watched: bool, judges: str) -> bool:
     if not watched:
         raise NotObserved(f"this check judges {judges}")
     return True
+
+
+#: Why a check of the connection itself is not made in-process.
+IN_PROCESS = (
+    "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire)"
+    " to judge"
+)
+
+
+def on_the_wire(target: Target) -> None:
+    """The run has a connection to judge (TLS, HTTP on a socket); in-process it has none, a skip.
+    A check asks once it knows the rule applies, so an in-process run still says what does not."""
+    if target.options.in_process:
+        raise Decided(skipped(Skip.IN_PROCESS, IN_PROCESS))

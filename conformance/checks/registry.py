@@ -114,7 +114,6 @@ class Check:
     #: how the suite makes the target act: None (it calls the target) or "client-command"
     driver: str | None = None
     # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
-    wire: bool = False
 
 
 CHECKS: dict[str, Check] = {}
@@ -122,12 +121,11 @@ _OF: dict[str, list[str]] = {}  # the names of each requirement's checks
 
 
 def check(
-    requirement: str, *, driver: str | None = None, wire: bool = False
+    requirement: str, *, driver: str | None = None
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated function as the check of `requirement`; `driver` names what a check
-    of a client needs to make the client act ("client-command": the run's --client-command);
-    `wire`, that it judges the connection itself (TLS, HTTP on a socket), which an in-process run
-    does not have."""
+    of a client needs to make the client act ("client-command": the run's --client-command). A
+    check of the connection itself (TLS, HTTP on a socket) asks `preconditions.on_the_wire`."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if requirement not in catalogue():
@@ -141,7 +139,7 @@ def check(
             raise ValueError(
                 f"check {function.__name__} of {requirement} must be named {prefix}<the rule>"
             )
-        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver, wire)
+        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver)
         _OF.setdefault(requirement, []).append(function.__name__)
         return function
 

@@ -117,23 +117,7 @@ def _cancelled_from_outside() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-#: Why a check of the connection itself is not made in-process.
-IN_PROCESS = (
-    "the run is in-process (an ASGI app, no socket): there is no connection (TLS, HTTP on the wire)"
-    " to judge"
-)
-
-
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
-    if check.wire and target.options.in_process:
-        return Result.of(
-            requirement,
-            Status.SKIP,
-            IN_PROCESS,
-            check=check.name,
-            strict=target.options.strict,
-            skip=Skip.IN_PROCESS,
-        )
     started = time.perf_counter()
     deadline = target.options.check_deadline
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from conformance.engine.runner import IN_PROCESS
+from conformance.checks.preconditions import IN_PROCESS
 from conformance.engine.runner import run
 from conformance.harness.inprocess import IN_PROCESS_ORIGIN
 from conformance.harness.inprocess import in_process
@@ -80,3 +80,5 @@ def test_an_app_announcing_the_origin_it_is_reached_at_is_exercised_in_process()
     results = _certify(fastapi_host.app, ("woa",))
     for requirement in ("WOA-5.2-VALID-INPUT-ACCEPTED", "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS"):
         assert results[requirement].status is Status.PASS, results[requirement].message
+    # a rule that does not apply says so in-process too, before any want of a connection
+    assert results["WOA-5.3-MCP-TOOL-INVOCATION"].status is Status.NOT_APPLICABLE

@@ -15,6 +15,7 @@ from ...target import rest_config
 from ...validation import validate_message
 from ..preconditions import certifies
 from ..preconditions import document_read
+from ..preconditions import on_the_wire
 from ..preconditions import watching
 from ..registry import Decided
 from ..registry import Skip
@@ -392,7 +393,7 @@ async def aci_6_expired_references_are_refused(target: Target) -> Verdict:
     return _reference_verdict(found, "expired", "an expired ContextURI")
 
 
-@check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY", wire=True)
+@check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
 async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
     """6: AgentContext messages travel over TLS: the endpoint of every invoked agent certified is
     https. Read from the document, so a plain-HTTP host fails here rather than going untested.
@@ -424,6 +425,7 @@ async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
             for a in agents
         }
         masters = any(role_of(a) == "master" for a in agents)
+    on_the_wire(target)
     unknown = sorted(
         agent for agent, url in endpoints.items() if not url.startswith(("https://", "http://"))
     )

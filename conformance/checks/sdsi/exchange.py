@@ -12,6 +12,7 @@ from ...target import Target
 from ...target import rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
+from ..preconditions import on_the_wire
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
@@ -335,7 +336,7 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
     return passed(f"{len(suggested)} suggestions, each well-formed", *evidence)
 
 
-@check("SDSI-7-HTTPS", wire=True)
+@check("SDSI-7-HTTPS")
 async def sdsi_7_https(target: Target) -> Verdict:
     """The suite's reading of SDSI 7 (inferred): data is protected in transit "using mechanisms
     appropriate to their threat model"; over HTTP, the suite reads that as HTTPS."""
@@ -356,6 +357,7 @@ async def sdsi_7_https(target: Target) -> Verdict:
         assert found.binding is not None  # else server_session decided
         endpoint = found.binding.endpoint
         evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
+    on_the_wire(target)
     if endpoint.startswith("https://"):
         return passed(f"payloads travel over HTTPS ({endpoint})", *evidence)
     if target.waives_plain_http(endpoint):

@@ -13,6 +13,7 @@ from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target
 from ...target import on_the_open_internet
+from ..preconditions import on_the_wire
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
@@ -174,7 +175,7 @@ def _revalidated(target: Target, condition: dict[str, str]) -> HttpResponse:
     return next((o for o in sent if o.status != 304), sent[0]).response()
 
 
-@check("WOA-8.1-HOST-USES-HTTPS", wire=True)
+@check("WOA-8.1-HOST-USES-HTTPS")
 async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     """WoA 8.1: "Hosts that serve WoA documents and implement REST transports MUST use HTTPS": the
     URL that served the document (a redirect from http to https is not serving over HTTP)."""
@@ -184,6 +185,7 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
         return not_applicable(
             "the document offers no rest transport: the host implements no REST transport"
         )
+    on_the_wire(target)
     if urlsplit(url).scheme == "https":
         return passed(f"the document is served over HTTPS at {url}", *evidence)
     if target.waives_plain_http(url):
@@ -191,11 +193,12 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     return failed(f"the document is served over plain HTTP at {url}", *evidence)
 
 
-@check("WOA-8.1-TLS-1.3", wire=True)
+@check("WOA-8.1-TLS-1.3")
 async def woa_8_1_tls_1_3(target: Target) -> Verdict:
     response = target.discovery.response
     if urlsplit(target.discovery.url).scheme != "https":
         return not_applicable("the target is not served over TLS (see WOA-8.1-HOST-USES-HTTPS)")
+    on_the_wire(target)
     if response is None:
         return errored(f"cannot be judged: {target.discovery.problem}")
     version = response.exchange.tls_version

@@ -16,6 +16,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
+from ..preconditions import on_the_wire
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -172,7 +173,7 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     return None
 
 
-@check("WOA-5.3-MCP-TOOL-INVOCATION", wire=True)
+@check("WOA-5.3-MCP-TOOL-INVOCATION")
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
         return errored(
@@ -181,6 +182,8 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     config, agents, unusable = _config(target)
     if not agents:
         return not_applicable("no agent is offered over the mcp transport")
+    # the MCP SDK's client opens its own connections
+    on_the_wire(target)
     if config is None:
         return unusable or errored("")
     verdicts = [await _judge(target, config, agent) for agent in agents]
