@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from itertools import islice
+from itertools import zip_longest
 from typing import Any
 
 from referencing import Registry
@@ -660,9 +661,13 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
     yield full
     if walk.depth > 0:
         return
-    for name, sub in properties.items():  # boundary values, one property at a time
-        for value in islice(_candidates(sub, inner), 1, 6):
-            yield {**full, name: value}
+    # boundary values, each property's first before any property's second, so a few examples reach
+    # every property
+    alternatives = (islice(_candidates(sub, inner), 1, 6) for sub in properties.values())
+    for values in zip_longest(*alternatives, fillvalue=_NOTHING):
+        for name, value in zip(properties, values, strict=True):
+            if value is not _NOTHING:
+                yield {**full, name: value}
 
 
 def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
@@ -705,6 +710,12 @@ def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
         if isinstance(most, int) and len(value) > most:
             value = value[:most]
         yield value
+    if shallow and isinstance(items, dict) and not prefix and contains is None:
+        # items of different kinds (each branch of a union), as many as the array may hold
+        room = min(3, most) if isinstance(most, int) else 3
+        varied = _distinct(items, inner, room)
+        if len(varied) > 1 and len(varied) >= least:
+            yield varied
 
 
 def _key(value: Any) -> str:
@@ -819,7 +830,22 @@ def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
         ]
     except (Ungeneratable, Unjudgeable, _Stop, RecursionError):
         return []
-    return misses[:limit]
+    # one of each kind of miss (a required member dropped, a wrong type, a bound, an unknown
+    # member, ...) before a second of any, so a few examples break every kind of constraint
+    kinds: dict[str, list[tuple[str, Any]]] = {}
+    for description, value in misses:
+        kinds.setdefault(_kind_of_miss(description), []).append((description, value))
+    return [m for turn in zip_longest(*kinds.values()) for m in turn if m is not None][:limit]
+
+
+def _kind_of_miss(description: str) -> str:
+    """What a near miss breaks, without the property it breaks it on ("'age' below its minimum"
+    and "'size' below its minimum" are one kind)."""
+    return (
+        description.split("' ", 1)[-1]
+        if description.startswith("'")
+        else description.split(" '")[0]
+    )
 
 
 def _listing(schema: Any, walk: _Walk) -> list[Any] | None:

@@ -169,3 +169,57 @@ def test_a_build_stops_when_its_seconds_are_spent() -> None:
     with pytest.raises(_Stop):
         for _ in range(32):  # the clock is read every sixteenth candidate
             spent.spend()
+
+
+#: An object with a bound, a length, an enumeration, an unknown member refused and an array of a
+#: discriminated union (as pydantic emits `list[Annotated[Circle | Rectangle, ...]]`).
+_SHAPES: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["count", "title", "unit", "shapes"],
+    "properties": {
+        "count": {"type": "integer", "minimum": 0},
+        "title": {"type": "string", "minLength": 2},
+        "unit": {"enum": ["cm", "in"]},
+        "shapes": {
+            "type": "array",
+            "items": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["kind"],
+                        "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+                    },
+                    {
+                        "type": "object",
+                        "required": ["kind", "width"],
+                        "properties": {"kind": {"const": "rectangle"}, "width": {"type": "number"}},
+                    },
+                ]
+            },
+        },
+    },
+}
+
+
+def test_a_few_valid_examples_vary_every_property_and_reach_each_branch_of_a_union() -> None:
+    minimal, full, *varied = valid_examples(_SHAPES, limit=8)
+    assert {
+        name for example in varied for name in _SHAPES["properties"] if example[name] != full[name]
+    } == set(_SHAPES["properties"])
+    kinds = {item["kind"] for example in (minimal, full, *varied) for item in example["shapes"]}
+    assert kinds == {"circle", "rectangle"}
+
+
+def test_a_few_near_misses_break_every_kind_of_constraint() -> None:
+    broken = [description for description, _ in invalid_examples(_SHAPES, limit=7)]
+    for kind in (
+        "without the required",
+        "of the wrong type",
+        "below its minimum",
+        "shorter than its minLength",
+        "outside its enum",
+        "with a property the schema does not allow",
+        "not an object",
+    ):
+        assert any(kind in description for description in broken), (kind, broken)

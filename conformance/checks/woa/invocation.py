@@ -169,7 +169,7 @@ def _agent_probes(
         # the envelope's input is an object (WoA 5.1): an instance of another type is no valid
         # invocation
         try:
-            examples = [e for e in valid_examples(schema, limit=4) if isinstance(e, dict)]
+            examples = [e for e in valid_examples(schema, limit=8) if isinstance(e, dict)]
             if not examples:
                 raise Ungeneratable(
                     "the inputs schema admits no object, and the envelope's input is one (WoA 5.1)"
@@ -230,7 +230,7 @@ def _agent_probes(
                     _envelope(agent_id, operation, example),
                 )
             )
-        for description, value in invalid_examples(schema, limit=4):
+        for description, value in invalid_examples(schema, limit=8):
             rest.append(
                 Probe(
                     "invalid",
