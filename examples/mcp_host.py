@@ -32,7 +32,9 @@ __all__ = ["FAULTS", "app", "create_app"]
 #: Named faults: each breaks exactly one requirement.
 FAULTS = {
     # the tool's result is not what the document's outputs say
-    "conversion-wrong-output": "WOA-5.3-MCP-TOOL-INVOCATION"
+    "conversion-wrong-output": "WOA-5.3-MCP-TOOL-INVOCATION",
+    # nor, when it is asked for a quote on a given exchange, the other tool's
+    "quote-on-an-exchange-wrong-output": "WOA-5.3-MCP-TOOL-INVOCATION",
 }
 NAMESPACE = "finance"
 
@@ -50,7 +52,7 @@ class Conversion(BaseModel):
 
 class Quote(BaseModel):
     symbol: str
-    price: float
+    price: Annotated[float, Field(gt=0)]
 
 
 RATES = {"EUR": 1.0, "USD": 1.08, "JPY": 162.0}
@@ -67,7 +69,10 @@ def _server(fault: str | None) -> MCPServer:
         return Conversion(amount=converted, currency=target)
 
     @server.tool(name="quote", description="The last price of a listed symbol.")
-    def quote(symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")]) -> Quote:
+    def quote(
+        symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")],
+        exchange: Annotated[str | None, Field(pattern=r"^[A-Z]{2,4}$")] = None,
+    ) -> Quote:
         return Quote(symbol=symbol, price=101.25)
 
     # the document promises one shape, the tool answers another
@@ -79,6 +84,17 @@ def _server(fault: str | None) -> MCPServer:
             amount: Annotated[float, Field(ge=0, le=1e9)], source: Currency, target: Currency
         ) -> str:
             return f"{amount} {source.value} in {target.value}"
+
+    # right with the required argument alone, wrong with the optional one
+    if fault == "quote-on-an-exchange-wrong-output":
+        server.remove_tool("quote")
+
+        @server.tool(name="quote", description="The last price of a listed symbol.")
+        def quote_anywhere(
+            symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")],
+            exchange: Annotated[str | None, Field(pattern=r"^[A-Z]{2,4}$")] = None,
+        ) -> dict[str, Any]:
+            return {"symbol": symbol, "price": 101.25 if exchange is None else "101.25 USD"}
 
     return server
 

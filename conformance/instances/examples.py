@@ -378,16 +378,29 @@ def _resolved(schema: Any, walk: _Walk) -> tuple[Any, _Walk]:
     return False, walk
 
 
-def _first(schema: Any, walk: _Walk) -> Any:
-    """The first candidate that `schema` accepts; its first candidate if none does; "example" for
-    an open schema."""
+_NOTHING = object()
+
+
+def _first(schema: Any, walk: _Walk, besides: Any = _NOTHING) -> Any:
+    """The first candidate that `schema` accepts (other than `besides`, while another one is); its
+    first candidate if none does; "example" for an open schema."""
     fallback: Any = _NOTHING
+    accepted: Any = _NOTHING
     for candidate in islice(_candidates(schema, walk), CAPS.candidates):
         if walk.accepts(schema, candidate):
-            return candidate
+            if besides is _NOTHING or candidate != besides:
+                return candidate
+            if accepted is _NOTHING:
+                accepted = candidate
         if fallback is _NOTHING:
             fallback = candidate
+    if accepted is not _NOTHING:
+        return accepted
     return "example" if fallback is _NOTHING else fallback
+
+
+def _default_of(schema: Any) -> Any:
+    return schema.get("default", _NOTHING) if isinstance(schema, dict) else _NOTHING
 
 
 def _distinct(schema: Any, walk: _Walk, count: int) -> list[Any]:
@@ -399,9 +412,6 @@ def _distinct(schema: Any, walk: _Walk, count: int) -> list[Any]:
             if len(found) >= count:
                 break
     return list(found.values())
-
-
-_NOTHING = object()
 
 
 def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
@@ -622,7 +632,15 @@ def _objects(schema: dict[str, Any], walk: _Walk) -> Iterator[dict[str, Any]]:
         names = list(dict.fromkeys(names))
         for name in list(names):  # dependentRequired: a present property brings the ones it names
             names.extend(n for n in depends.get(name, []) if isinstance(n, str) and n not in names)
-        value = {name: _first(_value_schema(schema, name), inner) for name in names}
+        # an optional member is given a value of its own, not the default it would have anyway
+        value = {
+            name: _first(
+                _value_schema(schema, name),
+                inner,
+                _NOTHING if name in required else _default_of(_value_schema(schema, name)),
+            )
+            for name in names
+        }
         # dependentSchemas: a present property brings what its schema requires
         for name in list(value):
             extra, _ = _resolved(_dict_of(schema, "dependentSchemas").get(name, True), walk)

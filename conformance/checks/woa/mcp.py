@@ -102,11 +102,12 @@ def _config(target: Target) -> tuple[dict[str, Any] | None, list[dict[str, Any]]
     return config, agents, None
 
 
-async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
-    """A failing or erring verdict for `agent`, or None when its tool call is right."""
-    from ...bindings.mcp import McpFailed  # the SDK takes half a second to import: only when needed
-    from ...bindings.mcp import call_tool  # the SDK takes half a second to import: only when needed
+#: The tool calls each agent gets: the fewest arguments, every argument, a boundary value.
+CALLS = 3
 
+
+async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) -> Verdict | None:
+    """A failing or erring verdict for `agent`, or None when each of its tool calls is right."""
     target.sends("an MCP tools/call")
 
     agent_id = agent.get("id")
@@ -117,15 +118,34 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
     )
     operation = operations[0] if operations and isinstance(operations[0], str) else None
     try:
-        example = valid_examples(selected_schema(agent, operation, "inputs"), limit=1)[0]
+        examples = valid_examples(selected_schema(agent, operation, "inputs"), limit=CALLS)
     except Ungeneratable as error:
         return skipped(Skip.UNREACHABLE, f"agent {agent_id!r}: no input could be made: {error}")
-    envelope = {"agent": agent_id, "operation": operation, "input": example}
+    envelope = {"agent": agent_id, "operation": operation}
     name = envelope.get(config["tool_field"])
     if not isinstance(name, str):
         return skipped(
             Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name"
         )
+    for example in examples:
+        verdict = await _judge_call(target, config, agent_id, operation, name, example)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+async def _judge_call(
+    target: Target,
+    config: dict[str, Any],
+    agent_id: Any,
+    operation: str | None,
+    name: str,
+    example: Any,
+) -> Verdict | None:
+    """A failing or erring verdict for one tool call, or None when it is right."""
+    from ...bindings.mcp import McpFailed  # the SDK takes half a second to import: only when needed
+    from ...bindings.mcp import call_tool  # the SDK takes half a second to import: only when needed
+
     try:
         call = await call_tool(
             config["server"],
@@ -192,6 +212,7 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
         if found:
             return found
     return passed(
-        f"{len(agents)} agent(s) answered the tool call with a result that validates against the"
-        " outputs schema"
+        f"{len(agents)} agent(s) answered each of up to {CALLS} tool calls (the fewest arguments,"
+        " every argument, a boundary value) with a result that validates against the outputs"
+        " schema"
     )
