@@ -18,6 +18,7 @@ with the run marked `out-of-budget` or `interrupted`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import time
 from collections.abc import Callable
@@ -175,6 +176,12 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
     )
 
 
+@functools.cache
+def _roles_of(draft: str) -> frozenset[str]:
+    """The roles the requirements of `draft` bind, other than any."""
+    return frozenset(r.role for r in catalogue().for_draft(draft)) - {"any"}
+
+
 async def _judge(requirement: Requirement, target: Target) -> list[Result]:
     left_out = target.options.selection.left_out(requirement, strict=target.options.strict)
     if left_out:
@@ -185,9 +192,10 @@ async def _judge(requirement: Requirement, target: Target) -> list[Result]:
         ]
     roles = target.options.roles
     if requirement.role not in roles:
-        message = (
-            f"binds {requirement.role}s; this run certifies the target as"
-            f" {', '.join(r for r in roles if r != 'any')}"
+        # the roles of this draft the run certifies (a WoA rule for clients names no ACI master)
+        certified = [r for r in roles if r in _roles_of(requirement.draft)]
+        message = f"binds {requirement.role}s; this run certifies the target as" + (
+            f" {', '.join(certified)}" if certified else f" no role of {requirement.draft.upper()}"
         )
         return [
             Result.of(requirement, Status.NOT_APPLICABLE, message, strict=target.options.strict)

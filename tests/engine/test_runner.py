@@ -195,3 +195,18 @@ def test_the_report_is_the_same_whatever_the_parallelism(tmp_path: Path) -> None
         )
     assert len(reports[0]) > 200
     assert [pair for pair in zip(*reports, strict=True) if pair[0] != pair[1]] == []
+
+
+def test_a_rule_for_another_role_names_the_roles_of_its_own_draft_the_run_certifies(
+    tmp_path: Path,
+) -> None:
+    result = CliRunner().invoke(
+        app, ["run", "--mock", "--suite", "woa", "--quiet", "--report-dir", str(tmp_path)]
+    )
+    report = json.loads((tmp_path / "report.json").read_text())
+    messages = {
+        r["message"]
+        for r in report["results"]
+        if r["status"] == "not-applicable" and r["message"].startswith("binds")
+    }
+    assert messages == {"binds clients; this run certifies the target as host"}, result.output
