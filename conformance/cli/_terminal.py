@@ -69,6 +69,8 @@ class RunDisplay:
         self._totals: Counter[str] = Counter()
         self._done: Counter[str] = Counter()
         self._failing: Counter[str] = Counter()
+        #: why each draft's MUSTs were not judged, for a draft that ends untested
+        self._unjudged: dict[str, Counter[str]] = {}
 
     def handle(self, event: object) -> None:
         if isinstance(event, RunStarted):
@@ -97,6 +99,10 @@ class RunDisplay:
     def _record(self, result: Result) -> None:
         draft = result.draft
         self._done[draft] += 1
+        if result.level == "MUST" and result.status in (Status.SKIP, Status.NOT_APPLICABLE):
+            self._unjudged.setdefault(draft, Counter())[
+                f"{result.status.value}: {result.message}"
+            ] += 1
         if result.status in (Status.FAIL, Status.ERROR):
             self._failing[draft] += 1
             if result.level in ("MUST", "SHOULD"):
@@ -161,6 +167,7 @@ class RunDisplay:
             if os.environ.get("GITHUB_ACTIONS") == "true":
                 console.out(annotation(result), highlight=False)
         _unexercised(summary)
+        self._untested(summary)
         _flaky(self.failures, summary)
         console.print(
             f"{summary.untested_must} MUST-level requirements untested (a skip is never a pass)."
@@ -168,6 +175,15 @@ class RunDisplay:
         if seed is not None:
             console.print(f"Seed {seed}: --seed {seed} makes the same values again.")
         console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
+
+    def _untested(self, summary: Summary) -> None:
+        """For each draft that ends untested, why most of its MUSTs were not judged."""
+        for draft, level in summary.levels.items():
+            reasons = self._unjudged.get(draft)
+            if level == "untested" and reasons:
+                (why, count), *_ = reasons.most_common(1)
+                line = f"UNTESTED {draft.upper()}: {count} MUST-level requirements {why}"
+                console.out(" ".join(line.split())[: _MESSAGE_CHARS + 40], highlight=False)
 
 
 #: Agents named one line each before the rest are counted.

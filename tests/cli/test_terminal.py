@@ -100,3 +100,29 @@ def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Pa
         env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "60"},
     )
     assert "non-compliant" in done.stdout and "non-…" not in done.stdout, done.stdout
+
+
+def test_a_draft_that_ends_untested_says_why_on_the_terminal() -> None:
+    """The exit says nothing was tested at MUST level; the line before it says why, as the report
+    does (here: no SDSI server agent)."""
+    from conformance.cli._console import console
+    from conformance.cli._terminal import RunDisplay
+    from conformance.report import Result
+    from conformance.report import ResultRecorded
+    from conformance.report import Status
+    from conformance.report import summarize
+
+    why = "the target offers no SDSI server agent"
+    results = [
+        Result.of(r, Status.NOT_APPLICABLE, why)
+        for r in catalogue().for_draft("sdsi")
+        if r.level == "MUST"
+    ]
+    display = RunDisplay(quiet=False)
+    with console.capture() as captured:
+        for result in results:
+            display.handle(ResultRecorded(result))
+        display.finish(summarize(results), [], None)
+    assert f"UNTESTED SDSI: {len(results)} MUST-level requirements not-applicable: {why}" in (
+        captured.get().splitlines()
+    )
