@@ -51,6 +51,10 @@ class Mutating:
     recorded: list[Recorded] = field(default_factory=list)
     applied: int = 0
     _previous: bytes | None = None
+    #: mutants are planned from the first answer at each site, and a stale answer is the one
+    #: before at its site: answered one at a time at a site, in the order they came, the same
+    #: requests get the same answers every run (concurrent ones would finish in any order)
+    _turns: dict[Site, asyncio.Lock] = field(default_factory=dict)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -73,7 +77,11 @@ class Mutating:
             else:
                 await send(message)
 
-        await self.app(scope, receive, hold)
+        if self.site is None or self.operator == "replay-stale":
+            async with self._turns.setdefault(here, asyncio.Lock()):
+                await self.app(scope, receive, hold)
+        else:
+            await self.app(scope, receive, hold)
 
     async def _answer(self, here: Site, start: dict[str, Any], body: bytes, send: Send) -> None:
         answer = Answer(
