@@ -113,7 +113,6 @@ class Check:
     function: CheckFunction
     #: how the suite makes the target act: None (it calls the target) or "client-command"
     driver: str | None = None
-    # judges the connection itself (TLS, a socket): a skip when the app is certified in-process
 
 
 CHECKS: dict[str, Check] = {}

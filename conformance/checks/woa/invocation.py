@@ -66,9 +66,7 @@ JUDGED_ON = {
     "WOA-5.2-VALID-INPUT-ACCEPTED": ("valid",),
     # an envelope without agent (only ever observed) is the URL's agent's, if the host serves it
     "WOA-5.2-SUCCESS-CONFORMS-OUTPUTS": ("valid", "invalid", "implied", "agentless"),
-    "WOA-4.3.1-HOST-RESPONDS-JSON": (
-        *("valid", "invalid", "mismatch", "malformed", "implied", "agentless"),
-    ),
+    "WOA-4.3.1-HOST-RESPONDS-JSON": _SENDING,
     "WOA-5.2-AGENT-MISMATCH-400": ("mismatch",),
     "WOA-5.2-PLACEHOLDER-MISMATCH-400": ("mismatch",),
     "WOA-5.2-AGENT-MISMATCH-PROBLEM": ("mismatch",),

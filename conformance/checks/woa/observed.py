@@ -5,7 +5,7 @@ Each observed invocation of an agent becomes the probe its request amounts to, s
 checks judge it:
 
     a body not sent as JSON, or not an envelope of WoA 5.1          -> malformed
-    (one without agent is an envelope where the URL names the agent: 5.2 lets the host use it)
+    (one without agent is one only where the URL names no agent)
     an envelope naming another agent than the URL's {agent_id}      -> mismatch
     an envelope without agent (the host MAY serve the URL's, 5.2)   -> agentless
     an input the selected inputs schema refuses                     -> invalid
