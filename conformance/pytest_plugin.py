@@ -99,6 +99,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--agent-timeout", type=float, default=10.0, help="Seconds for each request (default 10)"
     )
+    group.addoption(
+        "--agent-allow-origin",
+        action="append",
+        default=None,
+        help=(
+            "Another origin the suite may call (repeatable): one the agent's document names, such"
+            " as the public origin of an app certified in-process"
+        ),
+    )
 
 
 def _enabled(config: pytest.Config) -> bool:
@@ -178,6 +187,7 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
         "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
         "timeout": config.getoption("--agent-timeout"),
         "baseline": config.getoption("--agent-baseline"),
+        "allowed_origins": tuple(config.getoption("--agent-allow-origin") or ()),
     }
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:

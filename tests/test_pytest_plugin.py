@@ -26,7 +26,7 @@ def _outcomes(result: pytest.RunResult) -> dict[str, int]:
 def test_the_plugin_is_inert_without_its_options(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
-    assert _outcomes(result) == {"passed": 1}
+    assert _outcomes(result).get("passed") == 1, result.stdout.str()
 
 
 def test_an_in_process_app_gets_one_item_per_requirement(
@@ -74,6 +74,24 @@ def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
     )
     absorbed = pytester.runpytest_subprocess(*APP_ON_WOA, "--agent-baseline", "baseline.json")
     assert "failed" not in _outcomes(absorbed)
+
+
+def test_an_app_that_names_its_public_origin_is_invoked_there_when_allowed(
+    pytester: pytest.Pytester,
+) -> None:
+    """An app whose document names its public origin, not the in-process one: its agents are
+    invoked through the app once that origin is allowed, where they were each a skip."""
+    pytester.makepyfile(
+        agent_app="from examples.fastapi_host import create_app\n"
+        'app = create_app("https://agents.example.com")\n'
+    )
+    valid = ("-k", "WOA-5.2-VALID-INPUT-ACCEPTED", "-rs")
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, *valid)
+    assert _outcomes(result).get("skipped") == 1
+    result.stdout.fnmatch_lines(["*not on the target's origin*"])
+    allowed = ("--agent-allow-origin", "https://agents.example.com")
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, *valid, *allowed)
+    assert _outcomes(result).get("passed") == 1, result.stdout.str()
 
 
 def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
