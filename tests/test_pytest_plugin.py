@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from conformance.requirements import catalogue
 from mocks.serve import serve_host
 
 pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parents[1]
 APP = 'from mocks.host import create_app\napp = create_app("https://agent.test"{fault})\n'
 #: The user's project certifying its app on WoA, as its pytest command line says it.
 APP_ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
@@ -81,9 +83,10 @@ def test_an_app_that_names_its_public_origin_is_invoked_there_when_allowed(
 ) -> None:
     """An app whose document names its public origin, not the in-process one: its agents are
     invoked through the app once that origin is allowed, where they were each a skip."""
+    # the user's project holds its app (examples/ is not installed with the suite)
     pytester.makepyfile(
-        agent_app="from examples.fastapi_host import create_app\n"
-        'app = create_app("https://agents.example.com")\n'
+        fastapi_host=(ROOT / "examples" / "fastapi_host.py").read_text(),
+        agent_app='from fastapi_host import create_app\napp = create_app("https://agents.example.com")\n',
     )
     valid = ("-k", "WOA-5.2-VALID-INPUT-ACCEPTED", "-rs")
     result = pytester.runpytest_subprocess(*APP_ON_WOA, *valid)
