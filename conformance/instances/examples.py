@@ -783,18 +783,23 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
 
 def _near_misses(
     schema: dict[str, Any], base: dict[str, Any], walk: _Walk
-) -> Iterator[tuple[str, Any]]:
+) -> Iterator[tuple[str, str, Any]]:
+    """(what kind of constraint it breaks, a description, the instance) for each near miss."""
     properties = _dict_of(schema, "properties")
     for name in _list_of(schema, "required"):
         if name in base:
-            yield f"without the required {name!r}", {k: v for k, v in base.items() if k != name}
+            yield (
+                "required",
+                f"without the required {name!r}",
+                {k: v for k, v in base.items() if k != name},
+            )
     for name, sub in properties.items():
         sub, _ = _resolved(sub, walk.deeper())
         if not isinstance(sub, dict):
             continue
         kinds = _types(sub)
         if len(kinds) == 1 and kinds[0] in _WRONG:
-            yield f"{name!r} of the wrong type", {**base, name: _WRONG[kinds[0]]}
+            yield "type", f"{name!r} of the wrong type", {**base, name: _WRONG[kinds[0]]}
         for bound, delta, words in (
             ("minimum", -1, "below its minimum"),
             ("maximum", 1, "above its maximum"),
@@ -804,37 +809,49 @@ def _near_misses(
                 and not isinstance(sub.get(bound), bool)
                 and abs(sub[bound]) < CAPS.magnitude
             ):
-                yield f"{name!r} {words}", {**base, name: sub[bound] + delta}
+                yield bound, f"{name!r} {words}", {**base, name: sub[bound] + delta}
         if isinstance(sub.get("minLength"), int) and sub["minLength"] > 0:
             yield (
+                "minLength",
                 f"{name!r} shorter than its minLength",
                 {**base, name: "a" * (sub["minLength"] - 1)},
             )
         if isinstance(sub.get("maxLength"), int) and sub["maxLength"] < CAPS.string_length:
             yield (
+                "maxLength",
                 f"{name!r} longer than its maxLength",
                 {**base, name: "a" * (sub["maxLength"] + 1)},
             )
         if isinstance(sub.get("enum"), list) or "const" in sub:
+            listed = "enum" if "enum" in sub else "const"
             yield (
-                f"{name!r} outside its {'enum' if 'enum' in sub else 'const'}",
+                listed,
+                f"{name!r} outside its {listed}",
                 {**base, name: "not-one-of-the-listed-values"},
             )
         if isinstance(sub.get("pattern"), str):
             yield (
+                "pattern",
                 f"{name!r} not matching its pattern",
                 {**base, name: "\u0000 does not match \u0000"},
             )
     if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
-        yield "with a property the schema does not allow", {**base, "unexpected_property": "x"}
+        yield (
+            "additional",
+            "with a property the schema does not allow",
+            {**base, "unexpected_property": "x"},
+        )
     if "object" in _types(schema):
-        yield "not an object", ["an", "array"]
+        yield "type of the whole", "not an object", ["an", "array"]
 
 
 def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
-    """Up to `limit` instances that each break one constraint of `schema`, with what they break."""
+    """Up to `limit` instances that each break one constraint of `schema`, with what they break:
+    one of each kind of constraint (a required member, a type, a bound, a length, an enum, a
+    pattern, an unknown member) before a second of any, so a few break every kind."""
     if not isinstance(schema, dict):
         return []
+    kinds: dict[str, list[tuple[str, Any]]] = {}
     try:
         base = next((e for e in valid_examples(schema, limit=2) if isinstance(e, dict)), None)
         if base is None:
@@ -843,27 +860,12 @@ def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
         root, _ = _resolved(schema, walk)
         if not isinstance(root, dict):
             return []
-        misses = [
-            (d, v) for d, v in _near_misses(root, base, walk) if not walk.validator.is_valid(v)
-        ]
+        for kind, description, value in _near_misses(root, base, walk):
+            if not walk.validator.is_valid(value):
+                kinds.setdefault(kind, []).append((description, value))
     except (Ungeneratable, Unjudgeable, _Stop, RecursionError):
         return []
-    # one of each kind of miss (a required member dropped, a wrong type, a bound, an unknown
-    # member, ...) before a second of any, so a few examples break every kind of constraint
-    kinds: dict[str, list[tuple[str, Any]]] = {}
-    for description, value in misses:
-        kinds.setdefault(_kind_of_miss(description), []).append((description, value))
     return [m for turn in zip_longest(*kinds.values()) for m in turn if m is not None][:limit]
-
-
-def _kind_of_miss(description: str) -> str:
-    """What a near miss breaks, without the property it breaks it on ("'age' below its minimum"
-    and "'size' below its minimum" are one kind)."""
-    return (
-        description.split("' ", 1)[-1]
-        if description.startswith("'")
-        else description.split(" '")[0]
-    )
 
 
 def _listing(schema: Any, walk: _Walk) -> list[Any] | None:

@@ -77,7 +77,8 @@ async def judge_exchanges(
         )
     wrong = [(e, problem) for e in exchanged if (problem := judge(e))]
     # a wrong answer is judged whatever else it holds
-    judged = [e for e in exchanged if holds is None or holds(e) or any(e is w for w, _ in wrong)]
+    wrong_ones = {id(e) for e, _ in wrong}
+    judged = [e for e in exchanged if holds is None or holds(e) or id(e) in wrong_ones]
     if not judged:
         return skipped(Skip.INCONCLUSIVE, f"no answer to judge (left out: {left_out})")
     left = len(exchanged) - len(judged)
