@@ -8,22 +8,44 @@ from typing import TYPE_CHECKING
 from ..bindings.observed import NotObserved
 from .registry import Decided
 from .registry import Skip
-from .registry import errored
 from .registry import not_applicable
 from .registry import skipped
 
 if TYPE_CHECKING:
+    from ..report import Exchange
     from ..target import Target
+    from .registry import Verdict
 
-__all__ = ["IN_PROCESS", "certifies", "document_read", "on_the_wire", "watching"]
+__all__ = [
+    "DOCUMENT_RULES",
+    "IN_PROCESS",
+    "certifies",
+    "document_read",
+    "no_document",
+    "on_the_wire",
+    "watching",
+]
+
+
+#: The requirements that judge whether the WoA document can be read at all.
+DOCUMENT_RULES = "WOA-1-WELL-KNOWN-LOCATION and WOA-4-DOCUMENT-OBJECT judge it"
+
+
+def no_document(problem: str | None, *evidence: Exchange) -> Verdict:
+    """The verdict of a rule that starts from a WoA document the run could not read: a skip naming
+    the requirements that judge the document."""
+    problem = problem or "the WoA document is not a JSON object"
+    return skipped(
+        Skip.DEPENDS_ON, f"no WoA document to start from ({DOCUMENT_RULES}): {problem}", *evidence
+    )
 
 
 def document_read(target: Target) -> None:
     """The target's WoA document, which the checks' sessions start from, was read as a JSON object;
-    else an error: nothing can be judged."""
+    else a skip naming the requirements that judge the document: one defect fails one requirement,
+    and a host without a document is not a flood of errors."""
     if not isinstance(target.document, dict):
-        problem = target.discovery.problem or "the WoA document is not a JSON object"
-        raise Decided(errored(f"cannot be judged: {problem}"))
+        raise Decided(no_document(target.discovery.problem))
 
 
 def certifies(target: Target, role: str, agents: str) -> None:

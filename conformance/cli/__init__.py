@@ -23,8 +23,9 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ._help import quiet_type_tags
+from ._lifecycle import Interrupted
 from ._lifecycle import settings
-from ._lifecycle import sigterm_interrupts
+from ._lifecycle import signals_interrupt
 from ._lifecycle import write_defect
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -210,11 +211,13 @@ def version() -> None:
 def main() -> None:
     # Libraries that configure logging themselves (the MCP SDK does) find it configured already.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    sigterm_interrupts()
+    signals_interrupt()
     try:
         app()
-    except KeyboardInterrupt:
-        typer.echo("agent-conformance: interrupted", err=True)
+    except (Interrupted, KeyboardInterrupt) as interrupted:
+        # a signal outside a run (a run cut short finishes in order: _lifecycle.py)
+        what = f" by {interrupted}" if str(interrupted).startswith("SIG") else ""
+        typer.echo(f"agent-conformance: interrupted{what} (exit 130)", err=True)
         sys.exit(130)
     except Exception as error:
         # a defect of the suite: one line, the traceback in a log, a distinct exit code

@@ -1,9 +1,11 @@
 """How a command ends, whatever happens: a signal becomes an orderly finish, a defect one line.
 
 SIGINT, SIGTERM during a run   cancel the run's task; the runner finishes it as `interrupted`
-                               and the reports are written (gate.py: exit 4, or 1)
-SIGTERM anywhere else          raised as KeyboardInterrupt, so every `with` block unwinds (the
-                               mock's temporary CA and key are removed) and the exit is 130
+                               and the reports are written (gate.py: exit 4, or 1); before it
+                               judged anything, there is nothing to report: one line, exit 130
+SIGINT, SIGTERM anywhere else  raised as `Interrupted`, so every `with` block unwinds (the mock's
+                               temporary CA and key are removed): one line, exit 130 (not
+                               KeyboardInterrupt, which the CLI library turns into a silent 130)
 an exception that escapes      a defect of the suite: one line, exit 3, the traceback in
                                agent-conformance-debug.log in the report folder (or the
                                temporary folder when the command has none); --debug prints it
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from typing import TypeVar
 
-__all__ = ["interruptible", "settings", "sigterm_interrupts", "write_defect"]
+__all__ = ["Interrupted", "interruptible", "settings", "signals_interrupt", "write_defect"]
 
 T = TypeVar("T")
 
@@ -33,37 +35,47 @@ class _Settings:
 settings = _Settings()
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM outside a run: a BaseException, as KeyboardInterrupt is, so that no
+    `except Exception` swallows it."""
+
+
 def _raise_interrupt(signum: int, _: object) -> None:
-    raise KeyboardInterrupt(signal.Signals(signum).name)
+    raise Interrupted(signal.Signals(signum).name)
 
 
-def sigterm_interrupts() -> None:
-    """Make SIGTERM unwind like Ctrl-C (outside a run, where the runner handles it itself)."""
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+def signals_interrupt() -> None:
+    """Make SIGINT and SIGTERM unwind as `Interrupted` (outside a run, where the runner handles them
+    itself). A SIGINT its parent ignores (a job started in the background) stays ignored."""
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, _raise_interrupt)
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+    except ValueError:  # not the main thread
+        pass
 
 
 async def interruptible(work: Coroutine[Any, Any, T]) -> T:
-    """Await `work` in this task with SIGINT and SIGTERM cancelling it instead of killing the
-    process."""
+    """Await `work` in a task of its own that SIGINT and SIGTERM cancel instead of killing the
+    process. A signal that comes once `work` has finished (its reports written) changes nothing."""
     import asyncio  # here: a command that runs nothing starts without it
 
-    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    loop, task = asyncio.get_running_loop(), asyncio.ensure_future(work)
     installed = []
-    if task is not None:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(signum, task.cancel, signal.Signals(signum).name)
-                installed.append(signum)
-            except (NotImplementedError, RuntimeError, ValueError):
-                # not the main thread, or no signals here
-                pass
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, task.cancel, signal.Signals(signum).name)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            # not the main thread, or no signals here
+            pass
     try:
-        return await work
+        return await task
     finally:
         for signum in installed:
             loop.remove_signal_handler(signum)
-        if signal.SIGTERM in installed:
-            sigterm_interrupts()
+        if installed:
+            signals_interrupt()
 
 
 def write_defect(error: BaseException) -> tuple[Path | None, str]:

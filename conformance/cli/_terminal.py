@@ -26,6 +26,7 @@ from ..report import RunFinished
 from ..report import RunStarted
 from ..report import Status
 from ..report import Summary
+from ..report.outcome import told
 from ..requirements import catalogue
 from ._console import console
 
@@ -68,6 +69,7 @@ class RunDisplay:
         self._tasks: dict[str, TaskID] = {}
         self._totals: Counter[str] = Counter()
         self._done: Counter[str] = Counter()
+        self._judged: Counter[str] = Counter()
         self._failing: Counter[str] = Counter()
         #: why each draft's MUSTs were not judged, for a draft that ends untested
         self._unjudged: dict[str, Counter[str]] = {}
@@ -99,6 +101,7 @@ class RunDisplay:
     def _record(self, result: Result) -> None:
         draft = result.draft
         self._done[draft] += 1
+        self._judged[draft] += result.status in (Status.PASS, Status.FAIL, Status.WAIVED)
         if result.level == "MUST" and result.status in (Status.SKIP, Status.NOT_APPLICABLE):
             self._unjudged.setdefault(draft, Counter())[
                 f"{result.status.value}: {result.message}"
@@ -114,58 +117,43 @@ class RunDisplay:
             )
         elif not self.quiet and self._done[draft] == self._totals[draft]:
             console.print(
-                f"{draft.upper()}: {self._done[draft]} requirements judged, {self._failing[draft]}"
-                " failing or erring",
+                f"{draft.upper()}: {self._judged[draft]} of {self._totals[draft]} requirements"
+                f" judged, {self._failing[draft]} failing or erring",
                 markup=False,
             )
 
     def finish(self, summary: Summary, reports: list[Path], seed: int | None = None) -> None:
-        """The table per draft, each MUST or SHOULD failure on one line, and where the reports
-        are."""
-        unfinished = "" if summary.complete else f", INCOMPLETE ({summary.completion})"
+        """The outcome, the table per draft, each MUST or SHOULD failure on one line, and where
+        the reports are. A target that could not be certified at all gets its reason alone."""
+        outcome = told(summary)
+        where = ", ".join(str(p) for p in reports)
         if self.quiet:
             console.print(
-                f"Compliance: {summary.headline}{unfinished}. Reports:"
-                f" {reports[0].parent if reports else '-'}",
+                f"Compliance: {outcome.headline}. Reports: {reports[0].parent if reports else '-'}",
                 markup=False,
             )
             _unexercised(summary)
             return
-        table = Table(title=f"Compliance: {summary.headline}{unfinished}", title_justify="left")
+        if outcome.kind == "not-certified":
+            console.print(f"Compliance: {outcome.headline}: {outcome.reason}", markup=False)
+            console.print(f"Reports: {where}", markup=False)
+            return
+        table = Table(title=f"Compliance: {outcome.headline}", title_justify="left")
         table.add_column("draft")
         table.add_column(
-            "level", no_wrap=True, min_width=len(max(summary.levels.values(), key=len, default=""))
+            "level", no_wrap=True, min_width=len(max(outcome.drafts.values(), key=len, default=""))
         )
         for status in Status:
             table.add_column(_SHORT.get(status.value, status.value), justify="right")
-        for draft, level in summary.levels.items():
+        for draft, verdict in outcome.drafts.items():
             counts = summary.drafts.get(draft, {})
             table.add_row(
                 draft.upper(),
-                level,
+                verdict,
                 *(str(sum(c.get(s.value, 0) for c in counts.values())) for s in Status),
             )
         console.print(table)
-        for result in sorted(
-            self.failures,
-            key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement),
-        ):
-            message = " ".join(result.message.split())
-            if len(message) > _MESSAGE_CHARS:
-                message = (
-                    message[:_MESSAGE_CHARS]
-                    + f"… (cut; {len(message):,} characters in the reports)"
-                )
-            line = (
-                f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()}"
-                f" {result.section}, {result.level}): {message}"
-            )
-            if console.is_terminal:  # one line, cut to the terminal's width
-                console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
-            else:  # piped: the whole line, for a log
-                console.out(line, highlight=False)
-            if os.environ.get("GITHUB_ACTIONS") == "true":
-                console.out(annotation(result), highlight=False)
+        self._failures()
         _unexercised(summary)
         self._untested(summary)
         _flaky(self.failures, summary)
@@ -174,7 +162,40 @@ class RunDisplay:
         )
         if seed is not None:
             console.print(f"Seed {seed}: --seed {seed} makes the same values again.")
-        console.print("Reports: " + ", ".join(str(p) for p in reports), markup=False)
+        console.print(f"Reports: {where}", markup=False)
+
+    def _failures(self) -> None:
+        """Each MUST or SHOULD failure on one line; failures that say the same thing once, with
+        how many more said it."""
+        same: Counter[tuple[str, str]] = Counter(
+            (r.status.value, " ".join(r.message.split())) for r in self.failures
+        )
+        shown: set[tuple[str, str]] = set()
+        for result in sorted(
+            self.failures,
+            key=lambda r: (not (r.repeat or {}).get("flaky"), r.level != "MUST", r.requirement),
+        ):
+            message = " ".join(result.message.split())
+            said = (result.status.value, message)
+            if said in shown:
+                continue
+            shown.add(said)
+            if len(message) > _MESSAGE_CHARS:
+                message = (
+                    message[:_MESSAGE_CHARS]
+                    + f"… (cut; {len(message):,} characters in the reports)"
+                )
+            more = f" (and {same[said] - 1} more saying the same)" if same[said] > 1 else ""
+            line = (
+                f"{result.status.value.upper():5} {result.requirement} ({result.draft.upper()}"
+                f" {result.section}, {result.level}){more}: {message}"
+            )
+            if console.is_terminal:  # one line, cut to the terminal's width
+                console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
+            else:  # piped: the whole line, for a log
+                console.out(line, highlight=False)
+            if os.environ.get("GITHUB_ACTIONS") == "true":
+                console.out(annotation(result), highlight=False)
 
     def _untested(self, summary: Summary) -> None:
         """For each draft that ends untested, why most of its MUSTs were not judged."""

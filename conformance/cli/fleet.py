@@ -77,7 +77,7 @@ def fleet(
     def finished(row: dict[str, Any]) -> None:
         reused = " (kept from an earlier run)" if row.get("reused") else ""
         console.print(
-            f"{row['target']}: {row['level'] or row.get('problem')} (exit"
+            f"{row['target']}: {row.get('verdict') or row.get('problem')} (exit"
             f" {row['exit_code']}){reused}",
             markup=False,
         )

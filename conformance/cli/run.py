@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 from typing import Any
+from typing import NoReturn
 from typing import TypeVar
 
 import typer
 
 from ..bindings import BINDINGS
-from ..engine.gate import decide
 from ..engine.runner import DEFAULT_ROLES
+from ..engine.runner import RunInterrupted
 from ..engine.runner import TargetUnreachable
 from ..engine.runner import run as run_suite
 from ..harness.callables import KINDS
@@ -26,6 +28,7 @@ from ..harness.inprocess import IN_PROCESS_ORIGIN
 from ..harness.inprocess import AppUnusable
 from ..harness.inprocess import in_process
 from ..report import Summary
+from ..report.outcome import told
 from ..report.writers import FORMATS
 from ..report.writers import ReportDirUnusable
 from ..report.writers import Writer
@@ -90,13 +93,25 @@ def written(report_dir: Path, formats: list[str]) -> list[Path]:
     return [path for f in formats for path in sorted(report_dir.glob(FORMATS[f].filename))]
 
 
-def finish(summary: Summary) -> None:
-    """Leave with the exit code of the contract (conformance/engine/gate.py), saying why in one
-    line."""
-    outcome = decide(summary)
+def unwritten(report_dir: Path, formats: list[str]) -> None:
+    """Remove the reports a run could not write whole (a full disk): none is left to read as the
+    run's."""
+    for path in written(report_dir, formats):
+        path.unlink(missing_ok=True)
+
+
+def finish(summary: Summary) -> NoReturn:
+    """Leave with the exit code of the run's outcome (conformance/engine/gate.py), saying why in
+    one line (and, in a GitHub Actions job, as an annotation)."""
+    outcome = told(summary)
     if outcome.code:
-        typer.echo(f"agent-conformance: {outcome.reason} (exit {int(outcome.code)})", err=True)
-    raise typer.Exit(int(outcome.code))
+        typer.echo(f"agent-conformance: {outcome.reason} (exit {outcome.code})", err=True)
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            console.out(
+                f"::error title=agent-conformance%3A {outcome.headline}::{outcome.reason}",
+                highlight=False,
+            )
+    raise typer.Exit(outcome.code)
 
 
 def run(
@@ -491,6 +506,14 @@ def run(
                 summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
+        except RunInterrupted as signal:
+            fail_usage(
+                f"interrupted by {signal} before the run judged anything; no report was written",
+                130,
+            )
+        except ReportDirUnusable as error:
+            unwritten(report_dir, formats)
+            fail_usage(str(error))
     if not quiet and max_violation_rate is not None and summary.runs < runs:
         console.print(
             f"Stopped after {summary.runs} of {runs} runs: every judged MUST's bound reached"
@@ -502,4 +525,4 @@ def run(
 
 
 def _progress(done: int, runs: int, summary: Summary) -> None:
-    console.print(f"Run {done} of {runs}: {summary.level}", markup=False)
+    console.print(f"Run {done} of {runs}: {told(summary).headline}", markup=False)

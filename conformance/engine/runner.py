@@ -40,6 +40,7 @@ from ..checks import Check
 from ..checks import Decided
 from ..checks import checks_for
 from ..checks import driven_by
+from ..checks.preconditions import DOCUMENT_RULES
 from ..checks.woa.invocation import JUDGED_BY
 from ..checks.woa.invocation import PLAN_KEY
 from ..recording import NotRecorded
@@ -69,7 +70,7 @@ from .claims import claims_of
 from .claims import coverage_of
 from .gate import gated
 
-__all__ = ["DEFAULT_ROLES", "RunOptions", "Target", "TargetUnreachable", "run"]
+__all__ = ["DEFAULT_ROLES", "RunInterrupted", "RunOptions", "Target", "TargetUnreachable", "run"]
 
 #: Why a document fetch leaves nothing to certify over WoA REST (a body that is not JSON is the
 #: target's failure to judge, not a blocker).
@@ -78,6 +79,11 @@ _BLOCKING_CAUSES = frozenset({"exchange", "redirect", "status"})
 
 class TargetUnreachable(Exception):
     """Nothing answered at the target: no report can be made."""
+
+
+class RunInterrupted(Exception):
+    """The run's task was cancelled (SIGINT, SIGTERM) before it judged anything: there is nothing
+    to report. Its text names the signal."""
 
 
 def _untested(requirement: Requirement, target: Target) -> Result:
@@ -101,11 +107,9 @@ def _untested(requirement: Requirement, target: Target) -> Result:
     if discovery.cause == "not-observed":
         return skip(Skip.NOT_OBSERVED, f"not in the observed traffic: {discovery.problem}")
     if discovery.problem:
-        return Result.of(
-            requirement,
-            Status.ERROR,
-            f"the target's WoA document could not be read: {discovery.problem}",
-            strict=target.options.strict,
+        return skip(
+            Skip.DEPENDS_ON,
+            f"no WoA document to start from ({DOCUMENT_RULES}): {discovery.problem}",
         )
     if requirement.testability == "needs-test-hook":
         return skip(Skip.NEEDS_TEST_HOOK, f"needs a test hook the target does not offer: {note}")
@@ -116,6 +120,13 @@ def _cancelled_from_outside() -> bool:
     """Whether this task is being cancelled (budget, signal), rather than a future it awaited."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+def _uncancel() -> None:
+    """This task takes the cancellation it caught as handled (the run finishes in order)."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
 
 
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
@@ -365,6 +376,11 @@ async def run(
             raise TargetUnreachable(
                 f"no answer within the run's {options.budget:g} s budget"
             ) from None
+        except asyncio.CancelledError as cancelled:
+            if not _cancelled_from_outside():
+                raise
+            _uncancel()
+            raise RunInterrupted(str(cancelled) or "a signal") from None
         target = Target(
             options,
             client,
@@ -390,9 +406,7 @@ async def run(
         except TimeoutError:
             completion = "out-of-budget"
         except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None:
-                task.uncancel()
+            _uncancel()
             completion = "interrupted"
         finally:
             woa_host = "woa" in options.suites and None in options.drivers
@@ -405,7 +419,10 @@ async def run(
                 if woa_host
                 else ()
             )
-            await target.aclose()
+            try:
+                await target.aclose()
+            except asyncio.CancelledError:  # a second signal: the reports come first
+                _uncancel()
         if completion != "complete":
             in_order.flush()  # what lanes that ran ahead of an undecided requirement decided
             why = (

@@ -23,7 +23,9 @@ from dataclasses import field
 from typing import Any
 
 from .model import Result
+from .model import Skip
 from .model import Status
+from .outcome import Outcome
 
 __all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "summarize"]
 
@@ -91,21 +93,25 @@ class Summary:
     #: how many runs the results stand for (run --repeat); one run bounds nothing for a
     #: nondeterministic target
     runs: int = 1
-    #: the exit code the summary earns and why, as the gate (conformance/engine/gate.py, above)
-    #: decided it
-    gate: dict[str, Any] | None = None
+    #: the run's one outcome (exit code, why, the verdict every surface shows), as the gate
+    #: (conformance/engine/gate.py, above) decided it
+    outcome: Outcome | None = None
     #: what the run's selection judged, when not everything ("MUST selected"): the level holds for
     #: that alone
     selection: str = ""
+    #: per draft, the requirements a signal or the budget left unjudged
+    not_reached: dict[str, int] = field(default_factory=dict)
+    #: per draft, the MUST-level failures that are stale baseline entries, not the target's
+    stale_must: dict[str, int] = field(default_factory=dict)
 
     @property
     def unexercised(self) -> list[dict[str, Any]]:
         return [a for a in self.coverage if not a.get("exercised")]
 
     @property
-    def headline(self) -> str:
+    def earned(self) -> str:
         """The level, and how many of the advertised agents it rests on when not all:
-        "MUST-compliant, 1 of 2 agents"."""
+        "MUST-compliant, 1 of 2 agents" (what the outcome's headline says of a run that passed)."""
         missing = len(self.unexercised)
         level = f"{self.level} ({self.selection})" if self.selection else self.level
         return (
@@ -155,7 +161,7 @@ class Summary:
             "levels": self.levels,
             "completion": self.completion,
             "blocker": self.blocker,
-            **({"gate": self.gate} if self.gate is not None else {}),
+            **({"gate": self.outcome.as_dict()} if self.outcome is not None else {}),
             "counts": self.counts,
             "drafts": self.drafts,
             "by_status": self.by_status(),
@@ -165,13 +171,15 @@ class Summary:
             "finished": self.finished,
             "duration_ms": self.duration_ms,
             "claims": list(self.claims),
-            "headline": self.headline,
+            "headline": self.outcome.headline if self.outcome is not None else self.earned,
             "agents": {
                 "advertised": len(self.coverage),
                 "exercised": len(self.coverage) - len(self.unexercised),
                 "every_agent_required": self.every_agent_required,
             },
             "stale_baseline": list(self.stale_baseline),
+            "not_reached": self.not_reached,
+            "stale_must": self.stale_must,
             "runs": self.runs,
             **({"selection": self.selection} if self.selection else {}),
             **({"note": ONE_RUN} if self.runs == 1 else {}),
@@ -189,8 +197,12 @@ class Summary:
             data.get("completion", "complete"),
             data.get("blocker"),
             tuple(data.get("claims", ())),
-            gate=data.get("gate"),
+            stale_baseline=tuple(data.get("stale_baseline", ())),
+            runs=data.get("runs", 1),
+            outcome=Outcome.from_dict(data["gate"]) if data.get("gate") else None,
             selection=data.get("selection", ""),
+            not_reached=data.get("not_reached", {}),
+            stale_must=data.get("stale_must", {}),
         )
 
 
@@ -212,8 +224,14 @@ def summarize(
     they earn."""
     counts: dict[str, Counter[str]] = {"MUST": Counter(), "SHOULD": Counter(), "MAY": Counter()}
     drafts: dict[str, dict[str, Counter[str]]] = {}
+    not_reached: Counter[str] = Counter()
+    stale_must: Counter[str] = Counter()
     total = 0
     for result in results:
+        if result.requirement in stale_baseline and result.level == "MUST":
+            stale_must[result.draft] += 1
+        if result.status is Status.SKIP and result.skip is Skip.NOT_REACHED:
+            not_reached[result.draft] += 1
         counts.setdefault(result.level, Counter())[result.status.value] += 1
         drafts.setdefault(result.draft, {}).setdefault(result.level, Counter())[
             result.status.value
@@ -236,4 +254,6 @@ def summarize(
         stale_baseline,
         runs,
         selection=selection,
+        not_reached=dict(not_reached),
+        stale_must=dict(stale_must),
     )

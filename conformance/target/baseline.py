@@ -10,9 +10,9 @@ failures.
 - a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and
 why;
 - a failure of a requirement not listed stays a failure (the gate fails);
-- a listed requirement that now passes stays a pass (the target's level and badge come from its
-  behaviour alone), its message saying the entry is stale; the stale entries fail the gate (exit 1,
-  the report saying why), so that the list only shrinks.
+- a listed requirement that now passes is a `fail`, its message saying the entry is stale and what
+  the check found; the stale entries fail the gate (exit 1, the outcome "stale baseline" on every
+  surface), so that the list only shrinks. A MAY's entry is left a pass: a MAY never fails.
 
 A listed requirement the run did not test (skip, not-applicable, error) is left as it is.
 `agent-conformance baseline REPORT.json` writes a baseline of a report's failures.
@@ -33,6 +33,8 @@ from ..requirements import catalogue
 __all__ = ["FORMAT", "Baseline", "BaselineUnusable", "from_report"]
 
 FORMAT = "agent-conformance-baseline/1"
+#: What a stale entry's message says it is, for a reader who meets it as a failure.
+STALE = "the list only shrinks"
 
 
 class BaselineUnusable(ValueError):
@@ -78,19 +80,25 @@ class Baseline:
                 status=Status.WAIVED,
                 message=f"expected failure, absorbed by the baseline ({reason}): {result.message}",
             )
-        if result.status is Status.PASS:
+        if result.status is Status.PASS and result.level != "MAY":
             return replace(
                 result,
-                message=f"stale baseline entry, remove it from {self.path}: {result.message}",
+                status=Status.FAIL,
+                message=(
+                    f"stale baseline entry: the requirement now passes; remove it from"
+                    f" {self.path} ({STALE}): {result.message}"
+                ),
             )
         return result
 
     def stale(self, results: list[Result]) -> tuple[str, ...]:
-        """The entries whose requirement now passes (a MAY's never counts: a MAY never fails)."""
+        """The entries whose requirement now passes (as `apply` read them)."""
         return tuple(
             r.requirement
             for r in results
-            if r.requirement in self.expected and r.status is Status.PASS and r.level != "MAY"
+            if r.requirement in self.expected
+            and r.status is Status.FAIL
+            and r.message.startswith("stale baseline entry")
         )
 
     def recorded(self) -> dict[str, Any]:

@@ -82,9 +82,9 @@ def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[s
 def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
     Never raises."""
-    from ..engine.gate import decide
     from ..engine.runner import TargetUnreachable
     from ..engine.runner import run
+    from ..report.outcome import told
     from ..report.writers import writers_for
     from ..target import OptionsUnusable
     from ..target import run_options
@@ -96,6 +96,7 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
             "target": spec.target,
             "folder": folder.name,
             "level": earlier.get("level"),
+            "verdict": earlier.get("gate", {}).get("headline", earlier.get("level")),
             "exit_code": earlier.get("gate", {}).get("exit_code"),
             "reused": True,
         }
@@ -119,7 +120,8 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
         "target": spec.target,
         "folder": folder.name,
         "level": summary.level,
-        "exit_code": int(decide(summary).code),
+        "verdict": told(summary).headline,
+        "exit_code": told(summary).code,
     }
 
 
@@ -169,11 +171,11 @@ def fleet_results(
     lines = [
         "# agent-conformance fleet",
         "",
-        "| Target | Level | Exit | Report |",
+        "| Target | Verdict | Exit | Report |",
         "|---|---|---|---|",
     ]
     lines += [
-        f"| {r['target']} | {r['level'] or r.get('problem', '-')} | {r['exit_code']} |"
+        f"| {r['target']} | {r.get('verdict') or r.get('problem', '-')} | {r['exit_code']} |"
         f" {r['folder']}/ |"
         for r in ordered
     ]

@@ -17,8 +17,10 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 
 from ..engine.gate import gated
+from ..engine.runner import RunInterrupted
 from ..engine.runner import run
 from ..report import Collect
 from ..report import Handler
@@ -128,6 +130,20 @@ class Tally:
         )
 
 
+def _coverage(summaries: list[Summary]) -> tuple[dict[str, Any], ...]:
+    """Every advertised agent over the runs: exercised when any run exercised it (a run cut short
+    calls fewer), with the requirements judged on it in any run."""
+    merged: dict[str, dict[str, Any]] = {}
+    for summary in summaries:
+        for agent in summary.coverage:
+            seen = merged.setdefault(agent["id"], dict(agent))
+            if agent.get("exercised") and not seen.get("exercised"):
+                seen.update(exercised=True)
+                seen.pop("why", None)
+            seen["requirements"] = sorted({*seen["requirements"], *agent["requirements"]})
+    return tuple(merged.values())
+
+
 def _settled(tallies: dict[str, Tally], rate: float) -> bool:
     """Whether every judged MUST's bound is at most `rate`, or a MUST violation was seen (nothing
     more to learn)."""
@@ -152,11 +168,18 @@ async def repeated(
     seeds: list[int] = []
     summaries: list[Summary] = []
     header: RunHeader | None = None
+    cut_short = False
     for n in range(runs):
         seed = options.seed if n == 0 else fresh_seed()
-        seeds.append(seed)
         collect = Collect()
-        summary = await run(dataclasses.replace(options, seed=seed), [collect])
+        try:
+            summary = await run(dataclasses.replace(options, seed=seed), [collect])
+        except RunInterrupted:
+            if not summaries:
+                raise
+            cut_short = True  # between two runs: the runs made are the report
+            break
+        seeds.append(seed)
         summaries.append(summary)
         header = header or collect.header
         for result in collect.results:
@@ -200,10 +223,10 @@ async def repeated(
             results,
             finished=utc_now(),
             duration_ms=round(sum(s.duration_ms for s in summaries), 1),
-            completion=last.completion,
+            completion="interrupted" if cut_short else last.completion,
             blocker=last.blocker,
             claims=last.claims,
-            coverage=last.coverage,
+            coverage=_coverage(summaries),
             every_agent_required=last.every_agent_required,
             stale_baseline=last.stale_baseline,
             runs=len(summaries),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from conformance.engine.gate import gated
 from conformance.report import Result
 from conformance.report import ResultRecorded
 from conformance.report import RunFinished
@@ -12,9 +13,9 @@ from conformance.report import RunHeader
 from conformance.report import RunStarted
 from conformance.report import Status
 from conformance.report import summarize
+from conformance.report.outcome import colour_of
 from conformance.report.writers import FORMATS
 from conformance.report.writers import BadgeWriter
-from conformance.report.writers.badges import COLOURS
 from conformance.report.writers.badges import badge_svg
 from conformance.requirements import catalogue
 
@@ -38,7 +39,7 @@ def test_one_badge_per_draft_with_its_level(tmp_path: Path) -> None:
     )
     for result in (failing, passing):
         writer.handle(ResultRecorded(result))
-    summary = summarize([failing, passing])
+    summary = gated(summarize([failing, passing]))
     writer.handle(RunFinished(summary))
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "badge-aci.svg",
@@ -47,6 +48,6 @@ def test_one_badge_per_draft_with_its_level(tmp_path: Path) -> None:
     ]
     woa = ET.parse(tmp_path / "badge-woa.svg").getroot()
     assert woa.get("aria-label") == "agent-conformance WoA: non-compliant"
-    assert COLOURS["non-compliant"] in (tmp_path / "badge-woa.svg").read_text()
+    assert colour_of("non-compliant") in (tmp_path / "badge-woa.svg").read_text()
     assert "untested" in (tmp_path / "badge-aci.svg").read_text()
     assert FORMATS["badges"] is BadgeWriter

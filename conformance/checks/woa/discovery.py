@@ -13,6 +13,7 @@ from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...target import Target
 from ...target import on_the_open_internet
+from ..preconditions import no_document
 from ..preconditions import on_the_wire
 from ..registry import Decided
 from ..registry import Skip
@@ -36,10 +37,9 @@ def _served(target: Target) -> HttpResponse:
     """The 200 answer that carried the document; `Decided` (an error) when there was none."""
     discovery = target.discovery
     if discovery.response is None:
-        raise Decided(errored(f"cannot be judged: {discovery.problem}"))
+        raise Decided(no_document(discovery.problem))
     if discovery.response.status != 200:
-        exchange = discovery.response.exchange
-        raise Decided(errored(f"cannot be judged: {discovery.problem}", exchange))
+        raise Decided(no_document(discovery.problem, discovery.response.exchange))
     return discovery.response
 
 
@@ -92,7 +92,7 @@ async def woa_9_2_utf8_json(target: Target) -> Verdict:
     if charset and charset not in _UTF8_CHARSETS:
         return failed(f"declared charset {charset!r}, not UTF-8", response.exchange)
     if discovery.cause == "not-json":
-        return errored(f"cannot be judged: {discovery.problem}", response.exchange)
+        return no_document(discovery.problem, response.exchange)
     return passed("UTF-8 JSON text", response.exchange)
 
 
@@ -200,7 +200,7 @@ async def woa_8_1_tls_1_3(target: Target) -> Verdict:
         return not_applicable("the target is not served over TLS (see WOA-8.1-HOST-USES-HTTPS)")
     on_the_wire(target)
     if response is None:
-        return errored(f"cannot be judged: {target.discovery.problem}")
+        return no_document(target.discovery.problem)
     version = response.exchange.tls_version
     if version is None and target.observed is not None:
         raise NotObserved("the traffic does not say which TLS version its connections negotiated")
@@ -228,7 +228,7 @@ async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     alone."""
     document = target.document
     if not isinstance(document, dict):
-        return errored("cannot be judged: the document was not read as a JSON object")
+        return no_document(target.discovery.problem)
     rest = _transports(document).get("rest")
     urls = [("the document", target.discovery.final_url or target.discovery.url)]
     if isinstance(rest, dict) and isinstance(rest.get("base"), str):
@@ -256,7 +256,7 @@ async def woa_8_1_transport_urls_https(target: Target) -> Verdict:
     configuration points at a plain-HTTP URL (the rest base is WOA-4.3.1-REST-BASE-HTTPS's)."""
     document = target.document
     if not isinstance(document, dict):
-        return errored("cannot be judged: the document was not read as a JSON object")
+        return no_document(target.discovery.problem)
     plain = [
         (name, key, value)
         for name, config in _transports(document).items()

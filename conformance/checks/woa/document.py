@@ -14,10 +14,10 @@ from typing import Any
 from ...target import Target
 from ...validation import Violation
 from ...validation import validate_message
+from ..preconditions import no_document
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
-from ..registry import errored
 from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
@@ -142,7 +142,7 @@ def _unreadable(target: Target) -> Verdict | None:
     if discovery.problem is None:
         return None
     evidence = (discovery.response.exchange,) if discovery.response else ()
-    return errored(f"cannot be judged: {discovery.problem}", *evidence)
+    return no_document(discovery.problem, *evidence)
 
 
 def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:

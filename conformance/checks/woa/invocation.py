@@ -39,6 +39,7 @@ from ...validation import validate_message
 from ...validation.rules import agent_of
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
+from ..preconditions import no_document
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -413,9 +414,7 @@ async def _verdict(
     the reasons. A 401 or 403 answer is left out (the suite sent no credentials) unless
     `unauthorized_judged`."""
     if not isinstance(target.document, dict):
-        return errored(
-            f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}"
-        )
+        return no_document(target.discovery.problem)
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
     refused = (

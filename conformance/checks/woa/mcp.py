@@ -16,6 +16,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
+from ..preconditions import no_document
 from ..preconditions import on_the_wire
 from ..registry import Skip
 from ..registry import Verdict
@@ -196,9 +197,7 @@ async def _judge_call(
 @check("WOA-5.3-MCP-TOOL-INVOCATION")
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
-        return errored(
-            f"cannot be judged: {target.discovery.problem or 'the document is not a JSON object'}"
-        )
+        return no_document(target.discovery.problem)
     config, agents, unusable = _config(target)
     if not agents:
         return not_applicable("no agent is offered over the mcp transport")

@@ -15,6 +15,8 @@ from typing import ClassVar
 from typing import Protocol
 
 from ..events import Event
+from ._collect import ReportDirUnusable
+from ._collect import unwritable
 from .badges import BadgeWriter
 from .html import HtmlWriter
 from .json_report import JsonReportWriter
@@ -39,11 +41,6 @@ __all__ = [
 
 #: Where a defect's traceback goes in the report folder (cli/_lifecycle.py writes it).
 DEBUG_LOG = "agent-conformance-debug.log"
-
-
-class ReportDirUnusable(Exception):
-    """The report folder cannot be created or written: the user's path, not a defect of the
-    suite."""
 
 
 class Writer(Protocol):
@@ -78,9 +75,7 @@ def prepare_report_dir(directory: Path) -> None:
             for path in directory.glob(pattern):
                 path.unlink(missing_ok=True)
     except OSError as error:
-        raise ReportDirUnusable(
-            f"cannot write reports to {directory}: {error.strerror or error}"
-        ) from None
+        raise unwritable(directory, error) from None
 
 
 def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Writer]:

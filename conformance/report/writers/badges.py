@@ -1,8 +1,10 @@
-"""badge-<draft>.svg: one badge per draft with the level the run earned, for a README.
+"""badge-<draft>.svg: one badge per draft with the draft's verdict, for a README.
 
-Flat, shields.io-like: the draft's name on the left, its level on the right, coloured by level,
+Flat, shields.io-like: the draft's name on the left, on the right the verdict the run's outcome
+gives the draft (its level when judged whole; "incomplete: interrupted", "stale baseline", "not
+certified" otherwise: conformance/report/outcome.py), coloured by it (green only for a level),
 drawn by pybadges2 with the widths of the text in its font (Verdana, DejaVu Sans), so that a long
-level ("MUST-compliant, 1 of 2 agents") fits; every string is escaped.
+verdict ("MUST-compliant, 1 of 2 agents") fits; every string is escaped.
 """
 
 from __future__ import annotations
@@ -15,16 +17,12 @@ from ..compliance import Summary
 from ..events import Event
 from ..events import RunFinished
 from ..events import RunStarted
+from ..outcome import colour_of
+from ..outcome import told
+from ._collect import write_whole
 
 __all__ = ["BadgeWriter", "badge_svg"]
 
-COLOURS = {
-    "SHOULD-compliant": "#44cc11",
-    "MUST-compliant": "#97ca00",
-    "non-compliant": "#e05d44",
-    "inconclusive": "#fe7d37",
-    "untested": "#9f9f9f",
-}
 _LABELS = {"woa": "WoA", "sdsi": "SDSI", "aci": "ACI"}
 
 
@@ -55,18 +53,10 @@ class BadgeWriter:
             self.write(event.summary)
 
     def write(self, summary: Summary) -> None:
+        drafts = told(summary).drafts
         for draft in self.suites:
-            level = summary.levels.get(draft, "untested")
-            # a level that rests on some of the agents says so
-            if draft == "woa" and summary.unexercised:
-                level += (
-                    f", {len(summary.coverage) - len(summary.unexercised)} of"
-                    f" {len(summary.coverage)} agents"
-                )
+            verdict = drafts.get(draft, "untested")
             label = f"agent-conformance {_LABELS.get(draft, draft)}"
-            (self.directory / f"badge-{draft}.svg").write_text(
-                badge_svg(
-                    label, level, COLOURS.get(summary.levels.get(draft, "untested"), "#9f9f9f")
-                ),
-                encoding="utf-8",
+            write_whole(
+                self.directory / f"badge-{draft}.svg", badge_svg(label, verdict, colour_of(verdict))
             )

@@ -28,8 +28,9 @@ from ..model import Exchange
 from ..model import Result
 from ..model import RunHeader
 from ..model import Status
+from ..outcome import colour_of
+from ..outcome import told
 from ._collect import Collected
-from .badges import COLOURS
 
 __all__ = ["HtmlWriter"]
 
@@ -105,8 +106,8 @@ def _cards(summary: Summary) -> list[dict[str, Any]]:
     return [
         {
             "draft": draft,
-            "level": level,
-            "colour": COLOURS.get(level, "#9f9f9f"),
+            "level": verdict,
+            "colour": colour_of(verdict),
             "counts": [
                 (
                     lvl,
@@ -118,7 +119,7 @@ def _cards(summary: Summary) -> list[dict[str, Any]]:
                 for lvl in ("MUST", "SHOULD", "MAY")
             ],
         }
-        for draft, level in summary.levels.items()
+        for draft, verdict in told(summary).drafts.items()
     ]
 
 
@@ -164,7 +165,7 @@ class HtmlWriter(Collected):
                 script=Markup(script),
                 header=header,
                 summary=summary,
-                gate=summary.gate,
+                outcome=told(summary),
                 cards=_cards(summary),
                 statuses=[s.value for s in Status],
                 drafts=sorted({r.draft for r in results}),

@@ -12,31 +12,43 @@ from ..events import Event
 from ..events import ResultRecorded
 from ..events import RunFinished
 from ..events import RunStarted
+from ._collect import unwritable
 
 __all__ = ["EventLog", "JsonlWriter", "read_events"]
 
 
 class JsonlWriter:
     """Appends each event as it comes and keeps no file open, so an interrupted run leaves a
-    readable log."""
+    readable log. A line that cannot be written (a full disk) removes the log, which would
+    otherwise read as a run's, and the run's end says so (`ReportDirUnusable`)."""
 
     filename: ClassVar[str] = "events.jsonl"
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / self.filename
+        self.failed: OSError | None = None
 
     def _line(self, record: dict[str, Any], mode: str = "a") -> None:
-        # lone surrogates stay escapes
-        with self.path.open(mode, encoding="utf-8", errors="backslashreplace") as file:
-            file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if self.failed is not None:
+            return
+        try:
+            # lone surrogates stay escapes
+            with self.path.open(mode, encoding="utf-8", errors="backslashreplace") as file:
+                file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except OSError as error:
+            self.failed = error
+            self.path.unlink(missing_ok=True)
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
+            self.failed = None
             self._line({"event": "run-started", **event.header.as_dict()}, mode="w")
         elif isinstance(event, ResultRecorded):
             self._line({"event": "result", **event.result.as_dict()})
         elif isinstance(event, RunFinished):
             self._line({"event": "run-finished", **event.summary.as_dict()})
+            if self.failed is not None:
+                raise unwritable(self.path.parent, self.failed)
 
 
 class EventLog(NamedTuple):

@@ -3,7 +3,11 @@ junitparser.
 
 fail -> <failure>, error -> <error>, skip / not-applicable / waived -> <skipped> with the reason;
 the requirement's level and section travel in the testcase's classname and properties, and each
-testsuite carries its own draft's compliance level. Whatever a target sent, the file is well-formed
+testsuite carries its own draft's verdict. The run's outcome is a testcase of its own (testsuite
+`agent-conformance`, testcase `outcome`): passed when the run exits 0, a <failure> when it exits 1,
+an <error> otherwise, with the reason; and a draft the run did not judge whole (cut short, not
+certified) has an errored testcase `<DRAFT>-RUN`, so that a CI view that counts only failures and
+errors never shows a green run the exit code failed. Whatever a target sent, the file is well-formed
 XML 1.0: characters XML cannot hold are written as visible escapes (\x07).
 """
 
@@ -26,6 +30,8 @@ from ..compliance import Summary
 from ..model import Result
 from ..model import RunHeader
 from ..model import Status
+from ..outcome import Outcome
+from ..outcome import told
 from ._collect import Collected
 
 __all__ = ["JunitWriter", "xml_safe"]
@@ -112,21 +118,59 @@ def _testcase(result: Result) -> TestCase:
     return case
 
 
+#: A draft's verdict that is no level: what kept the run from judging the draft whole.
+_UNJUDGED = ("incomplete", "not certified")
+
+
+def _outcome_suite(outcome: Outcome, header: RunHeader) -> TestSuite:
+    """The run's outcome as a testcase: passed exactly when the run exits 0."""
+    suite = TestSuite("agent-conformance")
+    suite.timestamp = header.started
+    case = TestCase("outcome", classname="agent-conformance")
+    said = xml_safe(f"{outcome.headline} (exit {outcome.code}): {outcome.reason}")
+    if outcome.code == 1:
+        case.result = [Failure(said, outcome.kind)]
+    elif outcome.code:
+        case.result = [Error(said, outcome.kind)]
+    properties = Properties()
+    for name, value in (("exit_code", str(outcome.code)), ("kind", outcome.kind)):
+        properties.append(Property(name, value))
+    case.append(properties)
+    suite.add_testcase(case)
+    suite.update_statistics()
+    return suite
+
+
+def _unjudged(draft: str, verdict: str, outcome: Outcome) -> TestCase | None:
+    """An errored testcase for a draft the run did not judge whole."""
+    if not verdict.startswith(_UNJUDGED):
+        return None
+    case = TestCase(f"{draft.upper()}-RUN", classname=f"{draft}.run")
+    case.result = [Error(xml_safe(f"{verdict}: {outcome.reason}"), outcome.kind)]
+    return case
+
+
 class JunitWriter(Collected):
     filename: ClassVar[str] = "junit.xml"
 
     def render(self, header: RunHeader, results: list[Result], summary: Summary) -> str:
         report = JUnitXml(xml_safe(f"agent-conformance {header.target}"))
+        outcome = told(summary)
+        report.add_testsuite(_outcome_suite(outcome, header))
         for draft, group in groupby(sorted(results, key=lambda r: r.draft), key=lambda r: r.draft):
             suite = TestSuite(draft)
             suite.timestamp = header.started
+            verdict = outcome.drafts.get(draft, summary.levels.get(draft, summary.level))
             for name, value in (
                 ("target", header.target),
                 ("tool_version", header.tool_version),
-                ("compliance", summary.levels.get(draft, summary.level)),
+                ("compliance", verdict),
                 ("completion", summary.completion),
             ):
                 suite.add_property(name, xml_safe(value))
+            unjudged = _unjudged(draft, verdict, outcome)
+            if unjudged is not None:
+                suite.add_testcase(unjudged)
             for result in group:
                 suite.add_testcase(_testcase(result))
             suite.update_statistics()

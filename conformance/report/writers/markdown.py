@@ -18,18 +18,12 @@ from ..compliance import Summary
 from ..model import Result
 from ..model import RunHeader
 from ..model import Status
+from ..outcome import told
 from ._collect import Collected
 
 __all__ = ["MarkdownWriter", "escaped"]
 
 _LIST_LIMIT = 100
-_ICON = {
-    "non-compliant": "❌",
-    "inconclusive": "⚠️",
-    "untested": "⚪",
-    "MUST-compliant": "✅",
-    "SHOULD-compliant": "✅",
-}
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
@@ -75,10 +69,12 @@ class MarkdownWriter(Collected):
         ranked = sorted(results, key=lambda r: (order.get(r.level, 3), r.requirement))
         problems = [r for r in ranked if r.status in (Status.FAIL, Status.ERROR)]
         waived = [r for r in ranked if r.status is Status.WAIVED]
+        outcome = told(summary)
         lines = [
-            f"## {_ICON.get(summary.level, '')} agent-conformance: **{summary.headline}**"
-            + (f" ({summary.waived} waived)" if summary.waived else "")
-            + ("" if summary.complete else f" — **incomplete: {summary.completion}**"),
+            f"## {outcome.icon} agent-conformance: **{escaped(outcome.headline)}**"
+            + (f" ({summary.waived} waived)" if summary.waived else ""),
+            "",
+            f"Exit code {outcome.code}: {escaped(outcome.reason)}",
             "",
             (
                 f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding"
@@ -87,13 +83,11 @@ class MarkdownWriter(Collected):
             ),
             "",
             "Per draft: "
-            + " · ".join(f"{draft.upper()} **{level}**" for draft, level in summary.levels.items()),
-            "",
-            *(
-                [f"**Nothing could be certified:** {escaped(summary.blocker)}", ""]
-                if summary.blocker
-                else []
+            + " · ".join(
+                f"{draft.upper()} **{escaped(verdict)}**"
+                for draft, verdict in outcome.drafts.items()
             ),
+            "",
             "| Level | " + " | ".join(s.value for s in Status) + " |",
             "|---|" + "---|" * len(Status),
         ]
