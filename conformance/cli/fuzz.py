@@ -10,11 +10,15 @@ from typing import Annotated
 
 import typer
 
+from ..engine.runner import RunInterrupted
+from ..report.outcome import told
+from ..report.writers import ReportDirUnusable
 from ..target import run_options
 from ..usecases.fuzz.session import FuzzUnavailable
 from ..usecases.fuzz.session import fuzz_target
 from ._console import console
 from ._console import fail_usage
+from ._lifecycle import interruptible
 from ._options import AllowOrigin
 from ._options import Cacert
 from ._options import Debug
@@ -23,9 +27,13 @@ from ._options import Strict
 from ._options import Timeout
 from .run import finish
 from .run import prepared_writers
+from .run import unwritten
 from .run import usable
 
 __all__ = ["fuzz"]
+
+#: What fuzz writes: the run's formats but the page and the badges.
+FUZZ_FORMATS = ["jsonl", "json", "junit", "markdown"]
 
 
 def fuzz(
@@ -70,7 +78,7 @@ def fuzz(
         strict=strict,
         allowed_origins=allow_origin or (),
     )
-    writers = prepared_writers(report_dir, ["jsonl", "json", "junit", "markdown"], debug=debug)
+    writers = prepared_writers(report_dir, FUZZ_FORMATS, debug=debug)
     try:
         with (
             console.status(f"Fuzzing {target}…") if console.is_terminal else nullcontext()
@@ -83,15 +91,22 @@ def fuzz(
                     console.print(what, markup=False)
 
             summary = asyncio.run(
-                fuzz_target(
-                    options,
-                    max_examples=max_examples,
-                    seed=seed,
-                    handlers=writers,
-                    progress=progress,
+                interruptible(
+                    fuzz_target(
+                        options,
+                        max_examples=max_examples,
+                        seed=seed,
+                        handlers=writers,
+                        progress=progress,
+                    )
                 )
             )
     except FuzzUnavailable as error:
+        fail_usage(str(error))
+    except RunInterrupted as signal:
+        fail_usage(f"interrupted by {signal} before anything was sent; no report was written", 130)
+    except ReportDirUnusable as error:
+        unwritten(report_dir, FUZZ_FORMATS)
         fail_usage(str(error))
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     header = report["header"]["options"]
@@ -106,5 +121,8 @@ def fuzz(
             curl = next((e["curl"] for e in result.get("evidence", []) if e.get("curl")), None)
             if curl:
                 console.print(f"  reproduce: {curl}", markup=False, soft_wrap=True)
-    console.print(f"Fuzzing: {summary.level}; {summary.total} results; reports in {report_dir}")
+    console.print(
+        f"Fuzzing: {told(summary).headline}; {summary.total} results; reports in {report_dir}",
+        markup=False,
+    )
     finish(summary)

@@ -17,11 +17,14 @@ import typer
 from .. import __version__
 from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
+from ..engine.runner import RunInterrupted
 from ..harness.loop_server import start_server
 from ..harness.loop_server import write_leaf
 from ..recording import Recorder
 from ..report.model import utc_now
+from ..report.outcome import told
 from ..report.writers import FORMATS
+from ..report.writers import ReportDirUnusable
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
 from ..target import origin
@@ -38,6 +41,7 @@ from ._options import Timeout
 from .run import Suite
 from .run import finish
 from .run import prepared_writers
+from .run import unwritten
 from .run import usable
 
 __all__ = ["proxy"]
@@ -192,18 +196,29 @@ def proxy(
                 )
             )
         )
-    summary = asyncio.run(
-        judged_run(
-            upstream,
-            suites,
-            traffic,
-            writers,
-            options | {"listening_since": started},
-            strict=strict,
+    try:
+        summary = asyncio.run(
+            interruptible(
+                judged_run(
+                    upstream,
+                    suites,
+                    traffic,
+                    writers,
+                    options | {"listening_since": started},
+                    strict=strict,
+                )
+            )
         )
-    )
+    except RunInterrupted as signal:
+        fail_usage(
+            f"interrupted by {signal} before anything was judged; no report was written", 130
+        )
+    except ReportDirUnusable as error:
+        unwritten(report_dir, list(FORMATS))
+        fail_usage(str(error))
     console.print(
-        f"{len(traffic.exchanges)} exchanges judged; compliance: {summary.level}. Reports in"
-        f" {report_dir}"
+        f"{len(traffic.exchanges)} exchanges judged; compliance: {told(summary).headline}. Reports"
+        f" in {report_dir}",
+        markup=False,
     )
     finish(summary)

@@ -82,8 +82,9 @@ def _kind(summary: Summary) -> tuple[str, str]:
         what = "was interrupted" if summary.completion == "interrupted" else "ran out of its budget"
         left = sum(summary.not_reached.values())
         return summary.completion, (
-            f"the run {what} before every requirement was judged"
-            + (f" ({left} not judged)" if left else "")
+            f"the run {what} before every requirement was judged ({left} not judged)"
+            if left
+            else f"the run {what}: what it judged is part of what it meant to"
         )
     if summary.must_errored:
         return "must-errored", (
@@ -113,7 +114,7 @@ def _why_none(summary: Summary) -> str:
     hints = []
     if any("http" in w.lower() and "loopback" in w.lower() for w in whys):
         hints.append("--allow-http-loopback lets the run call agents over plain HTTP on loopback")
-    if any("--allow-origin" in w or "origin" in w for w in whys):
+    if any("origin" in w for w in whys) and not any("--allow-origin" in w for w in whys):
         hints.append("--allow-origin ORIGIN lets it call an origin the document names")
     return whys[0] + (f" ({'; '.join(hints)})" if hints else "")
 
@@ -127,9 +128,10 @@ def _agents(summary: Summary) -> str:
 
 
 def _headline(summary: Summary, kind: str) -> str:
-    """The verdict in a few words, as every surface shows it."""
+    """The verdict in a few words, as every surface shows it; a verdict that rests on some of the
+    advertised agents says how many."""
     incomplete = f"incomplete: {summary.completion}"
-    return {
+    headline = {
         "passed": summary.earned,
         "must-failed": "non-compliant" + ("" if summary.complete else f"; {incomplete}"),
         "stale-baseline": "stale baseline",
@@ -141,6 +143,13 @@ def _headline(summary: Summary, kind: str) -> str:
         "must-errored": "inconclusive",
         "partial-agents": f"incomplete: {_agents(summary)} exercised",
     }[kind]
+    return _with_agents(summary, headline)
+
+
+def _with_agents(summary: Summary, verdict: str) -> str:
+    if not summary.unexercised or "agents" in verdict or verdict == "not certified":
+        return verdict
+    return f"{verdict}, {_agents(summary)}"
 
 
 def _drafts(summary: Summary, kind: str) -> dict[str, str]:
@@ -163,8 +172,8 @@ def _drafts(summary: Summary, kind: str) -> dict[str, str]:
         elif agents and kind == "partial-agents":
             verdict = f"incomplete: {_agents(summary)} exercised"
         else:
-            verdict = level + (f", {_agents(summary)}" if agents else "")
-        told[draft] = verdict
+            verdict = level
+        told[draft] = _with_agents(summary, verdict) if draft == "woa" else verdict
     return told
 
 

@@ -336,13 +336,16 @@ async def run(
     handlers: Sequence[Handler] = (),
     *,
     about: Mapping[str, Any] = MappingProxyType({}),
+    completion: str = "complete",
 ) -> Summary:
     """Certify `options.target` (or, with `options.observed`, judge the traffic seen between it and
     a client); every result goes to `handlers` as it is made; `about` joins the header's options.
     Raises `TargetUnreachable`.
 
     Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
-    summary says `interrupted`, and the handlers get every result decided so far and the footer."""
+    summary says `interrupted`, and the handlers get every result decided so far and the footer.
+    `completion` says how what the run judges ended when it was not the run's own doing (watched
+    traffic a signal cut short is judged whole, and the run is `interrupted`)."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
     recorder = _recorder(options)
@@ -399,7 +402,6 @@ async def run(
                 broadcast(ResultRecorded(results[-1]), handlers)
 
         in_order = InOrder(hand_on)
-        completion = "complete"
         try:
             async with asyncio.timeout_at(deadline):
                 await _judge_lanes(selected, target, in_order)

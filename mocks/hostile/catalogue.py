@@ -1,10 +1,10 @@
 """Every hostile behaviour, by name, with what the suite must make of it.
 
-`exit_code` is the contract's (conformance/engine/gate.py): 2 when the document never arrives
-(nothing could be certified), 1 when what arrived breaks a MUST, 4 when a MUST could not be
-judged, 0 when the host is fine but for a part the suite rightly declines to build or call (it
-says so in a skip). `answers` says whether the target answers HTTP at all: when it does, a report
-must be written."""
+`exit_code` is the contract's (conformance/engine/gate.py): 2 when the document never arrives or
+none of its agents could be called (nothing could be certified), 1 when what arrived breaks a
+MUST, 4 when a MUST could not be judged, 0 when the host is fine but for a part the suite rightly
+declines to build or call (it says so in a skip). `answers` says whether the target answers HTTP at
+all: when it does, a report must be written."""
 
 from __future__ import annotations
 
@@ -240,13 +240,13 @@ _ENTRIES: list[Hostile] = [
     Hostile(
         "min-length-huge",
         "an input demanding minLength 100,000,000",
-        0,
+        2,
         _app(hosts.with_inputs(_set(("properties", "text", "minLength"), 100_000_000))),
     ),
     Hostile(
         "min-items-huge",
         "an input demanding an array of 50,000,000 items",
-        0,
+        2,
         _app(
             hosts.with_inputs(
                 _set(("properties", "text"), {"type": "array", "minItems": 50_000_000})
@@ -256,7 +256,7 @@ _ENTRIES: list[Hostile] = [
     Hostile(
         "overflowing-bounds",
         "an integer input with minimum 1e308 and multipleOf 1e-300",
-        0,
+        2,
         _app(
             hosts.with_inputs(
                 _set(
@@ -291,11 +291,11 @@ _ENTRIES: list[Hostile] = [
     Hostile(
         "remote-ref",
         "an inputs schema that is a $ref to the metadata address",
-        0,
+        2,
         _app(hosts.host(_remote_ref)),
     ),
     Hostile(
-        "private-rest-base", "a rest base on a private address", 0, _app(hosts.host(_private_base))
+        "private-rest-base", "a rest base on a private address", 2, _app(hosts.host(_private_base))
     ),
     Hostile(
         "offsite-mcp", "an mcp server on the metadata address", 0, _app(hosts.host(_offsite_mcp))

@@ -46,12 +46,12 @@ def test_an_invoked_agent_that_never_fetches_its_context_uri_passes_without_stri
     assert (
         verdict.status is Status.FAIL and verdict.level == "SHOULD" and verdict.basis == "inferred"
     )
-    assert decide(summarize(lenient)).code is ExitCode.PASSED
+    assert decide(summarize(lenient)).code == ExitCode.PASSED
     strict = certify("aci-5.2-context-uri-resolved", "aci", ("invoked", "any"), strict=True)
     assert (
         next(r for r in strict if r.requirement == "ACI-5.2-CONTEXT-URI-RESOLVED").level == "MUST"
     )
-    assert decide(summarize(strict)).code is ExitCode.MUST_FAILED
+    assert decide(summarize(strict)).code == ExitCode.MUST_FAILED
 
 
 def test_a_may_never_fails() -> None:

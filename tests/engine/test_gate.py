@@ -79,7 +79,7 @@ def test_the_report_carries_the_gate_and_reads_back() -> None:
     assert data["gate"] == {
         "exit_code": 4,
         "kind": "interrupted",
-        "reason": "the run was interrupted before every requirement was judged",
+        "reason": "the run was interrupted: what it judged is part of what it meant to",
         "headline": "incomplete: interrupted",
         "drafts": {"woa": "incomplete: interrupted"},
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import os
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,10 +102,12 @@ def fuzz(
     cacert: Path | None = None,
     app: Any = None,
     progress: Callable[[int], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> FuzzOutcome:
     """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process); every
     exchange it makes, in order. `progress` hears the number of exchanges so far after each
-    operation."""
+    operation; `stop`, once set (a signal), ends the fuzzing after the operation under way, and
+    the outcome holds what was made until then."""
     with tempfile.TemporaryDirectory(prefix="agent-conformance-hypothesis-") as storage:
         os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = storage
         import schemathesis
@@ -123,7 +126,10 @@ def fuzz(
         if app is not None:
             schema.app = app
         outcome = FuzzOutcome()
-        for event in schemathesis.engine.from_schema(schema).execute():
+        stream = schemathesis.engine.from_schema(schema).execute()
+        for event in stream:
+            if stop is not None and stop.is_set():
+                stream.stop()
             if isinstance(event, events.ScenarioFinished):
                 outcome.cases += len(event.recorder.cases)
                 made = sorted(event.recorder.interactions.values(), key=lambda i: i.timestamp)

@@ -11,6 +11,7 @@ target's origin, or --allow-origin).
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from ...bindings import Unreachable
 from ...bindings import WoaRestBinding
 from ...bindings.observed import Observed
 from ...bindings.observed import Traffic
+from ...engine.runner import RunInterrupted
 from ...engine.runner import run
 from ...report import Handler
 from ...report import Summary
@@ -93,16 +95,34 @@ async def fuzz_target(
         tls_version=fetched.tls_version,
     )
     say(f"Fuzzing {', '.join(plan.agents)} ({max_examples} examples per operation)")
-    outcome = await asyncio.to_thread(
-        fuzz,
-        plan.openapi,
-        plan.base,
-        max_examples=max_examples,
-        seed=seed,
-        timeout=options.timeout,
-        cacert=options.cacert,
-        progress=lambda sent: say(f"Fuzzing: {sent} requests sent"),
+    stop = threading.Event()
+    fuzzing = asyncio.ensure_future(
+        asyncio.to_thread(
+            fuzz,
+            plan.openapi,
+            plan.base,
+            max_examples=max_examples,
+            seed=seed,
+            timeout=options.timeout,
+            cacert=options.cacert,
+            progress=lambda sent: say(f"Fuzzing: {sent} requests sent"),
+            stop=stop,
+        )
     )
+    completion = "complete"
+    try:
+        outcome = await asyncio.shield(fuzzing)
+    except asyncio.CancelledError:
+        # a signal: the fuzzer ends after the operation under way, and what it sent is judged
+        if not fuzzing.done():
+            say("Interrupted: judging what was sent so far")
+        stop.set()
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        outcome, completion = await fuzzing, "interrupted"
+    if not outcome.exchanges and completion == "interrupted":
+        raise RunInterrupted("a signal")
     if not outcome.exchanges:
         raise FuzzUnavailable(
             "the fuzzer sent nothing: "
@@ -120,5 +140,8 @@ async def fuzz_target(
         "fuzz_seconds": round(time.perf_counter() - started, 1),
     }
     return await run(
-        replace(options, roles=("host", "any"), observed=traffic), handlers, about=about
+        replace(options, roles=("host", "any"), observed=traffic),
+        handlers,
+        about=about,
+        completion=completion,
     )
