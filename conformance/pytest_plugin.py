@@ -5,12 +5,21 @@
                                                       no socket
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
-Registered through the `pytest11` entry point and inert unless --agent-target or --agent-app is
-given. The certification runs once a session, when the session starts (under pytest-xdist, in the
-controller, whose workers read its results); each requirement is then an item named after its ID:
-`pass` passes, `fail` and `error` fail with the sentence, the message and the evidence, and
-`skip`, `not-applicable` and `waived` are skips with their reason. Each item reports the time its
-own check took; the certification's whole time is a line of the terminal summary.
+Registered through the `pytest11` entry point and inert unless --agent-target, --agent-app or
+--agent-callable is given. The certification runs once a session, when the session starts (under
+pytest-xdist, in the controller, whose workers read its results); each requirement is then an item
+named after its ID: `pass` passes, `fail` and `error` fail with the sentence, the message and the
+evidence, and `skip`, `not-applicable` and `waived` are skips with their reason. Each item reports
+the time its own check took; the certification's whole time is a line of the terminal summary.
+
+The session keeps the command line's rules: the same option mistakes are refused in the same words
+(target/sources.py), and the session fails, with the run's outcome in one line, whenever `run`
+would not exit 0 (nothing certified, an unreachable target, an app that cannot be loaded, a run
+cut short), while the project's own tests still run. Items hang from the project's pytest
+configuration file (pyproject.toml, pytest.ini, tox.ini, setup.cfg, or a conftest.py at the root):
+`pyproject.toml::woa::5.2::WOA-5.2-AGENT-MISMATCH-400`, a node ID pytest takes back to run that
+requirement alone; a project with none of them gets `agent-conformance/woa/5.2::...` IDs, which
+it cannot.
 """
 
 from __future__ import annotations
@@ -29,17 +38,28 @@ import pytest
 from .report import Collect
 from .report import Result
 from .report import Status
+from .report.outcome import Outcome
+from .report.outcome import told
+from .requirements import Requirement
 from .requirements import catalogue
 from .target import DEFAULT_ROLES
 from .target import OptionsUnusable
 from .target import RunOptions
 from .target import run_options
+from .target.sources import PLUGIN
+from .target.sources import Sources
+from .target.sources import refused
 
 __all__ = ["RequirementFailed", "RequirementItem"]
 
 _RESULTS = pytest.StashKey[dict[str, list[Result]]]()
 _SECONDS = pytest.StashKey[float]()
 _FILE = pytest.StashKey[Path]()
+#: The run's outcome (its headline, exit code and reason), or why nothing could be certified.
+_OUTCOME = pytest.StashKey[Outcome]()
+_COLLECTED = pytest.StashKey[bool]()
+#: Where the items hang from, most preferred first (the ini file pytest found comes before all).
+_ANCHORS = ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", "conftest.py")
 #: The name under which an xdist controller hands its workers the file of its results.
 _HANDED = "agent_conformance_results"
 _SUITES = ("woa", "sdsi", "aci")
@@ -132,28 +152,112 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line(
             "markers", f"{level}: a requirement at {level.upper()} level (agent-conformance)"
         )
+    if _enabled(config):
+        _refused(config)
+
+
+def _refused(config: pytest.Config) -> None:
+    """The command line's refusals, in the plugin's spelling: a usage error before anything runs."""
+    try:
+        refused(
+            Sources(
+                target=bool(config.getoption("--agent-target")),
+                app=bool(config.getoption("--agent-app")),
+                agent_callable=bool(config.getoption("--agent-callable")),
+                suite=config.getoption("--agent-suite"),
+                scenarios=tuple(config.getoption("--agent-scenario") or ()),
+            ),
+            PLUGIN,
+        )
+    except OptionsUnusable as error:
+        raise pytest.UsageError(str(error)) from None
+
+
+def _anchor(config: pytest.Config) -> Path | None:
+    """The project's file the items hang from: its pytest configuration file, if it has one."""
+    if config.inipath is not None:
+        return Path(config.inipath)
+    return next((config.rootpath / n for n in _ANCHORS if (config.rootpath / n).is_file()), None)
+
+
+class _Group(pytest.Collector):
+    """A draft, or a section of one: node IDs read FILE::woa::5.2::ID, JUnit classnames
+    FILE.woa.5.2."""
+
+    def __init__(self, *, requirements: list[Requirement], depth: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.requirements, self.depth = requirements, depth
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return _grouped(self, self.requirements, self.depth)
+
+
+class RequirementsFile(pytest.File):
+    """The project's configuration file, as the collector of the requirements of the chosen
+    drafts."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        self.config.stash[_COLLECTED] = True
+        suites = _suites(self.config)
+        return _grouped(self, [r for r in catalogue() if r.draft in suites], 0)
+
+
+def _grouped(
+    parent: pytest.Collector, requirements: list[Requirement], depth: int
+) -> list[pytest.Item | pytest.Collector]:
+    """Under a file, a group per draft; under a draft, a group per section; under that, the
+    items."""
+    if depth == 2:
+        return [_item(parent, r) for r in requirements]
+    groups: dict[str, list[Requirement]] = {}
+    for requirement in requirements:
+        name = requirement.draft if depth == 0 else requirement.section
+        groups.setdefault(name, []).append(requirement)
+    return [
+        _Group.from_parent(parent, name=name, requirements=members, depth=depth + 1)
+        for name, members in groups.items()
+    ]
+
+
+def _item(parent: pytest.Collector, requirement: Requirement, **where: Any) -> RequirementItem:
+    item = RequirementItem.from_parent(parent, name=requirement.id, **where)
+    item.add_marker(requirement.draft)
+    item.add_marker(requirement.level.lower())
+    return item
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """The project's configuration file, when pytest's arguments reach it (a node ID of one
+    requirement, a draft, or the whole project), collects the requirements."""
+    config = parent.config
+    if _enabled(config) and file_path == _anchor(config):
+        return RequirementsFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _leaves(node: pytest.Item | pytest.Collector) -> list[pytest.Item]:
+    if isinstance(node, pytest.Item):
+        return [node]
+    return [leaf for child in node.collect() for leaf in _leaves(child)]
 
 
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """One item a requirement of the chosen drafts: node ID agent-conformance/DRAFT/SECTION::ID
-    (JUnit's classname is then agent-conformance.DRAFT.SECTION), marked with its draft and level
+    """Where pytest's arguments did not reach the configuration file (`pytest tests/`), the items
+    of the chosen drafts are added all the same, under it, marked with their draft and level
     (-m "woa and must"), and reported as collected, so that pytest's count holds them."""
-    if not _enabled(config):
+    if not _enabled(config) or config.stash.get(_COLLECTED, False):
         return
-    suites, added = _suites(config), list[pytest.Item]()
-    for requirement in catalogue():
-        if requirement.draft not in suites:
-            continue
-        item = RequirementItem.from_parent(
-            session,
-            name=requirement.id,
-            nodeid=f"agent-conformance/{requirement.draft}/{requirement.section}::{requirement.id}",
-        )
-        item.add_marker(requirement.draft)
-        item.add_marker(requirement.level.lower())
-        added.append(item)
+    anchor, suites = _anchor(config), _suites(config)
+    if anchor is not None:
+        added = _leaves(RequirementsFile.from_parent(session, path=anchor))
+    else:
+        added = [
+            _item(session, r, nodeid=f"agent-conformance/{r.draft}/{r.section}::{r.id}")
+            for r in catalogue()
+            if r.draft in suites
+        ]
     config.hook.pytest_collectreport(
         report=pytest.CollectReport(
             "agent-conformance", "passed", None, list[pytest.Item | pytest.Collector](added)
@@ -170,11 +274,11 @@ def _options(target: str, **given: Any) -> RunOptions:
         return run_options(target, **given)
     except OptionsUnusable as error:
         raise pytest.UsageError(
-            error.why if error.whole else f"--agent-{error.option} {error.why}"
+            error.why if error.whole else f"{PLUGIN(error.option)} {error.why}"
         ) from None
 
 
-async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
+async def _certify(config: pytest.Config) -> tuple[dict[str, list[Result]], Outcome]:
     from .engine.runner import run
     from .harness.inprocess import IN_PROCESS_ORIGIN
     from .harness.inprocess import in_process
@@ -196,17 +300,12 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
         from .harness.callables import load_function
 
         suite = config.getoption("--agent-suite")
-        if suite not in KINDS:
-            raise pytest.UsageError(
-                "--agent-callable certifies an ACI invoked agent (--agent-suite aci) or an SDSI"
-                " server (--agent-suite sdsi)"
-            )
         loaded = load_function(function)
         scenarios = tuple(config.getoption("--agent-scenario") or ())
         app = callable_app(
             loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios
         )
-        await run(
+        summary = await run(
             _options(
                 IN_PROCESS_ORIGIN,
                 transport=in_process(app),
@@ -218,9 +317,11 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     elif reference:
         app = load_app(reference)
         async with lifespan(app):
-            await run(_options(IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect])
+            summary = await run(
+                _options(IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect]
+            )
     else:
-        await run(
+        summary = await run(
             _options(
                 config.getoption("--agent-target"),
                 cacert=config.getoption("--agent-cacert"),
@@ -231,7 +332,7 @@ async def _certify(config: pytest.Config) -> dict[str, list[Result]]:
     grouped: dict[str, list[Result]] = {}
     for result in collect.results:
         grouped.setdefault(result.requirement, []).append(result)
-    return grouped
+    return grouped, told(summary)
 
 
 def _results(config: pytest.Config) -> dict[str, list[Result]]:
@@ -247,9 +348,27 @@ def _results(config: pytest.Config) -> dict[str, list[Result]]:
             }
         else:
             started = time.perf_counter()
-            config.stash[_RESULTS] = asyncio.run(_certify(config))
+            config.stash[_RESULTS], config.stash[_OUTCOME] = _certified(config)
             config.stash[_SECONDS] = time.perf_counter() - started
     return config.stash[_RESULTS]
+
+
+def _certified(config: pytest.Config) -> tuple[dict[str, list[Result]], Outcome]:
+    """The certification's results and outcome; a target that cannot be certified at all (it does
+    not answer, the app cannot be loaded, a signal) is an outcome too, and no item's result."""
+    from .engine.runner import RunInterrupted
+    from .engine.runner import TargetUnreachable
+    from .harness.inprocess import AppUnusable
+
+    try:
+        return asyncio.run(_certify(config))
+    except (TargetUnreachable, AppUnusable, RunInterrupted) as error:
+        why = {
+            TargetUnreachable: "target unreachable",
+            AppUnusable: "the app cannot be certified",
+            RunInterrupted: "interrupted by",
+        }[type(error)]
+        return {}, Outcome(2, "not-certified", f"{why}: {error}", "not certified")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -291,11 +410,28 @@ def pytest_runtest_makereport(
         outcome.get_result().duration = sum(r.duration_ms for r in results) / 1000
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A session whose certification would not exit 0 under `run` fails, even when no item did
+    (nothing certified, a run cut short): the project's CI cannot pass over nothing judged."""
+    outcome = session.config.stash.get(_OUTCOME, None)
+    if outcome is not None and outcome.code and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     if _SECONDS in config.stash:
         terminalreporter.write_line(
             f"agent-conformance: the certification took {config.stash[_SECONDS]:.1f} s"
             " (each requirement's item reports its own checks' time)"
+        )
+    outcome = config.stash.get(_OUTCOME, None)
+    if outcome is not None:
+        terminalreporter.write_line(
+            f"agent-conformance: {outcome.headline} (run would exit {outcome.code}):"
+            f" {outcome.reason}",
+            red=bool(outcome.code),
+            green=not outcome.code,
         )
 
 
@@ -304,6 +440,9 @@ class RequirementItem(pytest.Item):
 
     def runtest(self) -> None:
         results = _results(self.config).get(self.name, [])
+        outcome = self.config.stash.get(_OUTCOME, None)
+        if not results and outcome is not None and outcome.kind == "not-certified":
+            pytest.skip(f"not certified: {outcome.reason}")
         if not results:
             pytest.skip("the run made no result for this requirement")
         bad = [r for r in results if r.status in (Status.FAIL, Status.ERROR)]

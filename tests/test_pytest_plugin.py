@@ -170,3 +170,82 @@ def test_one_certification_a_session_under_xdist_and_each_item_its_own_time(
         )
     ]
     assert len(times) == len(catalogue().for_draft("woa")) and max(times) < sum(times)
+
+
+def test_a_node_id_the_plugin_prints_runs_that_requirement_again(pytester: pytest.Pytester) -> None:
+    """Items hang from the project's configuration file, so that a node ID from the output (or a
+    CI's JUnit report) passed back to pytest selects that requirement alone."""
+    pytester.makepyfile(agent_app=APP.format(fault=""))
+    pytester.makepyprojecttoml("[tool.pytest.ini_options]\n")
+    node = "pyproject.toml::woa::5.2::WOA-5.2-AGENT-MISMATCH-400"
+    listed = pytester.runpytest_subprocess(*APP_ON_WOA, "-v")
+    listed.stdout.fnmatch_lines([f"{node} PASSED*"])
+    again = pytester.runpytest_subprocess(*APP_ON_WOA, node, "-v")
+    assert _outcomes(again) == {"passed": 1}, again.stdout.str()
+    draft = pytester.runpytest_subprocess(*APP_ON_WOA, "pyproject.toml::woa::4")
+    assert sum(_outcomes(draft).values()) == len(
+        [r for r in catalogue().for_draft("woa") if r.section == "4"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("plugin", "cli"),
+    [
+        (
+            ("--agent-callable", "my_sdsi:server", "--agent-suite", "sdsi"),
+            ("--agent-callable", "my_sdsi:server", "--suite", "sdsi"),
+        ),
+        (
+            ("--agent-callable", "my_sdsi:server", "--agent-suite", "woa"),
+            ("--agent-callable", "my_sdsi:server", "--suite", "woa"),
+        ),
+        (
+            ("--agent-callable", "my_sdsi:server", "--agent-app", "agent_app:app"),
+            ("--agent-callable", "my_sdsi:server", "--target", "https://a.example"),
+        ),
+    ],
+)
+def test_the_plugin_refuses_what_the_command_line_refuses_in_the_same_words(
+    pytester: pytest.Pytester, plugin: tuple[str, ...], cli: tuple[str, ...]
+) -> None:
+    from tests.command import agent_conformance
+
+    pytester.makepyfile(my_sdsi="def server(operation, input):\n    return {}\n")
+    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider", *plugin)
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    said = refused.stderr.str().strip().splitlines()[0].removeprefix("ERROR: ")
+    command = agent_conformance("run", *cli, cwd=pytester.path)
+    assert command.returncode == 2
+    in_cli = command.stderr.strip().splitlines()[-1].removeprefix("agent-conformance: ")
+
+    def spelled(text: str) -> str:
+        return re.sub(r"--agent-(suite|scenario|target|app)\b", r"--\1", text)
+
+    assert spelled(said) == spelled(in_cli).replace("--target", "--app"), (said, in_cli)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (
+            ("--agent-app", "fastapi_host:app", "--agent-suite", "aci"),
+            "untested (run would exit 2)",
+        ),
+        (("--agent-target", "https://127.0.0.1:9"), "not certified (run would exit 2): target"),
+        (("--agent-app", "no_such_module:app"), "not certified (run would exit 2): the app"),
+    ],
+)
+def test_a_session_that_certifies_nothing_fails_in_one_line_and_runs_the_projects_tests(
+    pytester: pytest.Pytester, options: tuple[str, ...], said: str
+) -> None:
+    """The CLI would exit 2; the session fails with the outcome in one line, no INTERNALERROR,
+    and the project's own test still runs."""
+    pytester.makepyfile(
+        fastapi_host=(ROOT / "examples" / "fastapi_host.py").read_text(),  # no ACI agent
+        test_mine="def test_mine():\n    pass\n",
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *options, "-rN")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert _outcomes(result)["passed"] >= 1  # test_mine
+    assert [line for line in result.stdout.lines if said in line], result.stdout.str()

@@ -37,6 +37,8 @@ from ..target import DEFAULT_BUDGET
 from ..target import DEFAULT_MAX_PROBES
 from ..target import OptionsUnusable
 from ..target import run_options
+from ..target.sources import Sources
+from ..target.sources import refused
 from ..usecases.repeat import repeated
 from ._console import console
 from ._console import fail_usage
@@ -373,28 +375,23 @@ def run(
     certifies_client = client_command is not None or (
         mock and roles == ("client",) and suite is Suite.woa
     )
-    if client_command is not None and (target is not None or mock):
-        fail_usage("--client-command certifies a client: it takes neither --target nor --mock")
+    usable(
+        refused,
+        Sources(
+            target=target is not None,
+            mock=mock,
+            agent_callable=agent_callable is not None,
+            client_command=client_command is not None,
+            suite=suite.value,
+            scenarios=tuple(scenario or ()),
+            binding=binding,
+        ),
+    )
     if client_command is not None and (
         suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)
     ):
         fail_usage("--client-command certifies a WoA client: --suite woa --role client")
     if agent_callable is not None:
-        if target is not None or mock or client_command is not None:
-            fail_usage(
-                "--agent-callable certifies a function: it takes neither --target, --mock nor"
-                " --client-command"
-            )
-        if suite.value not in KINDS:
-            fail_usage(
-                "--agent-callable certifies an ACI invoked agent (--suite aci) or an SDSI server"
-                " agent (--suite sdsi)"
-            )
-        if suite is Suite.sdsi and not scenario:
-            fail_usage(
-                "--agent-callable with --suite sdsi: name the scenarios the function serves with"
-                " --scenario"
-            )
         try:
             function = load_function(agent_callable)
             agent_app = callable_app(
@@ -407,7 +404,7 @@ def run(
             fail_usage(str(error))
         transport = in_process(agent_app)
         target, roles = IN_PROCESS_ORIGIN, (KINDS[suite.value],)
-    elif client_command is None and (target is None) == (not mock):
+    elif client_command is None and not (target or mock):
         fail_usage("give either --target URL, --mock, --client-command or --agent-callable")
     if fault and not mock:
         fail_usage("--fault goes with --mock")
@@ -417,11 +414,6 @@ def run(
         fail_usage("--fault-rate goes with --fault")
     if binding not in BINDINGS:
         fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
-    if binding == "jsonrpc" and (suite is not Suite.sdsi or not scenario):
-        fail_usage(
-            "--binding jsonrpc certifies an SDSI endpoint: give --suite sdsi and at least one"
-            " --scenario"
-        )
     given = {
         "levels": level or (),
         "requirements": requirement or (),
