@@ -145,7 +145,7 @@ def test_a_server_that_refuses_every_payload_passes_no_rule_on_its_refusals(
         ),
         (
             ["--agent-callable", "examples.aci_callable:agent", "--suite", "aci", "--mock"],
-            "neither --target",
+            "takes no --mock",
         ),
     ],
 )
