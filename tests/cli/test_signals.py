@@ -1,0 +1,124 @@
+"""The exit contract under signals, at every moment a user's Ctrl-C or a CI runner's cancel can
+come: during start-up, while the document is fetched, while checks run, between repeated runs, while
+fuzzing and while the proxy serves. Exit 4 with every report marked interrupted wherever anything
+was judged, exit 130 with one line where nothing was; never 1, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mocks.hostile import HOSTILE
+from mocks.serve import serve_host
+from tests.command import CLI
+from tests.command import against
+from tests.command import at_loopback
+from tests.outcome import assert_one_story
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM]
+
+
+def _interrupt(
+    arguments: list[str], ready: Callable[[Path], bool], signum: int, reports: Path
+) -> subprocess.CompletedProcess[str]:
+    """The command, `signum` sent once `ready(reports)` holds; what it printed and its exit."""
+    process = subprocess.Popen(
+        [*CLI, *arguments, "--report-dir", str(reports)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not ready(reports) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the command ended before the moment came"
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def _after(seconds: float) -> Callable[[Path], bool]:
+    started = time.monotonic()
+    return lambda _: time.monotonic() - started >= seconds
+
+
+def _results_written(count: int) -> Callable[[Path], bool]:
+    def ready(reports: Path) -> bool:
+        events = reports / "events.jsonl"
+        return events.exists() and events.read_text().count('"event": "result"') >= count
+
+    return ready
+
+
+def _nothing_judged(done: subprocess.CompletedProcess[str], reports: Path) -> None:
+    assert done.returncode == 130, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("agent-conformance: interrupted"), lines
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not reports.exists() or not list(reports.glob("*.json"))
+
+
+def _judged_then_interrupted(done: subprocess.CompletedProcess[str], reports: Path) -> None:
+    assert done.returncode == 4, done.stderr
+    report = assert_one_story(reports, 4, done.stdout, done.stderr)
+    assert report["summary"]["completion"] == "interrupted"
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_during_start_up(tmp_path: Path, signum: int) -> None:
+    done = _interrupt(["run", "--mock"], _after(0.2), signum, tmp_path / "reports")
+    _nothing_judged(done, tmp_path / "reports")
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_while_the_document_is_fetched(tmp_path: Path, signum: int) -> None:
+    with HOSTILE["silent"].serve() as url:
+        arguments = [*at_loopback(url), "--timeout", "20"]
+        done = _interrupt(arguments, _after(2.0), signum, tmp_path / "reports")
+    _nothing_judged(done, tmp_path / "reports")
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_while_checks_run(tmp_path: Path, signum: int) -> None:
+    with HOSTILE["slow-invocations"].serve() as url:
+        done = _interrupt(at_loopback(url), _results_written(3), signum, tmp_path / "reports")
+    _judged_then_interrupted(done, tmp_path / "reports")
+
+
+def test_between_repeated_runs(tmp_path: Path) -> None:
+    """A run of --repeat cut short reports the runs it made, marked interrupted."""
+    with serve_host() as host:
+        arguments = ["run", *against(host), "--suite", "woa", "--repeat", "50"]
+        done = _interrupt(arguments, _after(6), signal.SIGINT, tmp_path / "reports")
+    _judged_then_interrupted(done, tmp_path / "reports")
+    header = json.loads((tmp_path / "reports" / "report.json").read_text())["header"]
+    assert 1 <= header["options"]["repeat"]["runs"] < 50
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_while_fuzzing(tmp_path: Path, signum: int) -> None:
+    """What schemathesis sent before the signal is judged; the reports say the run was cut."""
+    reports = tmp_path / "reports"
+    with serve_host() as host:
+        arguments = ["fuzz", *against(host), "--max-examples", "1000"]
+        done = _interrupt(arguments, _after(4), signum, reports)
+    assert done.returncode == 4, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    report = json.loads((reports / "report.json").read_text())
+    assert report["summary"]["completion"] == "interrupted"
+    assert report["summary"]["gate"]["exit_code"] == 4
+    assert "Fuzzing: incomplete: interrupted" in done.stdout
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_the_proxy_before_it_serves(tmp_path: Path, signum: int) -> None:
+    with serve_host() as host:
+        arguments = ["proxy", "--upstream", host.url, "--cacert", str(host.cacert)]
+        done = _interrupt(arguments, _after(0.2), signum, tmp_path / "reports")
+    _nothing_judged(done, tmp_path / "reports")
