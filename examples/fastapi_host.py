@@ -2,9 +2,9 @@
 their JSON Schemas published as pydantic emits them ($defs and $ref for an Enum), one route for the
 document and one for invocations.
 
-    uvicorn examples.fastapi_host:app                      # then: agent-conformance run --target
-                                                           URL
-    pytest --agent-app examples.fastapi_host:app           # in-process, under the pytest plugin
+    uvicorn examples.fastapi_host:app --port 8000
+    agent-conformance run --target http://127.0.0.1:8000 --allow-http-loopback --suite woa
+    pytest --agent-app examples.fastapi_host:app --agent-suite woa   # in-process, no socket
 
 Two agents: `weather` (inline Literal units) and `translate`, whose required `target_language` is a
 str Enum, so its inputs schema holds `{"$ref": "#/$defs/Language"}`. `create_app(fault=...)`

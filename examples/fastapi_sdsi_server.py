@@ -4,8 +4,8 @@ emits them, one WoA invocation route. The SDSI behaviour itself (templates, payl
 `other` key, patches) is the reference server's (mocks/reference/sdsi_server.py), so this file shows
 only what a user writes around it.
 
-    uvicorn examples.fastapi_sdsi_server:app             # then: agent-conformance run --target URL
-                                                         --suite sdsi
+    uvicorn examples.fastapi_sdsi_server:app --port 8000
+    agent-conformance run --target http://127.0.0.1:8000 --allow-http-loopback --suite sdsi
 
 `create_app(fault=...)` serves it with one named fault of FAULTS, each breaking one rule.
 """

@@ -2,7 +2,11 @@
 functions, their schemas emitted by the SDK (a str Enum as a `$ref` to `$defs`), and a WoA document
 made from the server's own tool list (WoA 4.3.2, 5.3: transport mcp, tool_field "agent").
 
-    uvicorn examples.mcp_host:app                        # then: agent-conformance run --target URL
+    uvicorn examples.mcp_host:app --port 8000
+    agent-conformance run --target http://127.0.0.1:8000 --allow-http-loopback --suite woa
+
+(plain HTTP on loopback: without --allow-http-loopback the suite calls none of its agents, and
+says so with exit 2)
 
 `create_app(fault=...)` serves it with one named fault of FAULTS; the project's tests certify
 it clean and catch the fault on its requirement alone.

@@ -69,3 +69,23 @@ def test_the_command_line_sample_is_what_the_command_prints(tmp_path: Path) -> N
         return text.replace(f"{tmp_path}/", "reports/").splitlines()
 
     assert steady(printed) == steady(sample)
+
+
+def test_the_repeat_sample_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    """The README's --repeat --quiet sample, run again: its lines, but for the count of runs that
+    broke the rule (the coin is drawn per request, and requests go concurrently)."""
+    from tests.command import agent_conformance
+
+    command = (
+        "agent-conformance run --mock --suite woa --fault woa-5.2-agent-mismatch-400"
+        " --fault-rate 0.2 --repeat 20 --quiet"
+    )
+    sample = (ROOT / "README.md").read_text().split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    done = agent_conformance(*command.split()[1:], "--report-dir", str(tmp_path), cwd=ROOT)
+
+    def steady(text: str) -> list[str]:
+        text = re.sub(r"\d+ of 20 runs broke it, violation rate <= [\d.]+%", "K of 20 ...", text)
+        return text.replace(str(tmp_path), "reports").splitlines()
+
+    assert steady(done.stdout) == steady(sample), done.stdout
+    assert done.returncode == 1

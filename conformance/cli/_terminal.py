@@ -73,9 +73,12 @@ class RunDisplay:
         self._failing: Counter[str] = Counter()
         #: why each draft's MUSTs were not judged, for a draft that ends untested
         self._unjudged: dict[str, Counter[str]] = {}
+        #: repeated runs: how many were asked, and which stop condition ended them early
+        self._repeat: dict[str, object] = {}
 
     def handle(self, event: object) -> None:
         if isinstance(event, RunStarted):
+            self._repeat = dict(event.header.options.get("repeat") or {})
             self._totals = Counter(r.draft for r in catalogue() if r.draft in event.header.suites)
             if self.live:
                 self._progress = Progress(
@@ -128,12 +131,21 @@ class RunDisplay:
         outcome = told(summary)
         where = ", ".join(str(p) for p in reports)
         if self.quiet:
+            if summary.runs > 1:  # what the runs bound, a line a requirement that broke
+                for result in self.failures:
+                    console.out(f"{result.requirement}: {result.message.split('; ')[0]}")
             console.print(
                 f"Compliance: {outcome.headline}. Reports: {reports[0].parent if reports else '-'}",
                 markup=False,
             )
             _unexercised(summary)
             return
+        if self._repeat.get("stopped"):
+            console.print(
+                f"Stopped after {summary.runs} of {self._repeat['asked']} runs:"
+                f" {self._repeat['stopped']}.",
+                markup=False,
+            )
         if outcome.kind == "not-certified":
             console.print(f"Compliance: {outcome.headline}: {outcome.reason}", markup=False)
             console.print(f"Reports: {where}", markup=False)
@@ -180,10 +192,10 @@ class RunDisplay:
             if said in shown:
                 continue
             shown.add(said)
-            if len(message) > _MESSAGE_CHARS:
+            if len(message) > _MESSAGE_CHARS:  # its start and its end, where a cause is said
                 message = (
-                    message[:_MESSAGE_CHARS]
-                    + f"… (cut; {len(message):,} characters in the reports)"
+                    f"{message[: _MESSAGE_CHARS // 2]} … {message[-_MESSAGE_CHARS // 2 :]}"
+                    f" (cut; {len(message):,} characters in the reports)"
                 )
             more = f" (and {same[said] - 1} more saying the same)" if same[said] > 1 else ""
             line = (

@@ -506,12 +506,6 @@ def run(
         except ReportDirUnusable as error:
             unwritten(report_dir, formats)
             fail_usage(str(error))
-    if not quiet and max_violation_rate is not None and summary.runs < runs:
-        console.print(
-            f"Stopped after {summary.runs} of {runs} runs: every judged MUST's bound reached"
-            f" {max_violation_rate:g}, or a MUST violation was seen.",
-            markup=False,
-        )
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
 

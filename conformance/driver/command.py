@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import time
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ __all__ = [
     "Outcome",
     "Request",
     "client_environment",
+    "unstartable",
 ]
 
 MAX_STDOUT = 1024 * 1024
@@ -125,6 +127,27 @@ async def _reap(process: asyncio.subprocess.Process) -> None:
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(2):
             await asyncio.gather(drain(process.stdout), drain(process.stderr), process.wait())
+
+
+#: Words /bin/sh runs itself: a command that starts with one is not looked up on the PATH.
+_BUILTINS = frozenset({".", ":", "cd", "eval", "exec", "export", "set", "source", "true", "ulimit"})
+
+
+def unstartable(template: str) -> str | None:
+    """Why the client command cannot start at all (its program is nowhere), or None: one reason
+    for the whole run, rather than each scenario's exit 127."""
+    try:
+        words = shlex.split(template)
+    except ValueError as error:
+        return f"the client command cannot be read as a shell command: {error}"
+    program = next((w for w in words if "=" not in w.split("/")[0]), None)
+    if program is None or program in _BUILTINS or program.startswith(("$", "{", "(")):
+        return None
+    if "/" in program:
+        found = Path(program).is_file() and os.access(program, os.X_OK)
+    else:
+        found = shutil.which(program) is not None
+    return None if found else f"the client command cannot start: {program}: not found"
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from ..checks import driven_by
 from ..checks.preconditions import DOCUMENT_RULES
 from ..checks.woa.invocation import JUDGED_BY
 from ..checks.woa.invocation import PLAN_KEY
+from ..driver.command import unstartable
 from ..recording import NotRecorded
 from ..recording import Recorder
 from ..recording.values import Values
@@ -276,7 +277,10 @@ async def _probe_jsonrpc(options: RunOptions, client: HttpClient) -> DocumentFet
 
 
 def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
-    """Why nothing can be certified: over WoA REST, a document that never arrived."""
+    """Why nothing can be certified: over WoA REST, a document that never arrived; a client
+    command that cannot start."""
+    if options.client_command:
+        return unstartable(options.client_command)
     if (
         options.binding == WoaRestBinding.name
         and discovery.problem

@@ -144,13 +144,16 @@ def _coverage(summaries: list[Summary]) -> tuple[dict[str, Any], ...]:
     return tuple(merged.values())
 
 
-def _settled(tallies: dict[str, Tally], rate: float) -> bool:
-    """Whether every judged MUST's bound is at most `rate`, or a MUST violation was seen (nothing
-    more to learn)."""
-    musts = [t for t in tallies.values() if t.results[0].level == "MUST" and t.judged]
-    return any(t.failures for t in musts) or all(
-        upper_bound(t.failures, t.judged) <= rate for t in musts
-    )
+def _settled(tallies: dict[str, Tally], rate: float) -> str | None:
+    """Which stop condition holds, if one does: a MUST violation was seen (nothing more to learn),
+    or every judged MUST's bound is at most `rate`."""
+    musts = {i: t for i, t in tallies.items() if t.results[0].level == "MUST" and t.judged}
+    broken = sorted(i for i, t in musts.items() if t.failures)
+    if broken:
+        return f"a MUST violation was seen ({', '.join(broken[:3])})"
+    if all(upper_bound(t.failures, t.judged) <= rate for t in musts.values()):
+        return f"every judged MUST's bound reached {rate:g}"
+    return None
 
 
 async def repeated(
@@ -168,7 +171,7 @@ async def repeated(
     seeds: list[int] = []
     summaries: list[Summary] = []
     header: RunHeader | None = None
-    cut_short = False
+    cut_short, stopped = False, None
     for n in range(runs):
         seed = options.seed if n == 0 else fresh_seed()
         collect = Collect()
@@ -188,14 +191,12 @@ async def repeated(
             progress(n + 1, runs, summary)
         if not summary.complete or summary.blocker:
             break  # a run cut short or blocked: the runs after it would not be comparable
-        if max_violation_rate is not None and _settled(tallies, max_violation_rate):
+        stopped = None if max_violation_rate is None else _settled(tallies, max_violation_rate)
+        if stopped is not None:
             break
     assert header is not None
-    stopped = (
-        "every judged MUST's bound reached the rate asked for, or a MUST violation was seen"
-        if max_violation_rate is not None and len(summaries) < runs
-        else None
-    )
+    if len(summaries) == runs:
+        stopped = None
     header = dataclasses.replace(
         header,
         started=started,

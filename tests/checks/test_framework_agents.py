@@ -262,3 +262,24 @@ def test_a_probe_cap_cuts_agents_breadth_first_and_says_so(
     exercised = [a for a in coverage if a["exercised"]]
     assert 15 <= len(exercised) <= 30  # about three probes an agent before any agent gets a fourth
     assert all("raise --max-probes" in a["why"] for a in coverage[len(exercised) + 13 :])
+
+
+@pytest.mark.parametrize("example", [fastapi_host, mcp_host, fastapi_sdsi_server])
+def test_the_command_an_example_gives_certifies_it_with_its_agents_exercised(
+    example: Any, tmp_path: Path
+) -> None:
+    """Each example's docstring says how to start it (uvicorn, plain HTTP on loopback) and how to
+    certify it: that command, run as written against the app so served, exercises every agent."""
+    given = [
+        line.strip()
+        for line in (example.__doc__ or "").splitlines()
+        if line.strip().startswith("agent-conformance run ")
+    ]
+    assert len(given) == 1, given
+    with serve(lambda _: example.app, tls=False) as host:
+        command = given[0].replace("http://127.0.0.1:8000", host.url).split()[1:]
+        done = agent_conformance(*command, "--report-dir", str(tmp_path), timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert all(a["exercised"] for a in report["coverage"]["agents"]), report["coverage"]
+    assert report["summary"]["gate"]["headline"].endswith("-compliant")  # no "k of N agents"

@@ -131,3 +131,9 @@ def test_reports_that_cannot_be_written_are_a_usage_error_and_leave_no_report(
     assert "Traceback" not in done.stderr
     # nothing is left to read as the run's: no report, whole or half-written
     assert not [p.name for p in reports.iterdir()], list(reports.iterdir())
+
+
+def test_a_client_command_that_cannot_start_is_one_reason(tmp_path: Path) -> None:
+    code, gate = _run(tmp_path, "run", "--client-command", "/nonexistent/client {document}")
+    assert (code, gate["kind"]) == (2, "not-certified")
+    assert "the client command cannot start: /nonexistent/client: not found" in str(gate["reason"])

@@ -81,22 +81,22 @@ def test_help_has_no_type_tags() -> None:
 
 
 def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Path) -> None:
-    """Piped, a failure's message is cut at 160 characters with a marker saying how long it was;
-    on a 60-column terminal the level stays whole ("non-compliant", not "non-…")."""
+    """Piped, a failure's message is cut to 160 characters, its start and its end (where a cause
+    is said), with a marker saying how long it was; on a 60-column terminal the level stays whole ("non-compliant", not "non-…")."""
     from conformance.cli._terminal import RunDisplay
     from conformance.engine.gate import gated
     from conformance.report import Result
     from conformance.report import Status
     from conformance.report import summarize
 
-    long = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "x" * 500)
+    long = Result.of(catalogue()["WOA-4-VERSION-1"], Status.FAIL, "x" * 500 + " the cause")
     display = RunDisplay(quiet=False)
     display.failures.append(long)
     from conformance.cli._console import console
 
     with console.capture() as captured:
         display.finish(gated(summarize([long])), [], 1)
-    assert "… (cut; 500 characters in the reports)" in captured.get()
+    assert "x the cause (cut; 510 characters in the reports)" in captured.get()
     done = agent_conformance(
         *("run", "--mock", "--fault", "woa-4-version-1", "--suite", "woa"),
         *("--report-dir", str(tmp_path)),
