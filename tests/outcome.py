@@ -20,7 +20,7 @@ _GREEN = {colour_of("SHOULD-compliant"), colour_of("MUST-compliant")}
 
 def assert_one_story(reports: Path, code: int, stdout: str, stderr: str) -> dict[str, Any]:
     """Every surface of the run in `reports` tells the outcome its exit `code` says; the gate."""
-    report = json.loads((reports / "report.json").read_text(encoding="utf-8"))
+    report: dict[str, Any] = json.loads((reports / "report.json").read_text(encoding="utf-8"))
     gate = report["summary"]["gate"]
     assert gate["exit_code"] == code, (gate, stderr)
     assert report["summary"]["headline"] == gate["headline"]

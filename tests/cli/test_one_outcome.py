@@ -8,6 +8,7 @@ import json
 import resource
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,11 +22,12 @@ from tests.outcome import assert_one_story
 WOA = ("--suite", "woa")
 
 
-def _run(tmp_path: Path, *arguments: str) -> tuple[int, dict[str, object]]:
+def _run(tmp_path: Path, *arguments: str) -> tuple[int, dict[str, Any]]:
     reports = tmp_path / "reports"
     done = agent_conformance(*arguments, "--report-dir", str(reports))
     report = assert_one_story(reports, done.returncode, done.stdout, done.stderr)
-    return done.returncode, report["summary"]["gate"]  # type: ignore[no-any-return]
+    gate: dict[str, Any] = report["summary"]["gate"]
+    return done.returncode, gate
 
 
 @pytest.mark.parametrize(
@@ -99,8 +101,8 @@ def test_a_run_out_of_budget_says_so_on_every_surface(tmp_path: Path) -> None:
     with HOSTILE["slow-invocations"].serve() as url:
         code, gate = _run(tmp_path, *at_loopback(url), *WOA, "--budget", "2")
     assert (code, gate["kind"]) == (4, "out-of-budget")
-    assert gate["headline"].startswith("incomplete: out-of-budget")  # type: ignore[union-attr]
-    assert gate["drafts"]["woa"].startswith("incomplete")  # type: ignore[index]
+    assert gate["headline"].startswith("incomplete: out-of-budget")
+    assert gate["drafts"]["woa"].startswith("incomplete")
 
 
 def _small_files() -> None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ SIGNALS = [signal.SIGINT, signal.SIGTERM]
 
 
 def _interrupt(
-    arguments: list[str], ready: Callable[[Path], bool], signum: int, reports: Path
+    arguments: Sequence[str], ready: Callable[[Path], bool], signum: int, reports: Path
 ) -> subprocess.CompletedProcess[str]:
     """The command, `signum` sent once `ready(reports)` holds; what it printed and its exit."""
     process = subprocess.Popen(

@@ -82,7 +82,8 @@ def test_help_has_no_type_tags() -> None:
 
 def test_a_long_failure_is_cut_with_a_marker_and_the_level_never_is(tmp_path: Path) -> None:
     """Piped, a failure's message is cut to 160 characters, its start and its end (where a cause
-    is said), with a marker saying how long it was; on a 60-column terminal the level stays whole ("non-compliant", not "non-…")."""
+    is said), with a marker saying how long it was; on a 60-column terminal the level stays whole
+    ("non-compliant", not "non-…")."""
     from conformance.cli._terminal import RunDisplay
     from conformance.engine.gate import gated
     from conformance.report import Result
