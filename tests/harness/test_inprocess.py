@@ -82,3 +82,36 @@ def test_an_app_announcing_the_origin_it_is_reached_at_is_exercised_in_process()
         assert results[requirement].status is Status.PASS, results[requirement].message
     # a rule that does not apply says so in-process too, before any want of a connection
     assert results["WOA-5.3-MCP-TOOL-INVOCATION"].status is Status.NOT_APPLICABLE
+
+
+def test_a_server_that_goes_away_is_an_error_never_a_failure() -> None:
+    """A killed target answers nothing: a check that gets no answer cannot say the target broke
+    its rule (SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED failed on a connection error)."""
+    import httpx
+
+    app = reference_host(IN_PROCESS_ORIGIN)
+    inner = in_process(app)
+
+    class GoneForZhCn(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if b"zh-CN" in request.content:
+                raise httpx.ConnectError("All connection attempts failed", request=request)
+            return await inner.handle_async_request(request)
+
+    collect = Collect()
+
+    async def certify() -> None:
+        async with lifespan(app):
+            await run(
+                run_options(
+                    target=IN_PROCESS_ORIGIN,
+                    suites=("sdsi",),
+                    requirements=("SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED",),
+                    transport=GoneForZhCn(),
+                ),
+                [collect],
+            )
+
+    asyncio.run(certify())
+    (judged,) = [r for r in collect.results if r.status is not Status.SKIP]
+    assert judged.status is Status.ERROR and "no answer came" in judged.message, judged

@@ -137,6 +137,11 @@ async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
     scenario = next(iter(found.templates))
     reply = await found.binding.template(scenario, preferred_language="zh-CN")
     evidence = (reply.exchange,) if reply.exchange else ()
+    if reply.status is None:  # no answer at all (the server went away): nothing to judge
+        return errored(
+            f"asked for {scenario!r} with preferred_language zh-CN, no answer came: {reply.problem}",
+            *evidence,
+        )
     if not reply.ok:
         return failed(
             f"asked for {scenario!r} with preferred_language zh-CN, the server answered "
