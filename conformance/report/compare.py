@@ -201,10 +201,19 @@ def _column(path: Path, data: Any) -> Column:
         str(path),
         str(header.get("tool_version", "?")),
         dict(header.get("drafts") or {}),
-        str(data.get("summary", {}).get("level", "?")),
+        _verdict(data.get("summary", {})),
         statuses,
         ran,
     )
+
+
+def _verdict(summary: dict[str, Any]) -> str:
+    """What a report's outcome says (its gate's headline and exit code), or, in a report written
+    before outcomes, its level."""
+    gate = summary.get("gate") or {}
+    if "headline" in gate:
+        return f"{gate['headline']} (exit {gate['exit_code']})"
+    return str(summary.get("level", "?"))
 
 
 def load_matrix(paths: list[Path]) -> Matrix:
