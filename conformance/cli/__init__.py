@@ -231,3 +231,8 @@ def main() -> None:
             err=True,
         )
         sys.exit(3)
+    except BaseException as error:
+        if type(error).__name__ != "CancelledError":  # asyncio's, imported only by what runs
+            raise
+        typer.echo("agent-conformance: interrupted (exit 130)", err=True)
+        sys.exit(130)

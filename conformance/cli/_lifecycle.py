@@ -14,6 +14,7 @@ an exception that escapes      a defect of the suite: one line, exit 3, the trac
 from __future__ import annotations
 
 import signal
+import sys
 import traceback
 from collections.abc import Coroutine
 from pathlib import Path
@@ -30,6 +31,10 @@ class _Settings:
 
     report_dir: Path | None = None
     debug: bool = False
+    #: the signal that came outside a run, kept in case its exception was swallowed (Python ignores
+    #: an exception raised in a weakref callback of the import machinery): a run that starts after
+    #: it is cancelled at once
+    interrupted: str | None = None
 
 
 settings = _Settings()
@@ -41,12 +46,21 @@ class Interrupted(BaseException):
 
 
 def _raise_interrupt(signum: int, _: object) -> None:
-    raise Interrupted(signal.Signals(signum).name)
+    settings.interrupted = signal.Signals(signum).name
+    raise Interrupted(settings.interrupted)
+
+
+def _unraisable(unraisable: Any, *, then: Any = sys.unraisablehook) -> None:
+    """An `Interrupted` that Python could not raise (in a callback) is no traceback: the signal
+    is kept in `settings`, and the next run is cancelled at once."""
+    if not isinstance(unraisable.exc_value, Interrupted):
+        then(unraisable)
 
 
 def signals_interrupt() -> None:
     """Make SIGINT and SIGTERM unwind as `Interrupted` (outside a run, where the runner handles them
     itself). A SIGINT its parent ignores (a job started in the background) stays ignored."""
+    sys.unraisablehook = _unraisable
     try:
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _raise_interrupt)
@@ -69,6 +83,8 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
         except (NotImplementedError, RuntimeError, ValueError):
             # not the main thread, or no signals here
             pass
+    if settings.interrupted is not None:  # a signal came before, and its exception was lost
+        task.cancel(settings.interrupted)
     try:
         return await task
     finally:

@@ -23,6 +23,7 @@ from ..usecases.mutation import record
 from ._console import console
 from ._console import fail_usage
 from ._console import progress_bar
+from ._lifecycle import interruptible
 from .mock import reference_agents
 
 __all__ = ["mutate"]
@@ -45,11 +46,25 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
         return list(await asyncio.gather(*(judged(m) for m in mutants)))
 
 
+#: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
+#: breaks WOA-8.1-NO-PLAIN-HTTP (plain HTTP on the open Internet) breaks two wider MUSTs too, and
+#: the reference host is on loopback.
+PROVEN_BY_TESTS = {
+    "WOA-8.1-NO-PLAIN-HTTP": [
+        "tests/checks/test_woa_waivers.py::test_plain_http_on_the_open_internet_fails_no_plain_http"
+    ]
+}
+
+
 def proof_record(kills: Counter[str]) -> dict[str, object]:
     """Per requirement, the named faults that fail it (mocks/faults/: the host's and the WoA
-    client's) and the mutants this run killed with it."""
+    client's), the mutants this run killed with it, and for a rule neither reaches, the tests
+    that fail it."""
     refs = reference_agents()
-    requirements: dict[str, dict[str, object]] = {}
+    requirements: dict[str, dict[str, object]] = {
+        requirement: {"faults": [], "mutants_killed": 0, "tests": tests}
+        for requirement, tests in PROVEN_BY_TESTS.items()
+    }
     for name, fault in (*refs.faults.items(), *refs.client_faults.items()):
         requirements.setdefault(fault.requirement, {"faults": [], "mutants_killed": 0})[
             "faults"
@@ -123,7 +138,10 @@ def mutate(
     # the mutants make the reference agents log what they refuse
     logging.getLogger("mocks").setLevel(logging.CRITICAL)
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
-    outcomes = asyncio.run(_mutate(suites, per_site, jobs))
+    try:
+        outcomes = asyncio.run(interruptible(_mutate(suites, per_site, jobs)))
+    except asyncio.CancelledError:
+        fail_usage("interrupted before every mutant was judged; no report was written", 130)
     total, killed, equivalent, survived, score = _score(outcomes)
     console.print(
         f"{total} mutants, {killed} killed, {equivalent} equivalent, {survived} survived, score"

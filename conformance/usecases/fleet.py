@@ -18,15 +18,20 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 from collections.abc import Callable
+from collections.abc import Coroutine
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from typing import TypeVar
 
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,21 @@ def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[s
     }
 
 
-def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
+async def _until(work: Coroutine[Any, Any, T], stop: threading.Event | None) -> T:
+    """`work`, cancelled (a run then finishes as interrupted, its reports written) once `stop` is
+    set."""
+    task = asyncio.ensure_future(work)
+    while stop is not None and not task.done():
+        await asyncio.wait({task}, timeout=0.1)
+        if stop.is_set():
+            task.cancel()
+            break
+    return await task
+
+
+def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
-    Never raises."""
+    Never raises. `stop`, once set (a signal), cuts the run short."""
     from ..engine.runner import TargetUnreachable
     from ..engine.runner import run
     from ..report.outcome import told
@@ -109,7 +126,7 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
             cacert=spec.cacert,
             allow_http_loopback=spec.allow_http_loopback,
         )
-        summary = asyncio.run(run(options, writers_for(folder)))
+        summary = asyncio.run(_until(run(options, writers_for(folder)), stop))
     except OptionsUnusable as error:
         return _unjudged(spec, folder, 2, str(error))
     except TargetUnreachable as error:
@@ -126,9 +143,16 @@ def certify_one(spec: TargetSpec, out: str) -> dict[str, Any]:
 
 
 def _local(specs: list[TargetSpec], out: Path, jobs: int) -> Iterator[dict[str, Any]]:
+    stop = threading.Event()
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="fleet") as pool:
-        for done in as_completed([pool.submit(certify_one, spec, str(out)) for spec in specs]):
-            yield done.result()
+        futures = [pool.submit(certify_one, spec, str(out), stop) for spec in specs]
+        try:
+            for done in as_completed(futures):
+                yield done.result()
+        except BaseException:  # a signal: the runs under way finish as interrupted, none starts
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 def _distributed(specs: list[TargetSpec], out: Path, scheduler: str) -> Iterator[dict[str, Any]]:

@@ -79,6 +79,7 @@ def test_a_stale_baseline_entry_is_a_failure_on_every_surface(tmp_path: Path) ->
         ("not-found", 2, "not-certified"),
         ("html-200", 1, "must-failed"),
         ("private-rest-base", 2, "no-agent-exercised"),
+        ("exploding-schema", 4, "must-errored"),
     ],
 )
 def test_a_target_that_is_no_certifiable_host_says_so_once(

@@ -123,3 +123,47 @@ def test_the_proxy_before_it_serves(tmp_path: Path, signum: int) -> None:
         arguments = ["proxy", "--upstream", host.url, "--cacert", str(host.cacert)]
         done = _interrupt(arguments, _after(0.2), signum, tmp_path / "reports")
     _nothing_judged(done, tmp_path / "reports")
+
+
+def test_a_signal_once_the_reports_are_written_changes_nothing() -> None:
+    """The run's work finishes (its reports written) and a signal comes before the loop hands its
+    result on: the result stands, nothing is cancelled after the fact."""
+    import asyncio
+    import os
+
+    from conformance.cli._lifecycle import interruptible
+
+    async def work() -> str:
+        await asyncio.sleep(0)
+        os.kill(os.getpid(), signal.SIGINT)  # as the last report is written
+        return "reports written"
+
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        assert asyncio.run(interruptible(work())) == "reports written"
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("command", ["mutate", "fleet"])
+def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str) -> None:
+    """Interrupted, `mutate` and `fleet` end at once with one line (a fleet's runs under way
+    finish as interrupted, their reports written), never silence or a traceback."""
+    with HOSTILE["slow-invocations"].serve() as url:
+        targets = tmp_path / "targets.json"
+        targets.write_text(json.dumps([{"target": url, "allow_http_loopback": True}]))
+        arguments = (
+            ["mutate", "--suite", "woa"]
+            if command == "mutate"
+            else ["fleet", "--targets", str(targets)]
+        )
+        started = time.monotonic()
+        done = _interrupt(arguments, _after(4), signal.SIGINT, tmp_path / "reports")
+    assert time.monotonic() - started < 30
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("agent-conformance: interrupted")
+    assert "Traceback" not in done.stdout + done.stderr
+    if command == "fleet":
+        (folder,) = [p for p in (tmp_path / "reports").iterdir() if p.is_dir()]
+        report = json.loads((folder / "report.json").read_text())
+        assert report["summary"]["completion"] == "interrupted"

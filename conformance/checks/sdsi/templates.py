@@ -139,8 +139,7 @@ async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
     evidence = (reply.exchange,) if reply.exchange else ()
     if reply.status is None:  # no answer at all (the server went away): nothing to judge
         return errored(
-            f"asked for {scenario!r} in zh-CN, no answer came: {reply.problem}",
-            *evidence,
+            f"asked for {scenario!r} in zh-CN, no answer came: {reply.problem}", *evidence
         )
     if not reply.ok:
         return failed(

@@ -29,6 +29,9 @@ from ..registry import waived
 __all__: list[str] = []
 
 WOA_JSON = "application/woa+json"
+#: Answers at the well-known path that ask something of the suite rather than refuse the document:
+#: credentials (the run's --header), or time (Retry-After).
+_ASKS_MORE = frozenset({401, 403, 407, 429})
 #: The charset parameters that name UTF-8, or US-ASCII, whose texts are UTF-8 texts too.
 _UTF8_CHARSETS = ("utf-8", "utf8", "us-ascii", "ascii")
 
@@ -52,8 +55,13 @@ async def woa_1_well_known_location(target: Target) -> Verdict:
         return failed(
             f"nothing at {discovery.url} ({discovery.response.status})", discovery.response.exchange
         )
-    if discovery.response.status != 200:
+    if discovery.response.status in _ASKS_MORE:  # credentials, or patience: nothing to judge yet
         return errored(discovery.problem or "", discovery.response.exchange)
+    if discovery.response.status != 200:
+        return failed(
+            f"{discovery.url} answered {discovery.response.status} where the document was expected",
+            discovery.response.exchange,
+        )
     media = discovery.response.media_type
     if discovery.cause == "not-json" and not (
         media == "application/json" or media.endswith("+json")

@@ -94,7 +94,7 @@ def _testcase(result: Result) -> TestCase:
     proof = result.proof
     proven = (
         f"faults {', '.join(proof.get('faults', [])) or 'none'}; {proof.get('mutants_killed', 0)}"
-        " mutants killed"
+        " mutants killed" + "".join(f"; test {test}" for test in proof.get("tests", []))
         if proof
         else ""
     )

@@ -6,8 +6,9 @@ transport: no socket, no TLS), judging only the suite and roles that read the mu
                   baseline verdicts and the answers to plan from
     plan(...)     one mutant per (site, operator, member) that changes the recorded answer
     judge(...)    certify again with the mutant in front; killed when a requirement newly fails
-                  (or newly errors at MUST level: the gate then stops it too), equivalent when the
-                  reviewed list says the draft permits the mutated answer, survived otherwise
+                  (or newly errors at MUST level, or at any level when nothing is left
+                  certifiable: the gate then stops it too), equivalent when the reviewed list
+                  says the draft permits the mutated answer, survived otherwise
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import httpx
 from ...engine.runner import run
 from ...report import ResultRecorded
 from ...report import Status
+from ...report.outcome import told
 from ...target import run_options
 from ..references import references
 from .middleware import Mutating
@@ -106,7 +108,8 @@ class Outcome:
 Verdicts = dict[str, tuple[Status, str]]  # requirement -> (status, level)
 
 
-async def _certify(config: str, middleware: Mutating) -> Verdicts:
+async def _certify(config: str, middleware: Mutating) -> tuple[Verdicts, str]:
+    """The verdicts of the reference behind `middleware`, and what decided the run's outcome."""
     app = references().create_app(TARGET)
     middleware.app = app
     suites, roles = CONFIGS[config]
@@ -132,8 +135,8 @@ async def _certify(config: str, middleware: Mutating) -> Verdicts:
             seed=0,
             transport=httpx.ASGITransport(app=middleware),
         )
-        await run(options, [Collect()])
-    return verdicts
+        summary = await run(options, [Collect()])
+    return verdicts, told(summary).kind
 
 
 async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
@@ -141,7 +144,7 @@ async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
     baselines, answers = {}, []
     for config in CONFIGS:
         recorder = Mutating(app=None)  # type: ignore[arg-type]
-        baselines[config] = await _certify(config, recorder)
+        baselines[config], _ = await _certify(config, recorder)
         # each site from the run that judges it
         answers += [a for a in recorder.recorded if config_of(a.site) == config]
     return baselines, answers
@@ -243,13 +246,16 @@ async def judge(mutant: Mutant, baseline: Verdicts, reviewed: list[Equivalent]) 
         operator=mutant.operator,
         member=mutant.member,
     )
-    verdicts = await _certify(mutant.config, middleware)
+    verdicts, decided = await _certify(mutant.config, middleware)
     if not middleware.applied:
         return Outcome(mutant, "not-applied", reason="no answer at the site in this run")
+    # a mutant that leaves nothing certifiable (the document never obtained) is stopped by the
+    # gate (exit 2): the rules that could not judge it are its killers
+    blocked = decided == "not-certified"
     newly = sorted(
         r
         for r, (status, level) in verdicts.items()
-        if (status is Status.FAIL or (status is Status.ERROR and level == "MUST"))
+        if (status is Status.FAIL or (status is Status.ERROR and (level == "MUST" or blocked)))
         and baseline.get(r, (None,))[0] != status
     )
     if newly:
