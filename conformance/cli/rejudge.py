@@ -13,7 +13,6 @@ from .. import __version__
 from ..engine.runner import TargetUnreachable
 from ..recording import Replay
 from ..report import Collect
-from ..report import Skip
 from ..report.writers import FORMATS
 from ..usecases.rejudge import changed_verdicts
 from ..usecases.rejudge import rejudge as rejudge_recording
@@ -68,11 +67,8 @@ def rejudge(
         for requirement, results in replay.previous_results().items()
     }
     changed = changed_verdicts(before, collect.results)
-    live_only = sum(r.skip is Skip.NOT_RECORDED for r in collect.results)
     console.print(
-        f"{len(changed)} verdicts changed since the recording"
-        + (":" if changed else ".")
-        + (f" ({live_only} not judged: not in the recording)" if live_only else ""),
+        f"{len(changed)} verdicts changed since the recording" + (":" if changed else "."),
         markup=False,
     )
     for requirement, old, new, message in changed:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import secrets
 import ssl
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -148,7 +149,8 @@ class RunOptions:
             "scenarios": list(self.scenarios),
             "max_experimental_keys": self.max_experimental_keys,
             "strict": self.strict,
-            "check_timeout": self.check_deadline,
+            "check_timeout": self.check_timeout,
+            "check_deadline": self.check_deadline,
             "budget": self.budget,
             "in_process": self.in_process,
             "client_command": self.client_command,
@@ -161,6 +163,55 @@ class RunOptions:
             "require_every_agent": self.require_every_agent,
             "replayed_from": str(self.replay.folder) if self.replay else None,
         }  # names only: values may be credentials
+
+    @classmethod
+    def from_recorded(
+        cls, target: str, suites: Sequence[str], recorded: Mapping[str, Any], **live: Any
+    ) -> RunOptions:
+        """The options `recorded()` wrote, read back, every field of them (tests hold the round
+        trip): a re-judged run is the run that was recorded. A header's value was never recorded:
+        it is a placeholder, which a replay never sends anywhere. `live` gives what no record holds
+        (the replay, a transport)."""
+        chosen: Mapping[str, Sequence[str]] = recorded.get("selection") or {}
+        expected = recorded.get("baseline")
+        return cls(
+            target=target,
+            suites=tuple(suites),
+            binding=str(recorded.get("binding", WoaRestBinding.name)),
+            roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
+            timeout=float(recorded.get("timeout", 10.0)),
+            max_body=int(recorded.get("max_body", cls.max_body)),
+            cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
+            allow_http_loopback=bool(recorded.get("allow_http_loopback")),
+            allowed_origins=tuple(recorded.get("allowed_origins") or ()),
+            scenarios=tuple(recorded.get("scenarios") or ()),
+            max_experimental_keys=recorded.get("max_experimental_keys"),
+            strict=bool(recorded.get("strict")),
+            parallel=int(recorded.get("parallel", cls.parallel)),
+            check_timeout=recorded.get("check_timeout"),
+            budget=float(recorded.get("budget", DEFAULT_BUDGET)),
+            client_command=recorded.get("client_command"),
+            selection=Selection(
+                tuple(chosen.get("levels", ())),
+                tuple(chosen.get("requirements", ())),
+                tuple(chosen.get("sections", ())),
+                tuple(chosen.get("excluded", ())),
+            ),
+            baseline=(
+                Baseline(str(expected["path"]), dict(expected["expected_failures"]))
+                if expected
+                else None
+            ),
+            headers=tuple((str(name), UNRECORDED) for name in recorded.get("headers") or ()),
+            seed=int(recorded.get("seed", 0)),
+            max_probes=int(recorded.get("max_probes", DEFAULT_MAX_PROBES)),
+            require_every_agent=bool(recorded.get("require_every_agent")),
+            **live,
+        )
+
+
+#: The value a header read back from a record carries: values are never recorded.
+UNRECORDED = "<not recorded>"
 
 
 class OptionsUnusable(ValueError):

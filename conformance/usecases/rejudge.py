@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ..bindings.observed import Traffic
-from ..engine.runner import DEFAULT_ROLES
 from ..engine.runner import RunOptions
 from ..engine.runner import run
 from ..recording import Replay
@@ -22,32 +20,22 @@ from ..report import Handler
 from ..report import Result
 from ..report import Skip
 from ..report import Summary
-from ..target import run_options
+from ..target import SUITES
 from .proxy import judged_run
 
-__all__ = ["changed_verdicts", "options_for", "rejudge", "rejudged"]
+__all__ = ["NOT_JUDGED", "changed_verdicts", "options_for", "rejudge", "rejudged"]
+
+#: What a requirement judged when recorded reads as when the replay cannot judge it now.
+NOT_JUDGED = "not judged (not in the recording)"
+JUDGED = frozenset({"pass", "fail", "error", "waived"})
 
 
 def options_for(replay: Replay) -> RunOptions:
-    """The recorded run's options, answering from `replay`."""
-    recorded: dict[str, Any] = replay.meta.get("options", {})
-    return run_options(
+    """The recorded run's options, every one of them read back, answering from `replay`."""
+    return RunOptions.from_recorded(
         str(replay.meta["target"]),
-        suites=tuple(replay.meta.get("drafts", {})) or "all",
-        binding=str(recorded.get("binding", "woa-rest")),
-        roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
-        timeout=float(recorded.get("timeout", 10.0)),
-        cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
-        allow_http_loopback=bool(recorded.get("allow_http_loopback")),
-        allowed_origins=tuple(recorded.get("allowed_origins") or ()),
-        scenarios=tuple(recorded.get("scenarios") or ()),
-        max_experimental_keys=recorded.get("max_experimental_keys"),
-        strict=bool(recorded.get("strict")),
-        check_timeout=recorded.get("check_timeout"),
-        budget=float(recorded.get("budget", 300.0)),
-        client_command=recorded.get("client_command"),
-        parallel=int(recorded.get("parallel", 4)),
-        seed=int(replay.meta.get("seed", 0)),
+        tuple(replay.meta.get("drafts", {})) or SUITES,
+        {**replay.meta.get("options", {}), "seed": replay.meta.get("seed", 0)},
         replay=replay,
     )
 
@@ -82,16 +70,19 @@ def changed_verdicts(
     before: dict[str, list[str]], after: list[Result]
 ) -> list[tuple[str, list[str], list[str], str]]:
     """(requirement, statuses before, statuses now, message) for each requirement whose verdicts
-    differ; a requirement the replay could not judge (a skip "not in the recording") is not a
-    change."""
+    differ. A requirement the replay could not judge (a skip "not in the recording") reads "not
+    judged" now: a change when it was judged when recorded, never a silent one."""
     now: dict[str, list[Result]] = {}
     for result in after:
         now.setdefault(result.requirement, []).append(result)
     changes = []
     for requirement, results in now.items():
+        earlier = before.get(requirement, [])
         if all(r.skip is Skip.NOT_RECORDED for r in results):
+            if any(s in JUDGED for s in earlier):
+                changes.append((requirement, earlier, [NOT_JUDGED], results[0].message))
             continue
         statuses = [r.status.value for r in results]
-        if statuses != before.get(requirement, []):
-            changes.append((requirement, before.get(requirement, []), statuses, results[0].message))
+        if statuses != earlier:
+            changes.append((requirement, earlier, statuses, results[0].message))
     return changes

@@ -5,6 +5,7 @@ the option at fault."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -98,3 +99,56 @@ def test_the_a2a_binding_without_its_extra_names_the_extra_and_exits_2(
         app, ["run", "--target", "https://agents.example", "--suite", "aci", "--binding", "a2a"]
     )
     assert result.exit_code == 2 and "agent-conformance[a2a]" in result.output
+
+
+def test_what_a_run_records_of_its_options_reads_back_whole(tmp_path: Path) -> None:
+    """read(record(options)) == options for every field a run records: a re-judged run is the run
+    that was recorded (a header's value is never recorded: only its name comes back)."""
+    import dataclasses
+
+    from conformance.target import RunOptions
+
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(
+        '{"format": "agent-conformance-baseline/1",'
+        ' "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips it"}}'
+    )
+    given = run_options(
+        "https://agents.example",
+        suites=("woa", "sdsi"),
+        roles=("host", "server"),
+        allowed_origins=("https://other.example",),
+        headers=("Authorization: Bearer CANARY",),
+        levels=("must",),
+        sections=("4", "5.2"),
+        exclude=("WOA-4-VERSION-1",),
+        baseline=baseline,
+        scenarios=("flight_booking",),
+        seed=99,
+        timeout=3.5,
+        max_body=1234,
+        allow_http_loopback=True,
+        max_experimental_keys=4,
+        strict=True,
+        parallel=2,
+        check_timeout=7.0,
+        budget=42.0,
+        max_probes=5,
+        require_every_agent=True,
+    )
+    recorded = json.loads(json.dumps(given.recorded()))  # as it lies in a file
+    assert "CANARY" not in json.dumps(recorded)
+    again = RunOptions.from_recorded(given.target, given.suites, recorded)
+    for option in dataclasses.fields(RunOptions):
+        if option.name == "headers":
+            assert [n for n, _ in again.headers] == [n for n, _ in given.headers]
+        elif option.compare and option.name != "record":
+            assert getattr(again, option.name) == getattr(given, option.name), option.name
+    # and every field that differs from its default is one the record names
+    defaults = RunOptions("https://agents.example")
+    changed = {
+        f.name
+        for f in dataclasses.fields(RunOptions)
+        if f.compare and getattr(given, f.name) != getattr(defaults, f.name)
+    }
+    assert changed - {"target", "suites", "headers"} <= set(recorded) | {"check_timeout"}

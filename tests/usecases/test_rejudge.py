@@ -168,3 +168,51 @@ def test_a_recorded_body_over_the_cap_replays_as_the_failure_it_would_have_been(
 
     with pytest.raises(ExchangeFailed, match="exceeds the 10-byte cap"):
         asyncio.run(fetch())
+
+
+def test_a_run_recorded_with_its_own_options_rejudges_as_that_run(tmp_path: Path) -> None:
+    """--max-probes, a selection and a baseline come back from the recording: the re-judged run
+    sends the probes the recorded one sent, judges what it judged, and says every verdict that no
+    longer holds (none here)."""
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(
+        json.dumps(
+            {
+                "format": "agent-conformance-baseline/1",
+                "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips it"},
+            }
+        )
+    )
+    recorded = runner.invoke(
+        app,
+        [
+            *("run", "--mock", "--suite", "woa", "--quiet", "--max-probes", "5"),
+            *("--level", "must", "--level", "should", "--exclude", "WOA-4-VERSION-1"),
+            *("--fault", "woa-7-caching-headers", "--baseline", str(baseline)),
+            *("--record", str(tmp_path / "rec"), "--report-dir", str(tmp_path / "reports")),
+        ],
+    )
+    assert recorded.exit_code == 0, recorded.output
+    report, output = rejudged_report(tmp_path / "rec", tmp_path / "again")
+    assert "0 verdicts changed since the recording." in output, output
+    original = json.loads((tmp_path / "reports" / "report.json").read_text())
+    assert without_times(report) == without_times(original)
+    options = report["header"]["options"]
+    assert options["max_probes"] == 5 and options["baseline"]["expected_failures"]
+    assert options["selection"]["excluded"] == ["WOA-4-VERSION-1"]
+
+
+def test_a_verdict_the_replay_cannot_reach_is_a_change_never_silence() -> None:
+    from conformance.report import Result
+    from conformance.report import Skip
+    from conformance.report import Status
+    from conformance.requirements import catalogue
+    from conformance.usecases.rejudge import NOT_JUDGED
+    from conformance.usecases.rejudge import changed_verdicts
+
+    requirement = catalogue()["WOA-4-VERSION-1"]
+    lost = Result.of(requirement, Status.SKIP, "not in the recording", skip=Skip.NOT_RECORDED)
+    assert changed_verdicts({"WOA-4-VERSION-1": ["pass"]}, [lost]) == [
+        ("WOA-4-VERSION-1", ["pass"], [NOT_JUDGED], "not in the recording")
+    ]
+    assert changed_verdicts({"WOA-4-VERSION-1": ["skip"]}, [lost]) == []
