@@ -96,11 +96,18 @@ def verify_command(
             ),
         ),
     ] = None,
+    require_recording: Annotated[
+        bool,
+        typer.Option(
+            "--require-recording",
+            help="Fail when the bundle attests a recording and no --recording is given.",
+        ),
+    ] = False,
 ) -> None:
     """Check an attestation offline: its signature, then every attested file. Exit 0 when it
     holds, 1 (with the reason on one line) when anything was changed."""
     try:
-        verified = verify(bundle, key, report_dir, recording)
+        verified = verify(bundle, key, report_dir, recording, require_recording=require_recording)
     except ValueError as error:
         fail_usage(f"{key}: {error}")
     except AttestationInvalid as error:
@@ -108,8 +115,9 @@ def verify_command(
         raise typer.Exit(1) from None
     statement = verified.statement
     console.print(
-        f"Verified: {statement.get('target')} is {statement.get('level')} by agent-conformance"
-        f" {statement.get('suite_version')} ({verified.files} files, attested"
-        f" {statement.get('attested')})",
+        f"Verified: {statement.get('target')} is"
+        f" {(statement.get('gate') or {}).get('headline', statement.get('level'))} by"
+        f" agent-conformance {statement.get('suite_version')}, attested"
+        f" {statement.get('attested')}: {verified.said()}",
         markup=False,
     )

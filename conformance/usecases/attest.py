@@ -13,9 +13,11 @@ recording (`recording/meta.json`, ..., `recording/bodies/<sha256>`), each by its
 predicate (PREDICATE_TYPE) is what the suite says: its version, the catalogue's digest, the draft
 revisions, the target and the digest of its WoA document, the compliance levels and the gate.
 Verification checks the signature, then every subject against its file, then, with the
-recording, that it re-judges to the report's verdicts the way it was made (a run's or a client's
-replayed, a proxy's traffic judged again): a changed file, statement or signature fails with one
-line saying which.
+recording, that it re-judges to the whole report the way it was made (a run's or a client's
+replayed with its own options, a proxy's traffic judged again): every result, the summary and the
+options, times apart. A changed file, statement or signature, or a report doctored before it was
+signed, fails with one line naming the first field that differs. Without the recording it says
+which subjects went unchecked.
 """
 
 from __future__ import annotations
@@ -167,16 +169,38 @@ def attest(report_dir: Path, key: Path, recording: Path | None = None) -> Path:
 @dataclass(frozen=True)
 class Verified:
     statement: dict[str, Any]
-    files: int
+    files: int  # report files checked against their digests
+    recorded: int  # recording files checked, the recording re-judged to the report
+    unchecked: int  # recording files attested but not checked (no recording given)
+
+    def said(self) -> str:
+        """What was checked, and what was not, in words."""
+        checked = f"{self.files} report files" + (
+            f" and {self.recorded} recording files, re-judged to the same report"
+            if self.recorded
+            else ""
+        )
+        if self.unchecked:
+            checked += (
+                f"; {self.unchecked} recording files attested but NOT checked: the report's"
+                " verdicts rest on the signature alone (give --recording)"
+            )
+        return checked
 
 
 def verify(
-    bundle_path: Path, key: Path, report_dir: Path | None = None, recording: Path | None = None
+    bundle_path: Path,
+    key: Path,
+    report_dir: Path | None = None,
+    recording: Path | None = None,
+    *,
+    require_recording: bool = False,
 ) -> Verified:
     """Check the envelope's signature with the public `key`, then each report file it names in
     `report_dir` (default: the bundle's folder), then, given the `recording`, that each of its files
-    is the attested one and that it still re-judges to the attested verdicts. Raises
-    `AttestationInvalid` with the first reason it fails."""
+    is the attested one and that it re-judges to the attested report. Raises
+    `AttestationInvalid` with the first reason it fails (`require_recording`: also when the bundle
+    attests a recording that was not given)."""
     try:
         envelope = Envelope.from_dict(json.loads(bundle_path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -206,22 +230,30 @@ def verify(
             raise AttestationInvalid(
                 f"{name} was changed after it was attested (its SHA-256 differs)"
             )
+    recorded = {
+        n.removeprefix(RECORDING): d for n, d in subjects.items() if n.startswith(RECORDING)
+    }
     if recording is not None:
-        recorded = {
-            n.removeprefix(RECORDING): d for n, d in subjects.items() if n.startswith(RECORDING)
-        }
         _verify_recording(recorded, recording, folder / "report.json")
-    return Verified(statement["predicate"], len(reports))
+        return Verified(statement["predicate"], len(reports), len(recorded), 0)
+    if recorded and require_recording:
+        raise AttestationInvalid(
+            f"the bundle attests {len(recorded)} recording files, and no --recording was given to"
+            " check them"
+        )
+    return Verified(statement["predicate"], len(reports), 0, len(recorded))
 
 
 def _verify_recording(attested: dict[str, str], recording: Path, report: Path) -> None:
-    """The recording's files are the attested ones (its bodies too), and it re-judges to the
-    report's verdicts."""
+    """The recording's files are the attested ones (its bodies too), and it re-judges, with the
+    run's own options, to the report: every result (status, level, message, evidence), the summary
+    (gate, exit code, levels, headline, counts, coverage) and the options, times apart."""
     import asyncio
 
     from ..recording import Replay
-    from .rejudge import changed_verdicts
-    from .rejudge import rejudged
+    from ..report import Collect
+    from ..report.writers.json_report import report_document
+    from .rejudge import rejudge
 
     if not attested:
         raise AttestationInvalid("the bundle attests no recording")
@@ -234,19 +266,61 @@ def _verify_recording(attested: dict[str, str], recording: Path, report: Path) -
                 else f"the recording's {name}"
             )
             raise AttestationInvalid(f"{what} is not the attested one")
-    before: dict[str, list[str]] = {}
-    for result in json.loads(report.read_text(encoding="utf-8")).get("results", []):
-        before.setdefault(result["requirement"], []).append(result["status"])
+    attested = json.loads(report.read_text(encoding="utf-8"))
     try:
         replay = Replay.load(recording)
     except (OSError, ValueError, KeyError, RecursionError) as error:
         raise AttestationInvalid(
             f"the recording cannot be read: {type(error).__name__}: {error}"
         ) from None
-    changed = changed_verdicts(before, asyncio.run(rejudged(replay)))
-    if changed:
-        requirement, old, new, message = changed[0]
-        raise AttestationInvalid(
-            f"the recording re-judges to other verdicts ({len(changed)}): {requirement} "
-            f"{', '.join(old) or 'not judged'} -> {', '.join(new)}: {message[:120]}"
-        )
+    collect = Collect()
+    summary = asyncio.run(rejudge(replay, [collect]))
+    assert collect.header is not None
+    judged = json.loads(
+        json.dumps(report_document(collect.header, collect.results, summary), ensure_ascii=False)
+    )
+    difference = first_difference(_steady(attested), _steady(judged), "report.json")
+    if difference is not None:
+        raise AttestationInvalid(f"the recording re-judges to another report: {difference}")
+
+
+#: What differs between two honest judgings of one recording: times, and where a replay came from.
+_UNSTEADY = frozenset({"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"})
+
+
+def _steady(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _steady(v) for k, v in value.items() if k not in _UNSTEADY}
+    if isinstance(value, list):
+        return [_steady(v) for v in value]
+    return value
+
+
+def first_difference(said: Any, judged: Any, path: str) -> str | None:
+    """Where `said` (the attested report) first differs from `judged` (the recording judged
+    again), and how, or None."""
+    if isinstance(said, dict) and isinstance(judged, dict):
+        for key in [*said, *(k for k in judged if k not in said)]:
+            if key not in judged or key not in said:
+                return f"{path}.{key} is {'missing' if key not in said else 'extra'} in the report"
+            found = first_difference(said[key], judged[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(said, list) and isinstance(judged, list):
+        if len(said) != len(judged):
+            return f"{path} holds {len(said)} items, the recording re-judges to {len(judged)}"
+        for index, (one, other) in enumerate(zip(said, judged, strict=True)):
+            label = one.get("requirement", index) if isinstance(one, dict) else index
+            found = first_difference(one, other, f"{path}[{label}]")
+            if found is not None:
+                return found
+        return None
+    if said != judged:
+        return f"{path} says {_short(said)}, the recording re-judges to {_short(judged)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:79] + "…"

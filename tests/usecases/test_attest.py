@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -222,37 +223,95 @@ def test_an_attested_recording_is_checked_and_re_judged(tmp_path: Path) -> None:
     assert report["results"]
 
 
-def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(tmp_path: Path) -> None:
-    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+@pytest.fixture(scope="module")
+def failing_recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A failing run's reports and recording, kept pristine: each test doctors a copy."""
+    folder = tmp_path_factory.mktemp("failing")
+    reports, recording = folder / "reports", folder / "recording"
     runner.invoke(
         app,
         [
-            "run",
-            "--mock",
-            "--suite",
-            "woa",
-            "--quiet",
-            "--fault",
-            "woa-4-version-1",
-            "--record",
-            str(recording),
-            "--report-dir",
-            str(reports),
+            *("run", "--mock", "--suite", "woa", "--quiet", "--fault", "woa-4-version-1"),
+            *("--record", str(recording), "--report-dir", str(reports)),
         ],
     )
+    return reports, recording
+
+
+def _failing(report: dict[str, Any]) -> dict[str, Any]:
+    return next(r for r in report["results"] if r["requirement"] == "WOA-4-VERSION-1")
+
+
+#: Each edit a doctor makes to a failing run's report.json, and the field verify must name.
+DOCTORED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "a result's status": (
+        lambda r: _failing(r).update(status="pass"),
+        "report.json.results[WOA-4-VERSION-1].status",
+    ),
+    "a result's message": (
+        lambda r: _failing(r).update(message="all fine"),
+        "report.json.results[WOA-4-VERSION-1].message",
+    ),
+    "a result's evidence": (
+        lambda r: _failing(r).update(evidence=[]),
+        "report.json.results[WOA-4-VERSION-1].evidence",
+    ),
+    "the gate": (
+        lambda r: r["summary"]["gate"].update(exit_code=0),
+        "report.json.summary.gate.exit_code",
+    ),
+    "the headline": (
+        lambda r: r["summary"].update(headline="SHOULD-compliant"),
+        "report.json.summary.headline",
+    ),
+    "the levels": (
+        lambda r: r["summary"]["levels"].update(woa="SHOULD-compliant"),
+        "report.json.summary.levels.woa",
+    ),
+    "the counts": (
+        lambda r: r["summary"]["by_status"].update(fail=0),
+        "report.json.summary.by_status.fail",
+    ),
+    "the options": (
+        lambda r: r["header"]["options"].update(strict=True),
+        "report.json.header.options.strict",
+    ),
+}
+
+
+@pytest.mark.parametrize("doctored", sorted(DOCTORED))
+def test_a_doctored_report_signed_honestly_is_caught_by_its_recording(
+    failing_recording: tuple[Path, Path], tmp_path: Path, doctored: str
+) -> None:
+    """The README's promise, field by field: a report doctored and then signed honestly fails
+    verify --recording, which names the first field that differs."""
+    import shutil
+
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    shutil.copytree(failing_recording[0], reports)
+    shutil.copytree(failing_recording[1], recording)
     report = json.loads((reports / "report.json").read_text())
-    for result in report["results"]:
-        if result["requirement"] == "WOA-4-VERSION-1":
-            result["status"] = "pass"
+    edit, field = DOCTORED[doctored]
+    edit(report)
     (reports / "report.json").write_text(json.dumps(report))
     runner.invoke(app, ["keygen", "--out", str(key)])
     runner.invoke(app, ["attest", str(reports), "--key", str(key), "--recording", str(recording)])
     result = verify_recording(reports, recording, key)
-    assert result.exit_code == 1
-    assert (
-        "the recording re-judges to other verdicts (1): WOA-4-VERSION-1 pass -> fail"
-        in result.output
-    )
+    assert result.exit_code == 1, result.output
+    assert f"the recording re-judges to another report: {field}" in result.output, result.output
+
+
+def test_verify_without_the_recording_says_what_it_left_unchecked(tmp_path: Path) -> None:
+    reports, recording, key = attested_recording(tmp_path, "--suite", "woa")
+    bundle = str(reports / "attestation.json")
+    result = runner.invoke(app, ["verify", bundle, "--key", f"{key}.pub"])
+    assert result.exit_code == 0, result.output
+    attested = sum(1 for p in recording.rglob("*") if p.is_file())
+    assert f"{attested} recording files attested but NOT checked" in result.output
+    required = runner.invoke(app, ["verify", bundle, "--key", f"{key}.pub", "--require-recording"])
+    assert required.exit_code == 1 and "no --recording was given" in required.output
+    checked = verify_recording(reports, recording, key)
+    assert f"and {attested} recording files, re-judged to the same report" in checked.output
 
 
 def test_every_file_of_a_recording_is_attested(tmp_path: Path) -> None:
