@@ -133,6 +133,13 @@ class Traffic:
     recorder: Recorder | None = None
     source: str = "proxy"
 
+    def rewritten(self, url: str) -> None:
+        """A document the proxy rewrote before delivering it (counted, and kept in the recording so
+        that a re-judging says the same)."""
+        self.rewrites += 1
+        if self.recorder is not None:
+            self.recorder.observed("document-rewritten", self.recorder.redaction.url(url))
+
     def add(self, observed: Observed) -> None:
         self.exchanges.append(observed)
         if self.recorder is not None:
@@ -189,7 +196,10 @@ class Traffic:
                     client.get("tls_version"),
                 )
             )
-        return cls(exchanges, source=source)
+        rewrites = sum(
+            line.get("what") == "document-rewritten" for line in replay.lines("observed.jsonl")
+        )
+        return cls(exchanges, source=source, rewrites=rewrites)
 
     def calls(self) -> Iterator[Observed]:
         """The exchanges that are not fetches of the WoA document: where the drafts' messages travel

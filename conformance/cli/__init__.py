@@ -225,9 +225,10 @@ def main() -> None:
         if settings.debug:
             typer.echo(text, err=True)
         where = f"; the traceback is in {log}" if log else ""
+        said = settings.redaction.text(str(error)) if settings.redaction else str(error)
         typer.echo(
             f"agent-conformance: internal error (a defect of the suite): {type(error).__name__}:"
-            f" {error}{where}",
+            f" {said}{where}",
             err=True,
         )
         sys.exit(3)

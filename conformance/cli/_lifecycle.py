@@ -7,19 +7,25 @@ SIGINT, SIGTERM anywhere else  raised as `Interrupted`, so every `with` block un
                                temporary CA and key are removed): one line, exit 130 (not
                                KeyboardInterrupt, which the CLI library turns into a silent 130)
 an exception that escapes      a defect of the suite: one line, exit 3, the traceback in
-                               agent-conformance-debug.log in the report folder (or the
-                               temporary folder when the command has none); --debug prints it
+                               agent-conformance-debug.log in the report folder (or a new
+                               file of the temporary folder, made exclusively), its
+                               credentials redacted; --debug prints it
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import traceback
 from collections.abc import Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import TypeVar
+
+if TYPE_CHECKING:
+    from ..report.redaction import Redaction
 
 __all__ = ["Interrupted", "interruptible", "settings", "signals_interrupt", "write_defect"]
 
@@ -31,6 +37,9 @@ class _Settings:
 
     report_dir: Path | None = None
     debug: bool = False
+    #: what the command knows to be credentials (its target's userinfo, its --header values),
+    #: kept out of the debug log
+    redaction: Redaction | None = None
     #: the signal that came outside a run, kept in case its exception was swallowed (Python ignores
     #: an exception raised in a weakref callback of the import machinery): a run that starts after
     #: it is cancelled at once
@@ -38,6 +47,10 @@ class _Settings:
 
 
 settings = _Settings()
+
+
+#: A file made new, never through a link.
+_EXCLUSIVE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 class Interrupted(BaseException):
@@ -95,7 +108,9 @@ async def interruptible(work: Coroutine[Any, Any, T]) -> T:
 
 
 def write_defect(error: BaseException) -> tuple[Path | None, str]:
-    """Write the traceback of a defect to the debug log; its path (None if it could not be
+    """Write the traceback of a defect to the debug log, its credentials redacted: into the report
+    folder, or else a new file of the temporary folder, made exclusively (mode 0600, no link
+    followed, never a name another user could have planted); its path (None if it could not be
     written) and text."""
     import tempfile
 
@@ -103,14 +118,22 @@ def write_defect(error: BaseException) -> tuple[Path | None, str]:
     from ..report.writers import DEBUG_LOG
 
     text = "".join(traceback.format_exception(error))
-    for folder in (settings.report_dir, Path(tempfile.gettempdir())):
-        if folder is None:
-            continue
+    if settings.redaction is not None:
+        text = settings.redaction.text(text)
+    if settings.report_dir is not None:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / DEBUG_LOG
-            path.write_text(text, encoding="utf-8")
+            settings.report_dir.mkdir(parents=True, exist_ok=True)
+            path = settings.report_dir / DEBUG_LOG
+            path.unlink(missing_ok=True)  # a link planted there is removed, not followed
+            with os.fdopen(os.open(path, _EXCLUSIVE, 0o600), "w", encoding="utf-8") as log:
+                log.write(text)
             return path, text
         except OSError:
-            continue
-    return None, text
+            pass
+    try:
+        handle, name = tempfile.mkstemp(prefix="agent-conformance-debug-", suffix=".log")
+        with os.fdopen(handle, "w", encoding="utf-8") as log:
+            log.write(text)
+        return Path(name), text
+    except OSError:
+        return None, text

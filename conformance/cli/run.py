@@ -29,6 +29,7 @@ from ..harness.inprocess import AppUnusable
 from ..harness.inprocess import in_process
 from ..report import Summary
 from ..report.outcome import told
+from ..report.redaction import Redaction
 from ..report.writers import FORMATS
 from ..report.writers import ReportDirUnusable
 from ..report.writers import Writer
@@ -352,6 +353,17 @@ def run(
             help="No progress and no tables: only the verdict and where the reports are.",
         ),
     ] = False,
+    keep_credentials_in_evidence: Annotated[
+        bool,
+        typer.Option(
+            "--keep-credentials-in-evidence",
+            help=(
+                "Write header values, URL passwords and tokens into the reports and the recording"
+                " as they were sent (by default each is redacted); for evidence kept in a private"
+                " place. Every report says so."
+            ),
+        ),
+    ] = False,
     debug: Debug = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
@@ -478,7 +490,9 @@ def run(
             require_every_agent=require_every_agent,
             transport=transport if agent_callable is not None else None,
             seed=seed,
+            keep_credentials=keep_credentials_in_evidence,
         )
+        settings.redaction = Redaction.of(options.target, options.headers)
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:

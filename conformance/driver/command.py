@@ -16,7 +16,8 @@ runs under /bin/sh with the environment of the suite plus
                                                the runs of one scenario
 
 A client prints the agent's outputs as JSON on stdout and exits 0, or exits non-zero to refuse.
-The command has a deadline (its whole process group is killed past it) and its output is capped.
+The command has a deadline (its whole process group is killed past it) and its output is capped;
+when it exits, whatever it left running in its process group (a helper it forked) is killed too.
 """
 
 from __future__ import annotations
@@ -195,6 +196,9 @@ class CommandDriver:
             async with asyncio.timeout(self.deadline):
                 stdout, stderr = await asyncio.gather(*readers)
                 await process.wait()
+            # what the command left running in its group (a helper it forked) ends with it
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
         except (TimeoutError, _Flooded, asyncio.CancelledError) as stopped:
             timed_out, flooded = isinstance(stopped, TimeoutError), isinstance(stopped, _Flooded)
             with contextlib.suppress(ProcessLookupError):

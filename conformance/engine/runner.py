@@ -59,6 +59,7 @@ from ..report import Summary
 from ..report import broadcast
 from ..report import summarize
 from ..report.model import utc_now
+from ..report.redaction import Redaction
 from ..requirements import DRAFTS
 from ..requirements import Requirement
 from ..requirements import catalogue
@@ -290,12 +291,19 @@ def _blocker(options: RunOptions, discovery: DocumentFetch) -> str | None:
     return None
 
 
-def _recorder(options: RunOptions) -> Recorder | None:
+def _recorded(options: RunOptions, redaction: Redaction) -> dict[str, object]:
+    """The options a run records: each header with its value redacted (a replay sends it as it
+    lies in the recording, so that the replayed evidence is the recorded one)."""
+    headers = [[name, redaction.header_value(name, value)] for name, value in options.headers]
+    return options.recorded() | {"headers": headers}
+
+
+def _recorder(options: RunOptions, redaction: Redaction) -> Recorder | None:
     """Where the run keeps its evidence: a new recording (--record), or the one the watched
     traffic goes to."""
     if options.observed is not None:
         return options.observed.recorder
-    recorder = Recorder(options.record) if options.record else None
+    recorder = Recorder(options.record, redaction) if options.record else None
     if recorder is not None:
         recorder.start(
             {
@@ -304,23 +312,27 @@ def _recorder(options: RunOptions) -> Recorder | None:
                 "target": options.target,
                 "drafts": {d: DRAFTS[d] for d in options.suites},
                 "seed": options.seed,
-                "options": options.recorded(),
+                "options": _recorded(options, redaction),
             }
         )
     return recorder
 
 
 def _header(
-    options: RunOptions, started: str, discovery: DocumentFetch, about: Mapping[str, Any]
+    options: RunOptions,
+    started: str,
+    discovery: DocumentFetch,
+    about: Mapping[str, Any],
+    redaction: Redaction,
 ) -> RunHeader:
     """The report's header: the run's options, what the document's bytes were, and in a run that
-    watches, what it saw."""
+    watches, what it saw; its credentials redacted."""
     fetched = (
         discovery.response.body
         if discovery.response is not None and not options.client_command
         else None
     )
-    recorded = options.recorded() | {
+    recorded = _recorded(options, redaction) | {
         "document_sha256": hashlib.sha256(fetched).hexdigest() if fetched is not None else None
     }
     binding = options.binding
@@ -330,8 +342,10 @@ def _header(
             "exchanges": len(options.observed.exchanges),
             "documents_rewritten": options.observed.rewrites,
         }
-    return RunHeader(
-        __version__, options.target, options.suites, binding, started, recorded | dict(about)
+    return redaction.header(
+        RunHeader(
+            __version__, options.target, options.suites, binding, started, recorded | dict(about)
+        )
     )
 
 
@@ -352,7 +366,12 @@ async def run(
     traffic a signal cut short is judged whole, and the run is `interrupted`)."""
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
-    recorder = _recorder(options)
+    redaction = (
+        options.observed.recorder.redaction
+        if options.observed is not None and options.observed.recorder is not None
+        else Redaction.of(options.target, options.headers, keep=options.keep_credentials)
+    )
+    recorder = _recorder(options, redaction)
     transport = ObservedOnly() if options.observed is not None else options.transport
     async with HttpClient(
         timeout=options.timeout,
@@ -378,7 +397,7 @@ async def run(
                         may_follow=lambda url: may_call(options, url)
                     )
         except Unreachable as error:
-            raise TargetUnreachable(str(error)) from None
+            raise TargetUnreachable(redaction.text(str(error))) from None
         except TimeoutError:
             raise TargetUnreachable(
                 f"no answer within the run's {options.budget:g} s budget"
@@ -396,12 +415,13 @@ async def run(
             Values(options.seed, recorder, options.replay),
             recorder,
         )
-        broadcast(RunStarted(_header(options, started, discovery, about)), handlers)
+        broadcast(RunStarted(_header(options, started, discovery, about, redaction)), handlers)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
 
         def hand_on(decided: list[Result]) -> None:
             for result in decided:
+                result = redaction.result(result)
                 results.append(options.baseline.apply(result) if options.baseline else result)
                 broadcast(ResultRecorded(results[-1]), handlers)
 
@@ -418,10 +438,15 @@ async def run(
             woa_host = "woa" in options.suites and None in options.drivers
             document, plan = target.fetched.document, target.finished(PLAN_KEY)
             claims = (
-                tuple(c.as_dict() for c in claims_of(document, plan, results)) if woa_host else ()
+                tuple(redaction.value(c.as_dict()) for c in claims_of(document, plan, results))
+                if woa_host
+                else ()
             )
             coverage = (
-                tuple(c.as_dict() for c in coverage_of(document, plan, results, JUDGED_BY))
+                tuple(
+                    redaction.value(c.as_dict())
+                    for c in coverage_of(document, plan, results, JUDGED_BY)
+                )
                 if woa_host
                 else ()
             )
@@ -461,7 +486,7 @@ async def run(
             finished=utc_now(),
             duration_ms=round((time.perf_counter() - clock) * 1000, 1),
             completion=completion,
-            blocker=_blocker(options, discovery),
+            blocker=redaction.value(_blocker(options, discovery)),
             claims=claims,
             coverage=coverage,
             every_agent_required=options.require_every_agent,

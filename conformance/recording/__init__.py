@@ -57,9 +57,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO
 from typing import Any
+from urllib.parse import unquote
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 from starlette.types import ASGIApp
 
+from ..report.redaction import is_credential
 from .inbound import replay_request
 from .recorder import FILES
 from .recorder import FORMAT
@@ -79,13 +83,21 @@ _UNKEYED = frozenset({"host", "content-length", "user-agent", "accept-encoding",
 
 
 def _key(method: str, url: str, body: str) -> tuple[str, str, str]:
-    return method.upper(), url, body
+    """A request as a replay finds it: its URL without userinfo and percent-decoded, since a
+    recording keeps URLs with their credentials redacted (report/redaction.py)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    return method.upper(), unquote(urlunsplit(parts._replace(netloc=netloc))), body
 
 
 def _headers_key(headers: Mapping[str, str]) -> str:
     """The request headers that can change an answer (a conditional GET's, a session id), as a
-    digest."""
-    kept = sorted((k.lower(), v) for k, v in headers.items() if k.lower() not in _UNKEYED)
+    digest; a credential by its presence alone (its value lies redacted in the recording)."""
+    kept = sorted(
+        (k.lower(), "<credential>" if is_credential(k) else v)
+        for k, v in headers.items()
+        if k.lower() not in _UNKEYED
+    )
     return sha256(json.dumps(kept).encode())
 
 

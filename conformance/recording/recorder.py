@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..report.model import utc_now
+from ..report.redaction import Redaction
 
 __all__ = ["FILES", "FORMAT", "STAMPS", "Recorder", "sha256", "stamp"]
 
@@ -40,6 +41,8 @@ class Recorder:
     """Writes a recording into `folder` as the run goes (from the run's thread and its servers')."""
 
     folder: Path
+    #: what the recording replaces: credentials, in every URL, header and message it keeps
+    redaction: Redaction = field(default_factory=Redaction)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self, meta: dict[str, Any]) -> None:
@@ -47,7 +50,9 @@ class Recorder:
         for stale in FILES[1:]:
             (self.folder / stale).unlink(missing_ok=True)
         (self.folder / "meta.json").write_text(
-            json.dumps({"format": FORMAT, "recorded": utc_now(), **meta}, indent=2),
+            json.dumps(
+                {"format": FORMAT, "recorded": utc_now(), **self.redaction.value(meta)}, indent=2
+            ),
             encoding="utf-8",
         )
 
@@ -65,14 +70,24 @@ class Recorder:
 
     def exchange(self, request: Any, body: bytes, outcome: dict[str, Any]) -> None:
         """One exchange, ended (`request` is httpx's or httpx2's)."""
+        redaction = self.redaction
         line = {
             "method": request.method,
-            "url": str(request.url),
-            "request_headers": dict(request.headers.items()),
+            "url": redaction.url(str(request.url)),
+            "request_headers": redaction.headers(dict(request.headers.items())),
             "request_body": self.body(body),
         }
         if "response_body" in outcome:
             outcome = {**outcome, "response_body": self.body(outcome["response_body"])}
+        if "response_headers" in outcome:
+            outcome = {
+                **outcome,
+                "response_headers": redaction.headers(outcome["response_headers"]),
+            }
+        if "message" in outcome:
+            outcome = {**outcome, "message": redaction.text(str(outcome["message"]))}
+        if "proxied" in outcome:
+            outcome = {**outcome, "proxied": redaction.proxied(outcome["proxied"])}
         self._append("exchanges.jsonl", line | outcome | {"ended_at": time.time()})
 
     def hosted(self, server: str, base: str) -> None:
@@ -89,6 +104,14 @@ class Recorder:
     ) -> None:
         """A request a hosted server received and what it answered (`request` and `answer` hold the
         rest: method, path, query, headers, arrival; status, headers, stamps)."""
+        if "request_headers" in request:
+            request = {
+                **request,
+                "request_headers": [
+                    [name, self.redaction.header_value(name, value)]
+                    for name, value in request["request_headers"]
+                ],
+            }
         self._append(
             "inbound.jsonl",
             {
@@ -111,7 +134,7 @@ class Recorder:
     def results(self, results: list[dict[str, Any]]) -> None:
         with (self.folder / "results.jsonl").open("w", encoding="utf-8") as log:
             for result in results:
-                log.write(json.dumps(result) + "\n")
+                log.write(json.dumps(self.redaction.value(result)) + "\n")
 
 
 def stamp(

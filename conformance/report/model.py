@@ -12,6 +12,7 @@ read back and re-judged offline.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import asdict
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ __all__ = [
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
 REPORT_FORMAT = "1.2"
 #: Headers a client sets itself: curl sends its own.
+#: How a value the run redacted begins (report/redaction.py).
+REDACTED = "<redacted:sha256:"
 _UNSENT_HEADERS = frozenset(
     {"host", "content-length", "connection", "accept-encoding", "transfer-encoding"}
 )
@@ -160,17 +163,25 @@ class Exchange:
 
     def curl(self, cacert: str | None = None) -> str:
         """The curl command that sends this request again, as printed (trusting `cacert`); ""
-        when it is no HTTP request. The one curl generator of the reports and the command line."""
+        when it is no HTTP request. The one curl generator of the reports and the command line.
+        A redacted credential is named as an environment variable the user sets
+        (`-H "Authorization: $AGENT_AUTHORIZATION"`)."""
         if not self.replayable:
             return ""
         parts = ["curl", "-sS", "-i", "-X", self.method, *(["--cacert", cacert] if cacert else [])]
+        words = [shlex.quote(part) for part in parts]
         for name, value in self.request_headers.items():
-            if name.lower() not in _UNSENT_HEADERS:
-                parts += ["-H", f"{name}: {value}"]
+            if name.lower() in _UNSENT_HEADERS:
+                continue
+            if REDACTED in value:
+                variable = "AGENT_" + re.sub(r"\W", "_", name.upper())
+                words += ["-H", f'"{name}: ${variable}"']
+            else:
+                words += ["-H", shlex.quote(f"{name}: {value}")]
         if self.request_body:
-            parts += ["--data-binary", self.request_body]
-        parts.append(self.url)
-        return " ".join(shlex.quote(part) for part in parts)
+            words += ["--data-binary", shlex.quote(self.request_body)]
+        words.append(shlex.quote(self.url))
+        return " ".join(words)
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,9 @@ class RunOptions:
     max_probes: int = DEFAULT_MAX_PROBES
     #: an advertised agent not exercised makes the run inconclusive (exit 4)
     require_every_agent: bool = False
+    #: write credentials into the evidence as they were sent (report/redaction.py): for recordings
+    #: kept in a private place; every report says so
+    keep_credentials: bool = False
     transport: httpx.AsyncBaseTransport | None = field(default=None, compare=False)
     #: judge this traffic instead of sending anything (the proxy's, the fuzzer's): a run that
     #: watches
@@ -161,6 +164,7 @@ class RunOptions:
             "parallel": self.parallel,
             "max_probes": self.max_probes,
             "require_every_agent": self.require_every_agent,
+            "keep_credentials": self.keep_credentials,
             "replayed_from": str(self.replay.folder) if self.replay else None,
         }  # names only: values may be credentials
 
@@ -170,8 +174,8 @@ class RunOptions:
     ) -> RunOptions:
         """The options `recorded()` wrote, read back, every field of them (tests hold the round
         trip): a re-judged run is the run that was recorded. A header's value was never recorded:
-        it is a placeholder, which a replay never sends anywhere. `live` gives what no record holds
-        (the replay, a transport)."""
+        it comes back as its redacted form, or a placeholder, which a replay never sends anywhere.
+        `live` gives what no record holds (the replay, a transport)."""
         chosen: Mapping[str, Sequence[str]] = recorded.get("selection") or {}
         expected = recorded.get("baseline")
         return cls(
@@ -202,16 +206,25 @@ class RunOptions:
                 if expected
                 else None
             ),
-            headers=tuple((str(name), UNRECORDED) for name in recorded.get("headers") or ()),
+            headers=tuple(_recorded_header(h) for h in recorded.get("headers") or ()),
             seed=int(recorded.get("seed", 0)),
             max_probes=int(recorded.get("max_probes", DEFAULT_MAX_PROBES)),
             require_every_agent=bool(recorded.get("require_every_agent")),
+            keep_credentials=bool(recorded.get("keep_credentials")),
             **live,
         )
 
 
-#: The value a header read back from a record carries: values are never recorded.
+#: The value a header read back from a record carries when the record names the header alone.
 UNRECORDED = "<not recorded>"
+
+
+def _recorded_header(entry: Any) -> tuple[str, str]:
+    """A header as a record holds it: its name, or its name and its (redacted) value."""
+    if isinstance(entry, str):
+        return entry, UNRECORDED
+    name, value = entry
+    return str(name), str(value)
 
 
 class OptionsUnusable(ValueError):

@@ -285,7 +285,9 @@ def _verify_recording(attested: dict[str, str], recording: Path, report: Path) -
 
 
 #: What differs between two honest judgings of one recording: times, and where a replay came from.
-_UNSTEADY = frozenset({"elapsed_ms", "duration_ms", "started", "finished", "replayed_from"})
+_UNSTEADY = frozenset(
+    {"elapsed_ms", "duration_ms", "started", "finished", "replayed_from", "listening_since"}
+)
 
 
 def _steady(value: Any) -> Any:

@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 from typing import TypeVar
 
+from ..report.redaction import Redaction
+from ..report.redaction import public
+
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
 
 T = TypeVar("T")
@@ -60,8 +63,10 @@ def read_targets(path: Path) -> list[TargetSpec]:
 
 
 def slug(target: str) -> str:
-    """A folder name for a target URL: host, port and path, with everything else a dash."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", target.split("://", 1)[-1]).strip("-")[:120] or "target"
+    """A folder name for a target URL: host, port and path, with everything else a dash (and no
+    credential of its userinfo or query)."""
+    shown = public(target).split("://", 1)[-1].replace("<redacted>@", "")
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", shown).strip("-")[:120] or "target"
 
 
 def _complete(folder: Path) -> dict[str, Any] | None:
@@ -74,9 +79,13 @@ def _complete(folder: Path) -> dict[str, Any] | None:
 
 
 def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[str, Any]:
-    """A target's row when its run could not judge it: no level, the exit code, the reason."""
+    """A target's row when its run could not judge it: no level, the exit code, the reason (no
+    credential of the target's URL in it)."""
+    hidden = Redaction(marker_of=lambda _: "<redacted>")
+    hidden.url(spec.target)
+    problem = hidden.text(problem)
     return {
-        "target": spec.target,
+        "target": public(spec.target),
         "folder": folder.name,
         "level": None,
         "exit_code": code,
@@ -110,7 +119,7 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
     earlier = _complete(folder)
     if earlier is not None:
         return {
-            "target": spec.target,
+            "target": public(spec.target),
             "folder": folder.name,
             "level": earlier.get("level"),
             "verdict": earlier.get("gate", {}).get("headline", earlier.get("level")),
@@ -134,7 +143,7 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
     except Exception as error:  # one target's defect is that target's row, never the fleet's end
         return _unjudged(spec, folder, 3, f"{type(error).__name__}: {error}")
     return {
-        "target": spec.target,
+        "target": public(spec.target),
         "folder": folder.name,
         "level": summary.level,
         "verdict": told(summary).headline,
@@ -190,7 +199,7 @@ def fleet_results(
     for row in _distributed(specs, out, scheduler) if scheduler else _local(specs, out, jobs):
         rows[row["target"]] = row
         progress(row)
-    ordered = [rows[s.target] for s in specs if s.target in rows]
+    ordered = [rows[public(s.target)] for s in specs if public(s.target) in rows]
     (out / "fleet.json").write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
     lines = [
         "# agent-conformance fleet",

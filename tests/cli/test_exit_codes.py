@@ -147,3 +147,41 @@ def test_an_unwritable_report_folder_is_a_usage_error_before_anything_starts(
         done.stderr.startswith("agent-conformance: cannot write reports to")
         and "Reference mock" not in done.stdout
     )
+
+
+def test_the_debug_log_follows_no_planted_link_and_holds_no_credential(tmp_path: Path) -> None:
+    """Outside a report folder the debug log is a new file of the temporary folder, made
+    exclusively: a link another user planted at the old fixed name is never followed; inside one,
+    the traceback's credentials are redacted."""
+    scratch, victim = tmp_path / "tmp", tmp_path / "victim"
+    scratch.mkdir()
+    victim.write_text("untouched")
+    (scratch / "agent-conformance-debug.log").symlink_to(victim)
+    planted = (
+        sys.executable,
+        "-c",
+        "import sys; import conformance.cli.mutate as m\n"
+        "async def broken(*a, **k): raise RuntimeError('a planted defect')\n"
+        "m._mutate = broken\n"
+        "from conformance.cli import main; sys.argv = ['agent-conformance', *sys.argv[1:]]; main()",
+    )
+    done = agent_conformance(
+        "mutate",
+        "--report-dir",
+        str(tmp_path / "m"),
+        command=planted,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
+    assert done.returncode == 3, done.stderr
+    assert victim.read_text() == "untouched"
+    (log,) = scratch.glob("agent-conformance-debug-*.log")
+    assert str(log) in done.stderr and "a planted defect" in log.read_text()
+    assert oct(log.stat().st_mode & 0o777) == "0o600"
+    echoing = DEFECT.replace("'a planted defect'", "' '.join(sys.argv)")
+    said = agent_conformance(
+        *("run", "--mock", "--suite", "woa", "--report-dir", str(tmp_path / "r")),
+        *("--header", "Authorization: Bearer CANARYDEBUG7"),
+        command=(sys.executable, "-c", echoing),
+    )
+    assert said.returncode == 3 and "CANARYDEBUG7" not in said.stdout + said.stderr
+    assert "CANARYDEBUG7" not in (tmp_path / "r" / "agent-conformance-debug.log").read_text()

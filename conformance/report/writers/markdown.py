@@ -19,6 +19,7 @@ from ..model import Result
 from ..model import RunHeader
 from ..model import Status
 from ..outcome import told
+from ..redaction import KEPT
 from ._collect import Collected
 
 __all__ = ["MarkdownWriter", "escaped"]
@@ -76,6 +77,11 @@ class MarkdownWriter(Collected):
             "",
             f"Exit code {outcome.code}: {escaped(outcome.reason)}",
             "",
+            *(
+                [f"**Warning: {KEPT}: this report holds them; do not publish it.**", ""]
+                if header.options.get("credentials") == KEPT
+                else []
+            ),
             (
                 f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding"
                 f" {escaped(header.binding)} · agent-conformance {header.tool_version} ·"

@@ -212,7 +212,7 @@ def forwarding_app(
             moved = _rewritten(observed.response_json(), upstream, proxy_url)
             if moved is not None:
                 delivered = json.dumps(moved).encode()
-                traffic.rewrites += 1
+                traffic.rewritten(observed.url)
         await _respond(send, response.status_code, answer_headers, delivered)
 
     return app

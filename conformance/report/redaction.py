@@ -1,0 +1,207 @@
+"""Credentials never reach what the suite writes or prints: each is replaced, once, where an
+exchange or a result is made known, by a marker that keeps its shape and tells two values apart.
+
+    Authorization: Bearer eyJhbGc...   ->  Authorization: Bearer <redacted:sha256:3f1a9c0b2d4e>
+    https://user:s3cret@host/          ->  https://<redacted:sha256:9b0e...>@host/
+    https://host/x?api_key=abc         ->  https://host/x?api_key=<redacted:sha256:...>
+
+What is a credential: the value of a header the user sent (`--header`), of Authorization,
+Proxy-Authorization, Cookie and Set-Cookie, and of any header or query parameter whose name says
+key, token, secret, session, password or auth; a URL's userinfo. A value once seen is replaced
+wherever it appears after (a message quoting it, an answer echoing it). The marker is a digest of
+the value under a key made for the run and never written: two values stay apart within a run, and
+no marker can be tried against guesses of the value. The runner applies the run's `Redaction` to
+every event before any handler sees it, and the recorder to every exchange it keeps, so that no
+writer can forget it. `--keep-credentials-in-evidence` (for recordings kept in a private place)
+turns it off, and every report says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from urllib.parse import parse_qsl
+from urllib.parse import quote
+from urllib.parse import unquote
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
+
+from .model import REDACTED
+from .model import Exchange
+from .model import Result
+from .model import RunHeader
+
+__all__ = ["KEPT", "MARK", "Redaction", "is_credential", "is_marked", "public"]
+
+#: How a replaced value begins.
+MARK = REDACTED
+#: What every report of a run that kept its credentials says.
+KEPT = "credentials kept in the evidence (--keep-credentials-in-evidence)"
+_ALWAYS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+#: Headers the suite sends with values it makes up from the run's seed (the SDSI test clock's
+#: session): no credential, whatever their name says.
+_SUITES_OWN = frozenset({"sdsi-test-session"})
+_NAMED = re.compile(r"key|token|secret|session|passw|auth|credential", re.IGNORECASE)
+#: Values too short to replace wherever they appear (they would mark innocent text).
+_SHORTEST = 4
+
+
+def is_marked(text: str) -> bool:
+    return MARK in text
+
+
+def public(url: str) -> str:
+    """`url` as a name anyone may read and every run spells alike (a fleet's folder, its rows):
+    its userinfo and credential query values replaced by a plain marker."""
+    return Redaction(marker_of=lambda _: "<redacted>").url(url)
+
+
+def is_credential(name: str) -> bool:
+    """Whether a header or query parameter of this name carries a credential by its name."""
+    lowered = name.lower()
+    return lowered in _ALWAYS or (lowered not in _SUITES_OWN and _NAMED.search(name) is not None)
+
+
+@dataclass
+class Redaction:
+    """What one run replaces: the names of the headers the user sent, and every credential value
+    seen so far."""
+
+    names: frozenset[str] = frozenset()
+    keep: bool = False
+    #: how a value is marked; by default a digest under the run's own key
+    marker_of: Callable[[str], str] | None = field(default=None, repr=False)
+    _values: dict[str, str] = field(default_factory=dict, repr=False)
+    _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+
+    @classmethod
+    def of(
+        cls, target: str, headers: Iterable[tuple[str, str]] = (), *, keep: bool = False
+    ) -> Redaction:
+        """The run's redaction: its target's userinfo and credential query values, its headers'
+        values."""
+        redaction = cls(frozenset(name.lower() for name, _ in headers), keep)
+        redaction.url(target)
+        redaction.headers(dict(headers))
+        return redaction
+
+    def marker(self, value: str) -> str:
+        if self.marker_of is not None:
+            return self.marker_of(value)
+        digest = hmac.new(self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        return f"{MARK}{digest.hexdigest()[:12]}>"
+
+    def _learn(self, value: str) -> str:
+        """The marker of a credential `value`, which is replaced wherever it appears from now on."""
+        if not value or is_marked(value) or value == "<redacted>":
+            return value
+        marked = self.marker(value)
+        if len(value) >= _SHORTEST:
+            self._values[value] = marked
+        return marked
+
+    def text(self, text: str) -> str:
+        """`text` with every credential seen so far replaced (the longest first)."""
+        if self.keep or not self._values or not text:
+            return text
+        for value in sorted(self._values, key=len, reverse=True):
+            if value in text:
+                text = text.replace(value, self._values[value])
+        return text
+
+    def header_value(self, name: str, value: str) -> str:
+        """A header's value as evidence: its scheme word kept ("Bearer", "Basic"), the rest
+        marked, when the header carries a credential."""
+        if self.keep or not (name.lower() in self.names or is_credential(name)):
+            return self.text(value)
+        scheme, _, rest = value.partition(" ")
+        if rest and scheme.isalpha() and len(scheme) <= 16:
+            self._learn(value)
+            return f"{scheme} {self._learn(rest)}"
+        return self._learn(value)
+
+    def headers(self, headers: Mapping[str, str]) -> dict[str, str]:
+        return {name: self.header_value(name, value) for name, value in headers.items()}
+
+    def url(self, url: str) -> str:
+        """`url` (or a path with its query) with its userinfo and credential query values
+        marked."""
+        if self.keep:
+            return url
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return self.text(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, _, host = netloc.rpartition("@")
+            if is_marked(unquote(userinfo)):  # redacted already (a replay of a recording)
+                netloc = f"{unquote(userinfo)}@{host}"
+            else:
+                password = userinfo.partition(":")[2]
+                if password:
+                    self._learn(password)
+                netloc = f"{self._learn(userinfo)}@{host}"
+        query = parts.query
+        if query:
+            pairs = parse_qsl(query, keep_blank_values=True)
+            if any(is_credential(name) for name, _ in pairs):
+                query = "&".join(
+                    f"{quote(name)}={self._learn(value) if is_credential(name) else quote(value)}"
+                    for name, value in pairs
+                )
+        return self.text(urlunsplit(parts._replace(netloc=netloc, query=query)))
+
+    def exchange(self, exchange: Exchange) -> Exchange:
+        if self.keep:
+            return exchange
+        request_headers = self.headers(exchange.request_headers)
+        response_headers = self.headers(exchange.response_headers)
+        return dataclasses.replace(
+            exchange,
+            url=self.url(exchange.url),
+            request_headers=request_headers,
+            request_body=self.text(exchange.request_body),
+            response_headers=response_headers,
+            response_body=self.text(exchange.response_body),
+            error=self.text(exchange.error) if exchange.error else exchange.error,
+        )
+
+    def result(self, result: Result) -> Result:
+        if self.keep:
+            return result
+        evidence = tuple(self.exchange(e) for e in result.evidence)
+        return dataclasses.replace(result, evidence=evidence, message=self.text(result.message))
+
+    def header(self, header: RunHeader) -> RunHeader:
+        options = {**self.value(header.options), "credentials": KEPT if self.keep else "redacted"}
+        return dataclasses.replace(header, target=self.url(header.target), options=options)
+
+    def value(self, value: Any) -> Any:
+        """Any JSON-like value with every string's credentials replaced."""
+        if self.keep:
+            return value
+        if isinstance(value, str):
+            return self.url(value) if "://" in value else self.text(value)
+        if isinstance(value, Mapping):
+            return {k: self.value(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.value(v) for v in value)
+        return value
+
+    def proxied(self, client: Mapping[str, Any]) -> dict[str, Any]:
+        """What a client sent through the proxy, as the recording keeps it."""
+        return {
+            **client,
+            "path": self.url(str(client.get("path", ""))),
+            "headers": self.headers(client.get("headers") or {}),
+        }

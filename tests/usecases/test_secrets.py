@@ -1,0 +1,148 @@
+"""No credential reaches anything the suite writes or prints: canaries in --header values, in the
+target's userinfo, in a query parameter and in a client's headers through the proxy, followed
+through run --record, rejudge, attest, verify, proxy and fleet; the redacted recording still
+re-judges to the attested report. A client command's helpers do not outlive it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import ssl
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from conformance.report.model import Exchange
+from conformance.report.redaction import Redaction
+from mocks.serve import serve_host
+from tests.command import agent_conformance
+
+CANARIES = ("CANARYBEARER1", "CANARYKEY22", "CANARYCOOKIE3", "CANARYPASS44", "CANARYQUERY5")
+HEADERS = (
+    "--header",
+    f"Authorization: Bearer {CANARIES[0]}",
+    "--header",
+    f"X-Api-Key: {CANARIES[1]}",
+    "--header",
+    f"Cookie: session={CANARIES[2]}",
+)
+
+
+def _leaks(*places: Path, printed: str = "") -> list[str]:
+    """Every file under `places`, and what was printed, that holds a canary."""
+    found = [f"printed: {c}" for c in CANARIES if c in printed]
+    for place in places:
+        for path in [place] if place.is_file() else place.rglob("*"):
+            if path.is_file():
+                data = path.read_bytes()
+                found += [f"{path}: {c}" for c in CANARIES if c.encode() in data]
+    return found
+
+
+def test_no_credential_reaches_a_report_a_recording_an_attestation_or_the_terminal(
+    tmp_path: Path,
+) -> None:
+    reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
+    with serve_host() as host:
+        target = host.url.replace("https://", f"https://alice:{CANARIES[3]}@")
+        ran = agent_conformance(
+            *("run", "--target", target, "--cacert", str(host.cacert), "--suite", "woa"),
+            *HEADERS,
+            *("--record", str(recording), "--report-dir", str(reports)),
+        )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    rejudged = agent_conformance("rejudge", str(recording), "--report-dir", str(tmp_path / "again"))
+    assert "0 verdicts changed since the recording." in rejudged.stdout, rejudged.stdout
+    agent_conformance("keygen", "--out", str(key))
+    attested = agent_conformance(
+        "attest", str(reports), "--key", str(key), "--recording", str(recording)
+    )
+    verified = agent_conformance(
+        *("verify", str(reports / "attestation.json"), "--key", f"{key}.pub"),
+        *("--recording", str(recording)),
+    )
+    assert verified.returncode == 0, verified.stderr
+    printed = "".join(d.stdout + d.stderr for d in (ran, rejudged, attested, verified))
+    assert _leaks(tmp_path, printed=printed) == []
+    # the evidence keeps each value's shape and tells values apart; curl names a variable
+    report = json.loads((reports / "report.json").read_text())
+    sent = next(
+        e
+        for r in report["results"]
+        for e in r["evidence"]
+        if "authorization" in e["request_headers"]
+    )
+    assert sent["request_headers"]["authorization"].startswith("Bearer <redacted:sha256:")
+    assert sent["request_headers"]["x-api-key"] != sent["request_headers"]["cookie"]
+    assert '-H "authorization: $AGENT_AUTHORIZATION"' in sent["curl"]
+    assert report["header"]["target"].startswith("https://<redacted:sha256:")
+    assert report["header"]["options"]["credentials"] == "redacted"
+
+
+def test_a_clients_credentials_through_the_proxy_stay_out_of_its_reports(tmp_path: Path) -> None:
+    with serve_host() as host:
+        proxy = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "conformance.cli", "proxy", "--upstream", host.url),
+                *("--cacert", str(host.cacert), "--listen", "127.0.0.1:0", "--suite", "woa"),
+                *("--report-dir", str(tmp_path / "reports"), "--record", str(tmp_path / "rec")),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proxy.stdout is not None
+        url = proxy.stdout.readline().split(" listening at ")[1].split()[0]
+        trust = ssl.create_default_context(cafile=str(tmp_path / "reports" / "proxy-ca.pem"))
+        httpx.get(
+            f"{url}/.well-known/woa.json?access_token={CANARIES[4]}",
+            headers={"Authorization": f"Bearer {CANARIES[0]}", "Cookie": f"sid={CANARIES[2]}"},
+            verify=trust,
+        )
+        proxy.send_signal(signal.SIGINT)
+        out, err = proxy.communicate(timeout=30)
+    assert "exchanges judged" in out, err
+    assert _leaks(tmp_path / "reports", tmp_path / "rec", printed=out + err) == []
+
+
+def test_a_fleet_names_its_targets_without_their_passwords(tmp_path: Path) -> None:
+    targets, folder = tmp_path / "targets.txt", tmp_path / "fleet"
+    targets.write_text(f"https://bob:{CANARIES[3]}@127.0.0.1:9\n")
+    done = agent_conformance("fleet", "--targets", str(targets), "--report-dir", str(folder))
+    assert done.returncode == 1
+    assert _leaks(folder, printed=done.stdout + done.stderr) == []
+
+
+def test_a_query_credential_and_an_echoed_value_are_redacted() -> None:
+    redaction = Redaction.of("https://agents.example", [("X-Tenant-Secret", CANARIES[1])])
+    exchange = redaction.exchange(
+        Exchange(
+            "GET",
+            f"https://agents.example/x?api_key={CANARIES[4]}&page=2",
+            {"x-tenant-secret": CANARIES[1]},
+            response_body=f"you sent {CANARIES[1]} and {CANARIES[4]}",
+        )
+    )
+    said = json.dumps(exchange.as_dict())
+    assert not [c for c in CANARIES if c in said], said
+    assert "page=2" in exchange.url and "api_key=<redacted:sha256:" in exchange.url
+
+
+def test_a_client_commands_helpers_do_not_outlive_it(tmp_path: Path) -> None:
+    """A client command that forks a helper (a daemon, a shell's `&`) leaves nothing running."""
+    command = tmp_path / "forking-client"
+    command.write_text(
+        "#!/bin/sh\n(sleep 3141 >/dev/null 2>&1 &)\nsleep 3142 >/dev/null 2>&1 &\n"
+        f'exec {sys.executable} -m mocks.woa_client "$@"\n'
+    )
+    command.chmod(0o755)
+    client = f"{command} {{document}} {{agent}} {{operation}} {{input}} {{cacert}}"
+    done = agent_conformance(
+        "run", "--client-command", client, "--quiet", "--report-dir", str(tmp_path / "reports")
+    )
+    left = subprocess.run(["pgrep", "-f", "sleep 314[12]"], capture_output=True, text=True)
+    subprocess.run(["pkill", "-f", "sleep 314[12]"], check=False)
+    assert done.returncode == 0, done.stderr
+    assert left.stdout.strip() == "", "helpers outlived the client command"
