@@ -4,6 +4,7 @@ context store for ACI invoked agents. They read bodies capped and say no with pr
 `ProblemDetailsOnly` makes sure of it for what their frameworks answer themselves (the mocks use
 it too)."""
 
+import json
 import logging
 from http import HTTPStatus
 from typing import Any
@@ -19,6 +20,9 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
+from ..bindings.jsonparse import NotJson
+from ..bindings.jsonparse import parse_json
+
 __all__ = [
     "PROBLEM_JSON",
     "HttpMiddleware",
@@ -26,6 +30,7 @@ __all__ = [
     "TooLarge",
     "problem",
     "read_capped",
+    "read_message",
 ]
 
 _log = logging.getLogger(__name__)
@@ -41,6 +46,22 @@ def problem(status: int, title: str, detail: str = "", **extensions: Any) -> JSO
 
 class TooLarge(Exception):
     """A request body over the cap."""
+
+
+def read_message(body: bytes) -> Any:
+    """A request's JSON body as the project's servers take it: JSON (`parse_json`), and only
+    Unicode scalar values in its strings. A lone surrogate (`"\\ud800"`) is valid JSON, but RFC
+    8259 section 8.2 leaves what a receiver does with it unpredictable, and no UTF-8 answer can
+    hold it: it is refused (NotJson, a 400) rather than met by a 500 when the answer echoes it."""
+    message = parse_json(body)
+    try:
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise NotJson(
+            f"holds a lone surrogate (U+{ord(error.object[error.start]):04X}), which is no"
+            " Unicode scalar value (RFC 8259 section 8.2)"
+        ) from None
+    return message
 
 
 async def read_capped(request: Request, limit: int = 1024 * 1024) -> bytes:

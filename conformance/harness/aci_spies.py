@@ -33,13 +33,13 @@ from starlette.routing import Route
 
 from ..bindings.aci import CAPABILITY
 from ..bindings.jsonparse import NotJson
-from ..bindings.jsonparse import parse_json
 from ..recording import stamp
 from ..recording.values import Values
 from . import ProblemDetailsOnly
 from . import TooLarge
 from . import problem
 from . import read_capped
+from . import read_message
 
 __all__ = [
     "QUERIES",
@@ -260,7 +260,7 @@ def spies_app(spies: Spies) -> Starlette:
         record = Received(spy, None, stamp(request.scope, "arrived"))
         run.arrive(record)
         try:
-            record.envelope = parse_json(await read_capped(request, 4 * 1024 * 1024))
+            record.envelope = read_message(await read_capped(request, 4 * 1024 * 1024))
         except (TooLarge, NotJson) as error:
             return problem(400, "Bad request", str(error))
         context = record.context

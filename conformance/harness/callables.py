@@ -44,6 +44,7 @@ from ..bindings.sdsi import CAPABILITY as SDSI
 from . import TooLarge
 from . import problem
 from . import read_capped
+from . import read_message
 from .inprocess import IN_PROCESS_ORIGIN
 from .inprocess import AppUnusable
 from .inprocess import load_callable
@@ -197,7 +198,7 @@ def callable_app(
 
     async def invoke(request: Request) -> Response:
         try:
-            envelope = json.loads(await read_capped(request, MAX_BODY))
+            envelope = read_message(await read_capped(request, MAX_BODY))
         except TooLarge as error:
             return problem(413, "Too large", str(error))
         except (ValueError, RecursionError):

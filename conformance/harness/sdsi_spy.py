@@ -19,13 +19,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..bindings.jsonparse import NotJson
-from ..bindings.jsonparse import parse_json
 from ..bindings.sdsi import CAPABILITY
 from ..vectors.figures import sdsi_figure
 from . import ProblemDetailsOnly
 from . import TooLarge
 from . import problem
 from . import read_capped
+from . import read_message
 
 __all__ = ["Recorded", "Spy", "spy_app"]
 
@@ -94,7 +94,7 @@ def spy_app(base: str, spy: Spy) -> Starlette:
 
     async def invoke(request: Request) -> Response:
         try:
-            envelope = parse_json(await read_capped(request))
+            envelope = read_message(await read_capped(request))
         except TooLarge as error:
             return problem(413, "Too large", str(error))
         except NotJson as error:

@@ -12,7 +12,9 @@ reference configuration, as a defective implementation would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from conformance.oracle import Oracle
@@ -57,9 +59,18 @@ def test_mode_member() -> dict[str, Any]:
 class Evolution:
     """The DSP worlds of one server: the real one, and one per test session."""
 
-    def __init__(self, templates: dict[str, dict[str, Any]], clock: Clock | None = None) -> None:
-        """`clock` gives the real world's time (a test session's time comes with each request)."""
+    def __init__(
+        self,
+        templates: dict[str, dict[str, Any]],
+        clock: Clock | None = None,
+        seeded: Mapping[str, int] = MappingProxyType({}),
+    ) -> None:
+        """`clock` gives the real world's time (a test session's time comes with each request);
+        `seeded`, per scenario, the experimental keys the real world serves outside its pool (the
+        server's seeded patches), which take their places under the cap (SDSI 6.2.3: a limit on the
+        active experimental keys per scenario)."""
         self.templates, self.clock = templates, clock or SystemClock()
+        self.seeded = dict(seeded)
         self._worlds: dict[str | None, dict[str, Oracle]] = {}
 
     # -- what a fault overrides (mocks/faults/sdsi.py): each the reference's behaviour --
@@ -86,12 +97,17 @@ class Evolution:
             if len(self._worlds) >= MAX_SESSIONS:
                 self._worlds.pop(next(k for k in self._worlds if k is not None))
             world = self._worlds[session] = {
-                s: self._oracle(s) for s in DECLARED if s in self.templates
+                s: self._oracle(s, session) for s in DECLARED if s in self.templates
             }
         return world
 
-    def _oracle(self, scenario: str) -> Oracle:
-        return self.oracle(self.config(scenario))
+    def _oracle(self, scenario: str, session: str | None) -> Oracle:
+        config = self.config(scenario)
+        taken = self.seeded.get(scenario, 0) if session is None else 0
+        if taken:
+            cap = max(1, config.max_experimental_keys - taken)
+            config = replace(config, max_experimental_keys=cap)
+        return self.oracle(config)
 
     def observe(
         self,

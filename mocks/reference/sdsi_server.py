@@ -286,7 +286,7 @@ class SdsiServer:
             s: self.defines(copy.deepcopy(t))
             for s, t in (MINIMAL_TEMPLATES if self.minimal else TEMPLATES).items()
         }
-        self.evolution = self.evolution_class(copy.deepcopy(TEMPLATES))
+        self.evolution = self.evolution_class(copy.deepcopy(TEMPLATES), seeded=SEEDED)
 
     # -- what a fault overrides: each the reference's behaviour, by the draft --
 
@@ -501,6 +501,15 @@ class SdsiServer:
             template["scenario"], client_id, moment.now, moment.session
         )
         return {"patches": patches}
+
+
+#: Per scenario, the experimental keys the seeded patches serve in the real world: they count
+#: under the scenario's cap (SDSI 6.2.3).
+SEEDED = {
+    "flight_booking": sum(
+        bool(k.get("experimental")) for p in (SEAT_PATCH, PAYMENT_PATCH) for k in p["new_keys"]
+    )
+}
 
 
 def patch_keys(template: dict[str, Any]) -> list[dict[str, Any]]:

@@ -40,10 +40,10 @@ from starlette.routing import Mount
 from starlette.routing import Route
 
 from conformance.bindings.jsonparse import NotJson
-from conformance.bindings.jsonparse import parse_json
 from conformance.harness import ProblemDetailsOnly
 from conformance.harness import TooLarge
 from conformance.harness import read_capped
+from conformance.harness import read_message
 from conformance.oracle.clock import parse_time
 
 from ..minimal import MinimalResponses
@@ -222,7 +222,7 @@ def create_app(
         except TooLarge:
             return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
         try:
-            envelope = parse_json(raw)
+            envelope = read_message(raw)
         except NotJson as error:
             return problem(400, "Malformed JSON", f"the request body {error}")
         if not isinstance(envelope, dict):
@@ -402,7 +402,7 @@ def create_app(
         """SDSI as in its Appendix A: method/params requests and bare payload messages to one
         endpoint; answers framed as JSON-RPC 2.0 when the request is."""
         try:
-            message = parse_json(await read_capped(request, MAX_BODY))
+            message = read_message(await read_capped(request, MAX_BODY))
         except TooLarge as error:
             return problem(413, "Request body too large", str(error))
         except NotJson as error:

@@ -86,6 +86,9 @@ WORDS = [
     "",
     "\x00",
     "é",
+    "\ud800",  # a lone surrogate: valid JSON (written as an escape), no Unicode scalar value
+    "x \udfff y",
+    "\uffff",
 ]
 
 leaves = (
@@ -499,3 +502,38 @@ def test_a_request_that_is_not_http_is_answered_in_problem_details(
 
 def test_the_spies_cover_every_agent() -> None:
     assert {"hotel-booking", "diagnosis"} <= set(SPIES)
+
+
+#: Strings JSON allows that are no Unicode scalar values, or that trip encoders: a lone high and a
+#: lone low surrogate, a noncharacter, NUL, and a string of a megabyte's worth of escapes.
+EDGE_STRINGS = ["\ud800", "window \udfff seat", "\uffff", "\x00", "\\u0000" * 20_000]
+
+
+def _with_every_string_replaced(seed: Any, by: str) -> Iterator[Any]:
+    """`seed` once for each string in it, that string replaced by `by`."""
+    for place in _places(seed):
+        parent: Any = seed
+        for step in place[:-1]:
+            parent = parent[step]
+        if place and isinstance(parent[place[-1]], str):
+            changed = copy.deepcopy(seed)
+            inner = changed
+            for step in place[:-1]:
+                inner = inner[step]
+            inner[place[-1]] = by
+            yield changed
+
+
+@pytest.mark.parametrize("edge", EDGE_STRINGS, ids=["high", "low", "nonchar", "nul", "long"])
+@pytest.mark.parametrize("path", sorted(SEEDS))
+def test_an_edge_string_anywhere_in_a_message_is_never_answered_5xx(
+    servers: dict[str, str], path: str, edge: str
+) -> None:
+    """Valid JSON holding a lone surrogate (an escape json.dumps writes as \\ud800), a
+    noncharacter, NUL or a very long string in each string of each seed: a 4xx problem or an
+    answer, never a 500 (the reference answered 500 UnicodeEncodeError to a lone surrogate)."""
+    server = servers["aci-spies" if path.startswith("/runs/") else "host"]
+    for seed in SEEDS[path]:
+        for message in _with_every_string_replaced(seed, edge):
+            body = json.dumps(message).encode()
+            _exchange(server, "POST", path, body, {"content-type": "application/json"})

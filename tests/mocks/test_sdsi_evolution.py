@@ -53,3 +53,26 @@ def test_test_sessions_are_isolated_from_each_other_and_from_the_real_world() ->
     assert evolution.patches("flight_booking", "client-0", at + 3600, "session-a")
     assert evolution.patches("flight_booking", "client-0", at + 3600, "session-b") == []
     assert evolution.patches("flight_booking", "client-0", None, None) == []
+
+
+def test_the_real_world_keeps_its_cap_with_the_seeded_patches_counted() -> None:
+    """SDSI 6.2.3's cap is on the active experimental keys per scenario: the reference's seeded
+    patches (the figure's seat_preference, payment_method) take two of flight_booking's three, so
+    its pool induces one more and queues the rest. Ten certifications of one live server had
+    induced three from the suite's own fragments: four keys served against a cap of three."""
+    from mocks.reference.sdsi_server import SdsiServer
+
+    clock = SimulatedClock(parse_time("2026-05-01T00:00:00Z"))
+    server = SdsiServer()
+    server.evolution.clock = clock
+    for n in range(60):
+        clock.advance(60)
+        wish = ["window seat please", "near the front", "water my plants", "extra legroom"][n % 4]
+        server.evolution.observe(
+            "flight_booking", f"client-{n % 5}", {**REQUIRED, "other": wish}, None, None
+        )
+    served = server.updates("flight_booking_v1", authenticated=True, client_id="client-0")
+    experimental = {
+        k["key_name"] for p in served["patches"] for k in p["new_keys"] if k.get("experimental")
+    }
+    assert len(experimental) == 3, experimental

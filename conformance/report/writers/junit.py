@@ -166,6 +166,7 @@ class JunitWriter(Collected):
                 ("tool_version", header.tool_version),
                 ("compliance", verdict),
                 ("completion", summary.completion),
+                ("credentials", str(header.options.get("credentials", "redacted"))),
             ):
                 suite.add_property(name, xml_safe(value))
             unjudged = _unjudged(draft, verdict, outcome)
