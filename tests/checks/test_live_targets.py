@@ -57,6 +57,39 @@ def test_one_live_server_certified_five_times_in_a_row_gets_the_same_verdicts(
     assert "Seed " in runs[0][1]
 
 
+def test_one_live_sdsi_server_certified_past_where_it_drifted_stays_compliant(
+    tmp_path: Path,
+) -> None:
+    """Sixteen SDSI certifications of one live server, twelve one after another and four at a
+    time: the suite's own fragments had fed its real pool until, after ten, it served four
+    experimental keys against its cap of three (SDSI-6.2.3-CONVERGENCE-CAP, a MUST). The verdicts
+    are the same every time (in-process runs of the command, as `run --target` makes them)."""
+    import concurrent.futures
+
+    from tests.command import agent_conformance
+
+    with serve_host() as host:
+        sequential = [_certify(host, tmp_path / str(n), "--suite", "sdsi") for n in range(12)]
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            together = list(
+                pool.map(
+                    lambda n: agent_conformance(
+                        *("run", *against(host), "--suite", "sdsi", "--quiet"),
+                        *("--report-dir", str(tmp_path / f"c{n}")),
+                    ),
+                    range(4),
+                )
+            )
+    assert [code for code, _, _ in sequential] == [0] * 12, sequential[-1][1]
+    assert [done.returncode for done in together] == [0] * 4, together[-1].stdout
+    first = _verdicts(sequential[0][2])
+    for n in range(1, 12):
+        assert _verdicts(sequential[n][2]) == first, n
+    for n in range(4):
+        report = json.loads((tmp_path / f"c{n}" / "report.json").read_text())
+        assert _verdicts(report) == first, n
+
+
 def test_a_given_seed_is_kept_and_recorded(tmp_path: Path) -> None:
     with serve_host() as host:
         _, _, report = _certify(host, tmp_path, "--suite", "sdsi", "--seed", "7")
