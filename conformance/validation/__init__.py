@@ -10,6 +10,7 @@ means the message keeps every rule this project can judge from the message alone
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -18,10 +19,15 @@ from ..schemas import fast_validator
 from ..schemas import validator
 from .rules import RULES
 from .rules import Context
+from .violation import TRUNCATED
 from .violation import UNMAPPED
 from .violation import Violation
 
-__all__ = ["UNMAPPED", "Context", "Violation", "validate_message"]
+__all__ = ["MAX_SCHEMA_ERRORS", "TRUNCATED", "UNMAPPED", "Context", "Violation", "validate_message"]
+
+#: Schema errors listed per message at most: a document of 100,000 agents each breaking a rule
+#: would otherwise hold 100,000 errors in memory and take seconds to walk (the walk stops here).
+MAX_SCHEMA_ERRORS = 1_000
 
 
 def _requirements_of(error: ValidationError) -> list[str]:
@@ -62,24 +68,37 @@ def _valid_fast(name: str, data: Any) -> bool:
         return False
 
 
-def _schema_errors(name: str, data: Any) -> list[ValidationError]:
-    """The schema's errors, less those at a location whose type is already wrong (one defect, one
-    report)."""
+def _schema_errors(name: str, data: Any) -> tuple[list[ValidationError], bool]:
+    """The schema's errors (the first MAX_SCHEMA_ERRORS, and whether there were more), less those
+    at a location whose type is already wrong (one defect, one report)."""
     if _valid_fast(name, data):
-        return []
-    errors = list(validator(name).iter_errors(data))
+        return [], False
+    errors = list(islice(validator(name).iter_errors(data), MAX_SCHEMA_ERRORS + 1))
+    more = len(errors) > MAX_SCHEMA_ERRORS
+    errors = errors[:MAX_SCHEMA_ERRORS]
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
-    return [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
+    kept = [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
+    return kept, more
 
 
 def validate_message(name: str, data: Any, **context: Any) -> list[Violation]:
     """Every rule `data` breaks as message `name` (a schema name such as "sdsi/schema-template")."""
     try:
+        errors, more = _schema_errors(name, data)
         violations = [
             Violation(requirement, _pointer(error.absolute_path), error.message)
-            for error in _schema_errors(name, data)
+            for error in errors
             for requirement in _requirements_of(error)
         ]
+        if more:
+            violations.append(
+                Violation(
+                    TRUNCATED,
+                    "/",
+                    f"more than {MAX_SCHEMA_ERRORS:,} schema errors: the first"
+                    f" {MAX_SCHEMA_ERRORS:,} are listed, the rest were not looked for",
+                )
+            )
         for check in RULES.get(name, ()):
             violations.extend(check(data, Context(**context)))
     except RecursionError:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["UNMAPPED", "Violation"]
+__all__ = ["TRUNCATED", "UNMAPPED", "Violation"]
 
 #: Stands for a schema error whose subschema names no requirement: a defect of the schema files.
 UNMAPPED = "UNMAPPED"
+#: Stands for the schema errors past the cap, not listed: a rule none of the listed ones names may
+#: still be broken among them, so no check takes their absence for a pass.
+TRUNCATED = "TRUNCATED"
 
 
 @dataclass(frozen=True, order=True)

@@ -123,6 +123,16 @@ def _many_agents(base: str) -> bytes:
     return json.dumps(made, separators=(",", ":")).encode()
 
 
+def _many_invalid_agents(base: str) -> bytes:
+    """100,000 agents, each without its REQUIRED name: 100,000 schema errors, about 7 MB."""
+    made = hosts.document(base)
+    made["agents"] += [
+        {"id": f"a{n}", "description": "d", "inputs": {}, "outputs": {}, "transports": ["rest"]}
+        for n in range(1, 100_000)
+    ]
+    return json.dumps(made, separators=(",", ":")).encode()
+
+
 def _remote_ref(base: str) -> dict[str, Any]:
     made = hosts.document(base)
     made["agents"][0]["inputs"]["properties"]["text"] = {
@@ -228,6 +238,12 @@ _ENTRIES: list[Hostile] = [
         "a document of 80,000 agents, under the size cap",
         0,
         _app(hosts.host(_many_agents)),
+    ),
+    Hostile(
+        "hundred-thousand-invalid-agents",
+        "a document of 100,000 agents, each breaking a MUST (no name): 100,000 schema errors",
+        1,
+        _app(hosts.host(_many_invalid_agents)),
     ),
     # a document may change (WoA forbids nothing of it); invoking what the last one listed gets
     # 404s, SHOULD failures

@@ -12,12 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ...target import Target
+from ...validation import TRUNCATED
 from ...validation import Violation
 from ...validation import validate_message
 from ..preconditions import no_document
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
+from ..registry import errored
 from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
@@ -160,7 +162,11 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     reason = applies(document)
     if reason:
         return not_applicable(reason)
-    found = [v for v in document_violations(target) if v.requirement == requirement]
+    violations = document_violations(target)
+    found = [v for v in violations if v.requirement == requirement]
+    cut = next((v for v in violations if v.requirement == TRUNCATED), None)
+    if not found and cut is not None:  # this rule's breach may be among those not looked for
+        return errored(f"not judged: the document has {cut.message}", evidence)
     if not found:
         return passed("the document keeps this rule", evidence)
     message = "; ".join(f"{v.path}: {v.message}" for v in found)
