@@ -1,5 +1,8 @@
 """A2A (a2a-sdk 1.x) as a transport for ACI: the AgentContext travels as a data part of an A2A
-message; the reply's first data part that is a JSON object is the answer.
+message; the reply's first data part that is a JSON object is the answer. A task that ends failed,
+canceled, rejected, or asking for input or authorization declines; a completed task or a message
+without such a part is an answer all the same (its text), which the rules on what an agent returns
+judge (E-ACI-A2A-DECLINED).
 
 The SDK speaks httpx; its client is given a transport that sends every request through the
 suite's HttpClient, so the suite's deadline, body cap and CA apply, the address policy decides
@@ -67,19 +70,40 @@ def restore_integers(value: Any) -> Any:
     return value
 
 
-def _data_parts(response: Any) -> list[Any]:
+#: The states in which an A2A task ends without an answer: A2A's own ways of saying no, or of
+#: asking for more (E-ACI-A2A-DECLINED). A completed task, or a message, is an answer.
+_DECLINED = frozenset(
+    {
+        "TASK_STATE_FAILED",
+        "TASK_STATE_CANCELED",
+        "TASK_STATE_REJECTED",
+        "TASK_STATE_INPUT_REQUIRED",
+        "TASK_STATE_AUTH_REQUIRED",
+    }
+)
+
+
+def _parts(response: Any) -> tuple[list[Any], list[str], str | None]:
+    """The data parts of a reply, its text parts, and the state its task ended in (None for a
+    message)."""
     from a2a.helpers import get_data_parts
+    from a2a.helpers import get_text_parts
+    from a2a.types import TaskState
 
     if response.HasField("message"):
-        return list(get_data_parts(response.message.parts))
+        parts = response.message.parts
+        return list(get_data_parts(parts)), list(get_text_parts(parts)), None
     if response.HasField("task"):
         found: list[Any] = []
+        texts: list[str] = []
         for artifact in response.task.artifacts:
             found += get_data_parts(artifact.parts)
+            texts += get_text_parts(artifact.parts)
         if not found and response.task.status.HasField("message"):
             found += get_data_parts(response.task.status.message.parts)
-        return found
-    return []
+            texts += get_text_parts(response.task.status.message.parts)
+        return found, texts, TaskState.Name(response.task.status.state)
+    return [], [], None
 
 
 async def send_data(
@@ -118,8 +142,11 @@ async def send_data(
                 )
             )
             found: list[Any] = []
+            texts: list[str] = []
+            state: str | None = None
             async for response in sdk.send_message(request):
-                found += _data_parts(response)
+                parts, text, state = _parts(response)
+                found, texts = found + parts, texts + text
             await sdk.close()
         except (ExchangeFailed, Unreachable, A2aFailed) as error:
             exchange = getattr(error, "exchange", None) or last()
@@ -130,12 +157,10 @@ async def send_data(
                 None, None, exchange=last(), problem=f"A2A: {type(error).__name__}: {error}"
             )
     answer = next((restore_integers(item) for item in found if isinstance(item, dict)), None)
-    if answer is None:
-        return Reply(
-            200,
-            None,
-            "application/json",
-            last(),
-            "the A2A reply holds no data part with a JSON object",
-        )
-    return Reply(200, answer, "application/json", last())
+    if answer is not None:
+        return Reply(200, answer, "application/json", last())
+    if state in _DECLINED:
+        return Reply(200, None, "application/json", last(), f"declined: the A2A task ended {state}")
+    # a completed task or a message is an answer, though it holds no JSON object: what it holds
+    # is judged as the agent's answer (its text, if any)
+    return Reply(200, " ".join(texts) if texts else None, "text/plain", last())

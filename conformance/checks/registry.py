@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from typing import Any
 
 from ..report.model import Exchange
 from ..report.model import Skip
@@ -30,13 +32,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECKS",
+    "COVERAGE",
     "Check",
     "Decided",
     "Skip",
     "Unmet",
     "Verdict",
+    "agent_coverage",
     "check",
     "checks_for",
+    "covers",
     "driven_by",
     "errored",
     "failed",
@@ -116,6 +121,27 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {}
+#: Per role, how a draft tells which of the target's agents in that role the run exercised (as
+#: the WoA host's coverage map does for its advertised agents): entries {id, exercised,
+#: requirements, why}.
+COVERAGE: dict[str, Callable[[Any], list[dict[str, Any]]]] = {}
+
+
+def covers(role: str) -> Callable[[Callable[[Any], list[dict[str, Any]]]], Any]:
+    """Register the function that says which agents of `role` a run exercised."""
+
+    def register(function: Callable[[Any], list[dict[str, Any]]]) -> Any:
+        COVERAGE[role] = function
+        return function
+
+    return register
+
+
+def agent_coverage(target: Any, roles: Iterable[str]) -> list[dict[str, Any]]:
+    """Every agent of the certified `roles` the drafts can tell exercised or not."""
+    return [entry for role in roles if role in COVERAGE for entry in COVERAGE[role](target)]
+
+
 _OF: dict[str, list[str]] = {}  # the names of each requirement's checks
 
 

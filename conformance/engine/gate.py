@@ -97,8 +97,8 @@ def _kind(summary: Summary) -> tuple[str, str]:
         )
     if _no_agent_exercised(summary):
         return "no-agent-exercised", (
-            f"none of the {len(summary.coverage)} advertised agents was exercised, so the host's"
-            f" invocations were never judged: {_why_none(summary)}"
+            f"none of the target's {len(summary.coverage)} agents was exercised, so nothing they"
+            f" answer was judged: {_why_none(summary)}"
         )
     if not summary.count("MUST", *_TESTED):
         return "nothing-tested", "nothing was tested at MUST level"
@@ -157,8 +157,9 @@ def _drafts(summary: Summary, kind: str) -> dict[str, str]:
     one."""
     stale = {catalogue()[i].draft for i in summary.stale_baseline if i in catalogue()}
     told = {}
+    covered = {str(a.get("draft", "woa")) for a in summary.coverage}
     for draft, level in summary.levels.items():
-        agents = draft == "woa" and bool(summary.unexercised)
+        agents = draft in covered and bool(summary.unexercised)
         if kind == "not-certified":
             verdict = "not certified"
         elif _failed(summary, draft) > summary.stale_must.get(draft, 0):
@@ -173,7 +174,7 @@ def _drafts(summary: Summary, kind: str) -> dict[str, str]:
             verdict = f"incomplete: {_agents(summary)} exercised"
         else:
             verdict = level
-        told[draft] = _with_agents(summary, verdict) if draft == "woa" else verdict
+        told[draft] = _with_agents(summary, verdict) if draft in covered else verdict
     return told
 
 

@@ -38,6 +38,7 @@ from ..bindings.observed import NotObserved
 from ..bindings.observed import ObservedOnly
 from ..checks import Check
 from ..checks import Decided
+from ..checks import agent_coverage
 from ..checks import checks_for
 from ..checks import driven_by
 from ..checks.preconditions import DOCUMENT_RULES
@@ -449,6 +450,12 @@ async def run(
                 )
                 if woa_host
                 else ()
+            )
+            listed = {a["id"] for a in coverage}
+            coverage += tuple(
+                redaction.value(a)
+                for a in agent_coverage(target, options.roles)
+                if a["id"] not in listed
             )
             try:
                 await target.aclose()

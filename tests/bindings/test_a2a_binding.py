@@ -70,10 +70,23 @@ async def test_a_card_that_is_not_a_card_is_a_reason() -> None:
     assert reply.status is None and reply.problem
 
 
-async def test_an_answer_without_a_data_part_is_a_reason() -> None:
+async def test_an_answer_without_a_data_part_is_an_answer_a_rejected_task_declines() -> None:
+    """E-ACI-A2A-DECLINED: a message (or a completed task) without a data part is an answer, its
+    text the body the rules judge; a task that ends rejected is A2A's own way of saying no."""
     message = {"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hello"}]}}
     reply = await _send(_app(_card(f"{BASE}/rpc"), message))
-    assert reply.body is None and "no data part" in (reply.problem or "")
+    assert reply.ok and reply.body == "hello"
+    rejected = {
+        "task": {
+            "id": "t",
+            "contextId": "c",
+            "status": {"state": "TASK_STATE_REJECTED"},
+        }
+    }
+    reply = await _send(_app(_card(f"{BASE}/rpc"), rejected))
+    assert not reply.ok and "declined: the A2A task ended TASK_STATE_REJECTED" in (
+        reply.problem or ""
+    ), reply
 
 
 async def test_a_url_with_control_characters_is_unreachable_not_an_exception() -> None:

@@ -131,13 +131,34 @@ async def aci_2_1_returns_its_own_agent_context(target: Target) -> Verdict:
     )
 
 
+def _carrying(found: InvokedSession, answered: list[Sent]) -> list[Sent] | Verdict:
+    """The answers that carry an AgentContext, the only ones a rule on its members can judge; when
+    none does, a skip naming the rule that judges an answer without one (never a pass over
+    nothing)."""
+    carrying = [s for s in answered if s.returned is not None or s.reply.status is None]
+    if carrying or not answered:
+        return carrying
+    return skipped(
+        Skip.DEPENDS_ON,
+        f"no answer carried an AgentContext ({len(answered)} answers, the first:"
+        f" {answered[0].label()}): ACI-2.1-RETURNS-OWN-AGENTCONTEXT judges that",
+        *_evidence(answered[:1]),
+    )
+
+
 async def _schema_rule(target: Target, requirement: str, success: str) -> Verdict:
-    """A rule the AgentContext schema and rules judge, on every reply to a valid context (in a
-    run that watches, on every AgentContext an answer carried)."""
+    """A rule the AgentContext schema and rules judge, on every reply to a valid context that
+    carries one (in a run that watches, on every AgentContext an answer carried)."""
     found = await _session(target, watched=True)
     if found.observed and not found.sent:
         raise NotObserved("no AgentContext returned by an agent passed by")
-    return _none_returned(found) or _judge(_answered(found), _violations(requirement), success)
+    declined = _none_returned(found)
+    if declined is not None:
+        return declined
+    carrying = _carrying(found, _answered(found))
+    if isinstance(carrying, Verdict):
+        return carrying
+    return _judge(carrying, _violations(requirement), success)
 
 
 def _as_delivered(message: dict[str, Any]) -> dict[str, Any]:
@@ -171,7 +192,16 @@ async def _either_role(target: Target, requirement: str, success: str) -> Verdic
             return found
     elif found.observed and not found.sent and not sent:
         raise NotObserved("no AgentContext passed by")
-    judged = [] if isinstance(found, Verdict) else _answered(found)
+    judged: list[Sent] = []
+    if not isinstance(found, Verdict):
+        carrying = _carrying(found, _answered(found))
+        if isinstance(carrying, Verdict) and not sent:
+            return carrying
+        judged = carrying if isinstance(carrying, list) else []
+        if not judged and not sent:  # nothing answered, nothing sent by a master: nothing judged
+            return _none_returned(found) or skipped(
+                Skip.NOT_OBSERVED, "no AgentContext came back and no master sent one"
+            )
     broken = [s for s in judged if s.reply.status is None]
     if broken:
         return errored(f"{broken[0].label()}: {broken[0].reply.problem}", *_evidence(broken))

@@ -40,6 +40,7 @@ from ...validation import Violation
 from ...validation import validate_message
 from ...vectors import vectors_root
 from ..registry import Unmet
+from ..registry import covers
 
 __all__ = ["KINDS", "InvokedSession", "Sent", "invoked_session", "subtasks"]
 
@@ -81,6 +82,10 @@ class Sent:
         """Every rule the reply breaks as an AgentContext (judged once: each requirement's check
         reads its own)."""
         return validate_message("aci/agent-context", self.reply.body)
+
+
+#: Where a run keeps its invoked session (Target.memo).
+SESSION_KEY = "aci-invoked-session"
 
 
 @dataclass
@@ -222,7 +227,39 @@ def _observed(target: Target) -> InvokedSession:
     return session
 
 
+@covers("invoked")
+def invoked_coverage(target: Target) -> list[dict[str, Any]]:
+    """The ACI invoked agents the run sent AgentContexts to: exercised when one answered with an
+    AgentContext (an answer without one, or a refusal of every context, exercised nothing of the
+    rules on what an agent returns)."""
+    found = target.finished(SESSION_KEY)
+    if not isinstance(found, InvokedSession) or found.observed:
+        return []
+    agents: dict[str, list[Sent]] = {}
+    for one in found.sent:
+        agents.setdefault(one.agent, []).append(one)
+    coverage = []
+    for agent, sent in agents.items():
+        returned = [s for s in sent if s.returned is not None]
+        entry: dict[str, Any] = {
+            "id": agent,
+            "draft": "aci",
+            "exercised": bool(returned),
+            "requirements": [],
+        }
+        if not returned:
+            answered = [s for s in sent if s.reply.ok]
+            entry["why"] = (
+                f"none of its {len(answered)} answers to an AgentContext carried one"
+                if answered
+                else f"it answered none of the {len(sent)} AgentContexts sent"
+                f" ({sent[0].reply.problem or sent[0].reply.status})"
+            )
+        coverage.append(entry)
+    return coverage
+
+
 async def invoked_session(target: Target) -> InvokedSession:
     if target.observed is not None:
-        return await target.memo("aci-invoked-session", lambda: asyncio.sleep(0, _observed(target)))
-    return await target.memo("aci-invoked-session", lambda: _gather(target))
+        return await target.memo(SESSION_KEY, lambda: asyncio.sleep(0, _observed(target)))
+    return await target.memo(SESSION_KEY, lambda: _gather(target))
