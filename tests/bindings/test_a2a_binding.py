@@ -76,13 +76,7 @@ async def test_an_answer_without_a_data_part_is_an_answer_a_rejected_task_declin
     message = {"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hello"}]}}
     reply = await _send(_app(_card(f"{BASE}/rpc"), message))
     assert reply.ok and reply.body == "hello"
-    rejected = {
-        "task": {
-            "id": "t",
-            "contextId": "c",
-            "status": {"state": "TASK_STATE_REJECTED"},
-        }
-    }
+    rejected = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_REJECTED"}}}
     reply = await _send(_app(_card(f"{BASE}/rpc"), rejected))
     assert not reply.ok and "declined: the A2A task ended TASK_STATE_REJECTED" in (
         reply.problem or ""
