@@ -680,9 +680,9 @@ def ACI_5_2_KEY_INFORMATION_PER_ITEM(message: Any, _: Context) -> Iterator[Viola
             )
 
 
-#: Words the suite reads as "done" in GoalStatus and OverallStatus (the draft names none; see
-#: errata).
-DONE_WORDS = frozenset({"done", "complete", "completed", "finished", "success", "succeeded"})
+#: Words the suite reads as "done" in GoalStatus and OverallStatus: the draft's own first (5.2,
+#: "1 denotes completed"), then common synonyms (E-ACI-5.1-STATUS-VOCABULARY).
+DONE_WORDS = frozenset({"completed", "done", "complete", "finished", "success", "succeeded"})
 
 
 def is_done(status: Any) -> bool:
@@ -690,10 +690,13 @@ def is_done(status: Any) -> bool:
     return isinstance(status, str) and status.strip().lower() in DONE_WORDS
 
 
-#: Words the suite reads as "not done": initial, waiting or failed (the draft names none; see
-#: errata).
+#: Words the suite reads as "not done": the draft's own first (5.2, "0 denotes not completed",
+#: "items marked as 0 are considered unfinished"), then initial, waiting or failed.
 NOT_DONE_WORDS = frozenset(
     {
+        "not completed",
+        "not_completed",
+        "unfinished",
         "",
         "pending",
         "in progress",
@@ -713,8 +716,19 @@ NOT_DONE_WORDS = frozenset(
 
 def is_not_done(status: Any) -> bool:
     """Whether a status reads not done; a word the suite does not know reads neither
-    (E-ACI-5.1-STATUS-VOCABULARY)."""
+    (E-ACI-5.1-STATUS-VOCABULARY), and `unread_words` names it."""
     return isinstance(status, str) and status.strip().lower() in NOT_DONE_WORDS
+
+
+def unread_words(task_context: Any) -> list[str]:
+    """The status words of a TaskContext (its OverallStatus and each goal's Status) that read
+    neither done nor not done: a rule judged on them would pass by not understanding them."""
+    task = _member(task_context, "TaskContext")
+    words = [_member(task, "OverallStatus")]
+    words += [g.get("Status") for g in _objects(_member(task, "GoalStatus"))]
+    return sorted(
+        {w for w in words if isinstance(w, str) and not is_done(w) and not is_not_done(w)}
+    )
 
 
 @rule("aci/task-context")

@@ -24,6 +24,7 @@ from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ...validation.rules import is_not_done
+from ...validation.rules import unread_words
 from ..preconditions import certifies
 from ..preconditions import document_read
 from ..preconditions import watching
@@ -399,8 +400,28 @@ async def aci_5_1_goal_status_records_each_goal(target: Target) -> Verdict:
 @check("ACI-5.1-OVERALL-STATUS-DERIVED")
 async def aci_5_1_overall_status_follows_the_goals(target: Target) -> Verdict:
     """5.1: OverallStatus is derived from the goals: done only when every goal is
-    (E-ACI-5.1-STATUS-VOCABULARY)."""
-    return await _task_rule(target, "ACI-5.1-OVERALL-STATUS-DERIVED")
+    (E-ACI-5.1-STATUS-VOCABULARY). A status word the suite cannot read as done or not done makes
+    the verdict inconclusive, naming the word, never a pass by not understanding it."""
+    verdict = await _task_rule(target, "ACI-5.1-OVERALL-STATUS-DERIVED")
+    if verdict.status is not Status.PASS:
+        return verdict
+    found = await _session(target, watched=True)
+    unread = sorted(
+        {
+            word
+            for run in found.runs.values()
+            for word in unread_words(run.reply.body if run.reply else None)
+        }
+    )
+    if unread:
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"status words the suite reads as neither done nor not done: {unread}; use the"
+            " draft's (completed, not completed, unfinished) or common ones (done, pending,"
+            " failed) so that the overall status can be checked against the goals",
+            *verdict.evidence,
+        )
+    return verdict
 
 
 def _all_done(task: dict[str, Any] | None) -> bool:
