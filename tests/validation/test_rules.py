@@ -1,3 +1,6 @@
+"""The rules a schema cannot say, read with the drafts' own words."""
+
+from __future__ import annotations
 
 
 def test_the_drafts_own_status_words_are_read_first() -> None:
