@@ -135,9 +135,11 @@ async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
     if "cache-control" in present and ("etag" in present or "last-modified" in present):
         return passed(f"Cache-Control and a validator: {', '.join(present)}", response.exchange)
     missing = (
-        "Cache-Control" if "cache-control" not in present else "a validator (ETag or Last-Modified)"
+        "no Cache-Control"
+        if "cache-control" not in present
+        else "no validator (ETag or Last-Modified)"
     )
-    return failed(f"caching headers {', '.join(present)}, but no {missing}", response.exchange)
+    return failed(f"caching headers {', '.join(present)}, but {missing}", response.exchange)
 
 
 @check("WOA-7-CONDITIONAL-GET")
