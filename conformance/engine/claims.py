@@ -17,8 +17,10 @@ operation) is not-applicable in the requirement results, never a failure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ..bindings.jsonparse import NotJson
@@ -245,11 +247,16 @@ def _rest_coverage(
 
 
 def coverage_of(
-    document: Any, plan: Any, results: list[Result], judged_by: dict[str, tuple[str, ...]]
+    document: Any,
+    plan: Any,
+    results: list[Result],
+    judged_by: dict[str, tuple[str, ...]],
+    mcp_answered: Mapping[str, bool] = MappingProxyType({}),
 ) -> list[AgentCoverage]:
     """Every agent `document` advertises, exercised or not and why, from the run's invocation `plan`
     (None: the run made none) and its `results`; `judged_by` names the requirements each kind of
-    probe serves."""
+    probe serves; `mcp_answered`, per agent offered over mcp, whether a tool call of it was
+    answered with a result (a tool that refused every call exercised nothing)."""
     agents = (
         [a for a in document.get("agents", []) if isinstance(a, dict)]
         if isinstance(document, dict)
@@ -284,7 +291,8 @@ def coverage_of(
                 )
             )
         if not found.exercised and "mcp" in transports:
-            if mcp in (Status.PASS, Status.FAIL):
+            answered = mcp_answered.get(agent_id)
+            if mcp in (Status.PASS, Status.FAIL) if answered is None else answered:
                 found = AgentCoverage(
                     agent_id,
                     True,

@@ -44,6 +44,7 @@ from ..checks import driven_by
 from ..checks.preconditions import DOCUMENT_RULES
 from ..checks.woa.invocation import JUDGED_BY
 from ..checks.woa.invocation import PLAN_KEY
+from ..checks.woa.mcp import MCP_ANSWERED
 from ..driver.command import unstartable
 from ..recording import NotRecorded
 from ..recording import Recorder
@@ -446,7 +447,9 @@ async def run(
             coverage = (
                 tuple(
                     redaction.value(c.as_dict())
-                    for c in coverage_of(document, plan, results, JUDGED_BY)
+                    for c in coverage_of(
+                        document, plan, results, JUDGED_BY, target.cache.get(MCP_ANSWERED, {})
+                    )
                 )
                 if woa_host
                 else ()

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema import validators
+from pydantic import Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -283,3 +285,42 @@ def test_the_command_an_example_gives_certifies_it_with_its_agents_exercised(
     report = json.loads((tmp_path / "report.json").read_text())
     assert all(a["exercised"] for a in report["coverage"]["agents"]), report["coverage"]
     assert report["summary"]["gate"]["headline"].endswith("-compliant")  # no "k of N agents"
+
+
+@pytest.mark.parametrize("refuses", ["every call", "the optional argument"])
+def test_an_mcp_tool_that_refuses_schema_valid_nonsense_is_not_the_hosts_failure(
+    refuses: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Published MCP servers refuse what their schema allows but their domain does not (a sentence
+    as a time zone): a refusal (isError) is the tool's to make, never a failure of
+    WOA-5.3-MCP-TOOL-INVOCATION; a tool that refused every call was not exercised."""
+    made = mcp_host._server
+
+    def refusing(fault: str | None) -> Any:
+        server = made(fault)
+        server.remove_tool("quote")
+
+        @server.tool(name="quote", description="The last price of a listed symbol.")
+        def quote(
+            symbol: Annotated[str, Field(pattern=r"^[A-Z]{1,5}$")],
+            exchange: Annotated[str | None, Field(pattern=r"^[A-Z]{2,4}$")] = None,
+        ) -> mcp_host.Quote:
+            if refuses == "every call" or exchange is not None:
+                raise ValueError(f"no listing for {symbol} on {exchange}")
+            return mcp_host.Quote(symbol=symbol, price=101.25)
+
+        return server
+
+    monkeypatch.setattr(mcp_host, "_server", refusing)
+    with serve(lambda _: mcp_host.create_app()) as host:
+        code, output, report = _certify(host.url, host.cacert, tmp_path)
+    results = {r["requirement"]: r for r in report["results"]}
+    mcp = results["WOA-5.3-MCP-TOOL-INVOCATION"]
+    agents = {a["id"]: a["exercised"] for a in report["coverage"]["agents"]}
+    if refuses == "every call":
+        assert (mcp["status"], mcp["skip"]) == ("skip", "inconclusive"), mcp["message"]
+        assert agents == {"convert": True, "quote": False}
+    else:
+        assert mcp["status"] == "pass", mcp["message"]
+        assert agents == {"convert": True, "quote": True}
+    assert code == 0, output

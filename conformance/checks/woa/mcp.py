@@ -12,6 +12,7 @@ from ...bindings.jsonparse import NotJson
 from ...bindings.jsonparse import parse_json
 from ...instances import Ungeneratable
 from ...instances import valid_examples
+from ...report.model import Status
 from ...target import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
@@ -27,7 +28,7 @@ from ..registry import not_applicable
 from ..registry import passed
 from ..registry import skipped
 
-__all__ = ["tool_names"]
+__all__ = ["MCP_ANSWERED", "tool_names"]
 
 
 def tool_names(name: str, namespace: Any) -> list[str]:
@@ -128,11 +129,17 @@ async def _judge(target: Target, config: dict[str, Any], agent: dict[str, Any]) 
         return skipped(
             Skip.NOT_OBSERVED, f"the envelope member {config['tool_field']!r} holds no tool name"
         )
+    refusals = []
     for example in examples:
         verdict = await _judge_call(target, config, agent_id, operation, name, example)
-        if verdict is not None:
+        if verdict is not None and verdict.skip is Skip.INCONCLUSIVE:
+            refusals.append(verdict)
+        elif verdict is not None:
             return verdict
-    return None
+    # a tool may refuse a schema-valid argument it finds meaningless (a sentence for a time zone):
+    # that is its domain, not the envelope's translation (as WOA-5.2-VALID-INPUT-ACCEPTED reads a
+    # refusal); only when it refused every call was nothing judged
+    return refusals[0] if refusals and len(refusals) == len(examples) else None
 
 
 async def _judge_call(
@@ -161,8 +168,11 @@ async def _judge_call(
     except McpFailed as error:
         return errored(f"agent {agent_id!r}: {error}", error.exchange)
     if call.is_error:
-        return failed(
-            f"agent {agent_id!r}: tool {call.tool!r} answered isError: {call.text[:300]}",
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"agent {agent_id!r}: tool {call.tool!r} refused every schema-valid call (isError:"
+            f" {call.text[:300]}): a refusal is the tool's to make, and no result was left to"
+            " judge",
             call.exchange,
         )
     output = call.structured
@@ -194,6 +204,11 @@ async def _judge_call(
     return None
 
 
+#: Where the check keeps, per agent offered over mcp, whether a call of its tool was answered with
+#: a result (the coverage map reads it: a tool that refused every call was not exercised).
+MCP_ANSWERED = "woa-mcp-answered"
+
+
 @check("WOA-5.3-MCP-TOOL-INVOCATION")
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     if not isinstance(target.document, dict):
@@ -205,7 +220,13 @@ async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
     on_the_wire(target)
     if config is None:
         return unusable or errored("")
-    verdicts = [await _judge(target, config, agent) for agent in agents]
+    verdicts = []
+    answered: dict[str, bool] = target.cache.setdefault(MCP_ANSWERED, {})
+    for agent in agents:
+        verdict = await _judge(target, config, agent)
+        # exercised: a call answered with a result, right or wrong (the rule judged it)
+        answered[str(agent.get("id"))] = verdict is None or verdict.status is Status.FAIL
+        verdicts.append(verdict)
     for status in ("fail", "error", "skip"):
         found = next((v for v in verdicts if v is not None and v.status.value == status), None)
         if found:
