@@ -60,6 +60,10 @@ def fuzz(
     ] = False,
     allow_origin: AllowOrigin = None,
     strict: Strict = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No progress and no findings: only the verdict line."),
+    ] = False,
     debug: Debug = False,
 ) -> None:
     """Fuzz the host's agents (schemathesis on an OpenAPI document built from the WoA document) and
@@ -81,10 +85,14 @@ def fuzz(
     writers = prepared_writers(report_dir, FUZZ_FORMATS, debug=debug)
     try:
         with (
-            console.status(f"Fuzzing {target}…") if console.is_terminal else nullcontext()
+            console.status(f"Fuzzing {target}…")
+            if console.is_terminal and not quiet
+            else nullcontext()
         ) as status:
 
             def progress(what: str) -> None:
+                if quiet:
+                    return
                 if status is not None:
                     status.update(what + "…")
                 elif not what.startswith("Fuzzing: "):  # a log gets the stages, not every operation
@@ -108,6 +116,9 @@ def fuzz(
     except ReportDirUnusable as error:
         unwritten(report_dir, FUZZ_FORMATS)
         fail_usage(str(error))
+    if quiet:
+        console.print(f"Fuzzing: {told(summary).headline}; reports in {report_dir}", markup=False)
+        finish(summary)
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     header = report["header"]["options"]
     console.print(f"Fuzzed: {', '.join(header['fuzzed_agents']) or 'no agent'}", markup=False)
