@@ -12,6 +12,7 @@ import typer
 
 from ..engine.runner import RunInterrupted
 from ..report.outcome import told
+from ..report.redaction import public
 from ..report.writers import ReportDirUnusable
 from ..target import run_options
 from ..usecases.fuzz.session import FuzzUnavailable
@@ -85,7 +86,7 @@ def fuzz(
     writers = prepared_writers(report_dir, FUZZ_FORMATS, debug=debug)
     try:
         with (
-            console.status(f"Fuzzing {target}…")
+            console.status(f"Fuzzing {public(target)}…")
             if console.is_terminal and not quiet
             else nullcontext()
         ) as status:

@@ -23,6 +23,7 @@ from ..harness.loop_server import write_leaf
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.outcome import told
+from ..report.redaction import public
 from ..report.writers import FORMATS
 from ..report.writers import ReportDirUnusable
 from ..requirements import DRAFTS
@@ -95,7 +96,7 @@ async def _serve(
                 keyfile=keyfile,
             )
             console.print(
-                f"Proxy for {upstream} listening at {url(bound)}"
+                f"Proxy for {public(upstream)} listening at {url(bound)}"
                 + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})")
             )
             console.print("Ctrl-C (or SIGTERM) stops it and writes the reports.")

@@ -37,6 +37,7 @@ from ..report.writers import writers_for
 from ..target import DEFAULT_BUDGET
 from ..target import DEFAULT_MAX_PROBES
 from ..target import OptionsUnusable
+from ..target import RunOptions
 from ..target import run_options
 from ..target.sources import Sources
 from ..target.sources import refused
@@ -74,11 +75,17 @@ class Suite(StrEnum):
 
 def usable(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """`check(...)` (run_options, origin, usable_cacert), or a usage error (exit 2) naming the
-    option at fault."""
+    option at fault. The run's options, once made, tell the lifecycle what to keep out of a
+    defect's line and log (settings.redaction)."""
     try:
-        return check(*args, **kwargs)
+        made = check(*args, **kwargs)
     except OptionsUnusable as error:
         fail_usage(str(error))
+    if isinstance(made, RunOptions):
+        settings.redaction = Redaction.of(
+            made.target, made.headers, keep=made.keep_credentials, command=made.client_command
+        )
+    return made
 
 
 def prepared_writers(report_dir: Path, formats: list[str], *, debug: bool = False) -> list[Writer]:
@@ -448,7 +455,8 @@ def run(
         client_command = client_command or reference_agents().client_command(fault, minimal=minimal)
         target = client_command
         if not quiet:
-            console.print(f"Certifying the WoA client run as: {client_command}", markup=False)
+            shown = Redaction().command(client_command)
+            console.print(f"Certifying the WoA client run as: {shown}", markup=False)
     with ExitStack() as stack:
         if mock and not certifies_client:
             # The mock's own log (a reference server logs what the drafts tell servers to log) is
@@ -492,7 +500,6 @@ def run(
             seed=seed,
             keep_credentials=keep_credentials_in_evidence,
         )
-        settings.redaction = Redaction.of(options.target, options.headers)
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:

@@ -371,7 +371,12 @@ async def run(
     redaction = (
         options.observed.recorder.redaction
         if options.observed is not None and options.observed.recorder is not None
-        else Redaction.of(options.target, options.headers, keep=options.keep_credentials)
+        else Redaction.of(
+            options.target,
+            options.headers,
+            keep=options.keep_credentials,
+            command=options.client_command,
+        )
     )
     recorder = _recorder(options, redaction)
     transport = ObservedOnly() if options.observed is not None else options.transport

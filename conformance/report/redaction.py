@@ -51,6 +51,8 @@ _ALWAYS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cook
 #: session): no credential, whatever their name says.
 _SUITES_OWN = frozenset({"sdsi-test-session"})
 _NAMED = re.compile(r"key|token|secret|session|passw|auth|credential", re.IGNORECASE)
+#: NAME=value and --name=value or --name value, in a shell command.
+_ASSIGNED = re.compile(r"(?:^|\s)-{0,2}([A-Za-z_][\w-]*)(?:=|\s+(?=[^-\s]))(\S+)")
 #: Values too short to replace wherever they appear (they would mark innocent text).
 _SHORTEST = 4
 
@@ -85,14 +87,31 @@ class Redaction:
 
     @classmethod
     def of(
-        cls, target: str, headers: Iterable[tuple[str, str]] = (), *, keep: bool = False
+        cls,
+        target: str,
+        headers: Iterable[tuple[str, str]] = (),
+        *,
+        keep: bool = False,
+        command: str | None = None,
     ) -> Redaction:
         """The run's redaction: its target's userinfo and credential query values, its headers'
-        values."""
+        values, and the credentials a client command passes (`command`)."""
         redaction = cls(frozenset(name.lower() for name, _ in headers), keep)
         redaction.url(target)
         redaction.headers(dict(headers))
+        if command:
+            redaction.command(command)
         return redaction
+
+    def command(self, command: str) -> str:
+        """A shell command with the values it gives credential-named variables or options
+        (`API_TOKEN=...`, `--api-key=...`, `--token ...`) marked."""
+        if self.keep:
+            return command
+        for name, value in _ASSIGNED.findall(command):
+            if is_credential(name):
+                self._learn(value.strip("'\""))
+        return self.text(command)
 
     def marker(self, value: str) -> str:
         if self.marker_of is not None:

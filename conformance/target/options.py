@@ -21,6 +21,7 @@ from ..bindings.http import same_origin
 from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
 from ..recording import Replay
+from ..report.redaction import public
 from .baseline import Baseline
 from .baseline import BaselineUnusable
 from .selection import Selection
@@ -243,7 +244,8 @@ def origin(url: str, option: str = "target") -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise OptionsUnusable(
-            option, f"must be an http or https URL such as https://agents.example.com, not {url!r}"
+            option,
+            f"must be an http or https URL such as https://agents.example.com, not {public(url)!r}",
         )
     if parts.query or parts.fragment:
         raise OptionsUnusable(
@@ -274,7 +276,9 @@ def _header(raw: str | tuple[str, str]) -> tuple[str, str]:
         or any(c in name for c in " \t\r\n")
         or any(c in value for c in "\r\n")
     ):
-        raise OptionsUnusable("header", f"is 'Name: value', not {raw!r}")
+        raise OptionsUnusable(
+            "header", "is 'Name: value', and one given is not (not shown: it may be a credential)"
+        )
     return name.strip(), value.strip()
 
 

@@ -146,3 +146,27 @@ def test_a_client_commands_helpers_do_not_outlive_it(tmp_path: Path) -> None:
     subprocess.run(["pkill", "-f", "sleep 314[12]"], check=False)
     assert done.returncode == 0, done.stderr
     assert left.stdout.strip() == "", "helpers outlived the client command"
+
+
+def test_usage_errors_and_a_client_command_name_no_credential(tmp_path: Path) -> None:
+    """What the suite prints before or beside a run: a target it refuses, a header it cannot read,
+    an unreachable target under fuzz, a client command that passes a token."""
+    reports = str(tmp_path / "reports")
+    done = [
+        agent_conformance(
+            "run", "--target", f"ftp://alice:{CANARIES[3]}@h", "--report-dir", reports
+        ),
+        agent_conformance(
+            "run", "--mock", "--header", f"Bearer {CANARIES[0]}", "--report-dir", reports
+        ),
+        agent_conformance(
+            "fuzz", "--target", f"https://alice:{CANARIES[3]}@127.0.0.1:9", "--report-dir", reports
+        ),
+        agent_conformance(
+            *("run", "--client-command", f"API_TOKEN={CANARIES[1]} /nowhere/client {{document}}"),
+            *("--report-dir", reports),
+        ),
+    ]
+    assert [d.returncode for d in done] == [2, 2, 2, 2], [d.stderr for d in done]
+    printed = "".join(d.stdout + d.stderr for d in done)
+    assert _leaks(tmp_path, printed=printed) == []

@@ -26,6 +26,8 @@ from ...engine.runner import RunInterrupted
 from ...engine.runner import run
 from ...report import Handler
 from ...report import Summary
+from ...report.redaction import Redaction
+from ...report.redaction import public
 from ...target import RunOptions
 from ...target import may_call
 from .engine import fuzz
@@ -49,7 +51,7 @@ async def fuzz_target(
     """Fuzz `options.target` and judge the traffic; `progress` hears what is being done as it
     goes."""
     say = progress or (lambda _: None)
-    say(f"Fetching {options.target}/.well-known/woa.json")
+    say(f"Fetching {public(options.target)}/.well-known/woa.json")
     started = time.perf_counter()
     async with HttpClient(
         timeout=options.timeout, max_body=options.max_body, cacert=options.cacert
@@ -59,7 +61,8 @@ async def fuzz_target(
                 may_follow=lambda url: may_call(options, url)
             )
         except Unreachable as error:
-            raise FuzzUnavailable(f"target unreachable: {error}") from None
+            hidden = Redaction.of(options.target, options.headers)
+            raise FuzzUnavailable(f"target unreachable: {hidden.text(str(error))}") from None
     if not isinstance(discovery.document, dict) or discovery.response is None:
         raise FuzzUnavailable(
             "the target's WoA document could not be read:"
