@@ -10,10 +10,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine.runner import RunInterrupted
 from ..report.outcome import told
 from ..report.redaction import public
-from ..report.writers import ReportDirUnusable
 from ..target import run_options
 from ..usecases.fuzz.session import FuzzUnavailable
 from ..usecases.fuzz.session import fuzz_target
@@ -28,7 +26,7 @@ from ._options import Strict
 from ._options import Timeout
 from .run import finish
 from .run import prepared_writers
-from .run import unwritten
+from .run import reported
 from .run import usable
 
 __all__ = ["fuzz"]
@@ -86,10 +84,13 @@ def fuzz(
     writers = prepared_writers(report_dir, FUZZ_FORMATS, debug=debug)
     try:
         with (
-            console.status(f"Fuzzing {public(target)}…")
-            if console.is_terminal and not quiet
-            else nullcontext()
-        ) as status:
+            reported(report_dir, FUZZ_FORMATS),
+            (
+                console.status(f"Fuzzing {public(target)}…")
+                if console.is_terminal and not quiet
+                else nullcontext()
+            ) as status,
+        ):
 
             def progress(what: str) -> None:
                 if quiet:
@@ -111,11 +112,6 @@ def fuzz(
                 )
             )
     except FuzzUnavailable as error:
-        fail_usage(str(error))
-    except RunInterrupted as signal:
-        fail_usage(f"interrupted by {signal} before anything was sent; no report was written", 130)
-    except ReportDirUnusable as error:
-        unwritten(report_dir, FUZZ_FORMATS)
         fail_usage(str(error))
     if quiet:
         console.print(f"Fuzzing: {told(summary).headline}; reports in {report_dir}", markup=False)

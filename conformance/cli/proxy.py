@@ -17,7 +17,6 @@ import typer
 from .. import __version__
 from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
-from ..engine.runner import RunInterrupted
 from ..harness.loop_server import start_server
 from ..harness.loop_server import write_leaf
 from ..recording import Recorder
@@ -25,7 +24,6 @@ from ..report.model import utc_now
 from ..report.outcome import told
 from ..report.redaction import public
 from ..report.writers import FORMATS
-from ..report.writers import ReportDirUnusable
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
 from ..target import origin
@@ -42,7 +40,7 @@ from ._options import Timeout
 from .run import Suite
 from .run import finish
 from .run import prepared_writers
-from .run import unwritten
+from .run import reported
 from .run import usable
 
 __all__ = ["proxy"]
@@ -197,7 +195,7 @@ def proxy(
                 )
             )
         )
-    try:
+    with reported(report_dir, list(FORMATS)):
         summary = asyncio.run(
             interruptible(
                 judged_run(
@@ -210,13 +208,6 @@ def proxy(
                 )
             )
         )
-    except RunInterrupted as signal:
-        fail_usage(
-            f"interrupted by {signal} before anything was judged; no report was written", 130
-        )
-    except ReportDirUnusable as error:
-        unwritten(report_dir, list(FORMATS))
-        fail_usage(str(error))
     console.print(
         f"{len(traffic.exchanges)} exchanges judged; compliance: {told(summary).headline}. Reports"
         f" in {report_dir}",

@@ -6,7 +6,9 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
+from collections.abc import Iterator
 from contextlib import ExitStack
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -103,11 +105,21 @@ def written(report_dir: Path, formats: list[str]) -> list[Path]:
     return [path for f in formats for path in sorted(report_dir.glob(FORMATS[f].filename))]
 
 
-def unwritten(report_dir: Path, formats: list[str]) -> None:
-    """Remove the reports a run could not write whole (a full disk): none is left to read as the
-    run's."""
-    for path in written(report_dir, formats):
-        path.unlink(missing_ok=True)
+@contextmanager
+def reported(report_dir: Path, formats: list[str]) -> Iterator[None]:
+    """Around a run whose reports go to `report_dir`: a signal before it judged anything is one
+    line and exit 130; reports it could not write whole (a full disk) are removed, none left to
+    read as the run's, and that is a usage error."""
+    try:
+        yield
+    except RunInterrupted as signal:
+        fail_usage(
+            f"interrupted by {signal} before anything was judged; no report was written", 130
+        )
+    except ReportDirUnusable as error:
+        for path in written(report_dir, formats):
+            path.unlink(missing_ok=True)
+        fail_usage(str(error))
 
 
 def finish(summary: Summary) -> NoReturn:
@@ -503,30 +515,23 @@ def run(
         display = RunDisplay(quiet=quiet)
         runs = repeat if max_violation_rate is None or repeat > 1 else 100
         try:
-            if runs > 1:
-                summary = asyncio.run(
-                    interruptible(
-                        repeated(
-                            options,
-                            runs,
-                            [*writers, display],
-                            max_violation_rate=max_violation_rate,
-                            progress=None if quiet else _progress,
+            with reported(report_dir, formats):
+                if runs > 1:
+                    summary = asyncio.run(
+                        interruptible(
+                            repeated(
+                                options,
+                                runs,
+                                [*writers, display],
+                                max_violation_rate=max_violation_rate,
+                                progress=None if quiet else _progress,
+                            )
                         )
                     )
-                )
-            else:
-                summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
+                else:
+                    summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
         except TargetUnreachable as error:
             fail_usage(f"target unreachable: {error}")
-        except RunInterrupted as signal:
-            fail_usage(
-                f"interrupted by {signal} before the run judged anything; no report was written",
-                130,
-            )
-        except ReportDirUnusable as error:
-            unwritten(report_dir, formats)
-            fail_usage(str(error))
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
 

@@ -40,7 +40,7 @@ from .model import Exchange
 from .model import Result
 from .model import RunHeader
 
-__all__ = ["KEPT", "MARK", "Redaction", "is_credential", "is_marked", "public"]
+__all__ = ["KEPT", "MARK", "Redaction", "is_credential", "is_marked", "plain", "public"]
 
 #: How a replaced value begins.
 MARK = REDACTED
@@ -61,10 +61,15 @@ def is_marked(text: str) -> bool:
     return MARK in text
 
 
+def plain() -> Redaction:
+    """A redaction whose marker is the same for every value, and so for every run: for names
+    anyone may read and every run spells alike (a fleet's folders and rows)."""
+    return Redaction(marker_of=lambda _: "<redacted>")
+
+
 def public(url: str) -> str:
-    """`url` as a name anyone may read and every run spells alike (a fleet's folder, its rows):
-    its userinfo and credential query values replaced by a plain marker."""
-    return Redaction(marker_of=lambda _: "<redacted>").url(url)
+    """`url` with its userinfo and credential query values replaced by a plain marker."""
+    return plain().url(url)
 
 
 def is_credential(name: str) -> bool:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from typing import TypeVar
 
-from ..report.redaction import Redaction
+from ..report.redaction import plain
 from ..report.redaction import public
 
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
@@ -81,7 +81,7 @@ def _complete(folder: Path) -> dict[str, Any] | None:
 def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[str, Any]:
     """A target's row when its run could not judge it: no level, the exit code, the reason (no
     credential of the target's URL in it)."""
-    hidden = Redaction(marker_of=lambda _: "<redacted>")
+    hidden = plain()
     hidden.url(spec.target)
     problem = hidden.text(problem)
     return {
