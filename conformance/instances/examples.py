@@ -29,9 +29,11 @@ from contextlib import suppress
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
+from itertools import chain
 from itertools import islice
 from itertools import zip_longest
 from typing import Any
+from typing import TypeGuard
 
 from referencing import Registry
 from referencing import Resource
@@ -72,6 +74,16 @@ _LENGTHS = {
     "minContains": ("items", "items"),
 }
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_COUNTS = (
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+)
 #: Branches kept when two anyOf (or oneOf) meet in one merged schema: each pair of theirs is one.
 _BRANCHES = 64
 #: Below this depth objects are built whole and arrays with an item; deeper, only what is required.
@@ -103,10 +115,15 @@ def _beyond_caps(schema: Any) -> str | None:
                 )
         for keyword in _BOUNDS:
             value = node.get(keyword)
+            # a lower bound far below (an upper far above) asks nothing of the numbers made
             if (
                 isinstance(value, int | float)
                 and not isinstance(value, bool)
-                and not abs(value) <= CAPS.magnitude
+                and not (
+                    abs(value) <= CAPS.magnitude
+                    or (keyword in ("minimum", "exclusiveMinimum") and value < 0)
+                    or (keyword in ("maximum", "exclusiveMaximum") and value > 0)
+                )
             ):
                 return (
                     f"{keyword} {value:g} is beyond the suite's cap of ±{CAPS.magnitude:,.0f} on"
@@ -153,6 +170,22 @@ _WRONG = {
     "null": 0,
 }
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+#: The simplest values of every type, tried when the walk made nothing valid.
+_SIMPLEST: tuple[Any, ...] = (
+    {},
+    {"example": 1},
+    [],
+    [1],
+    "example",
+    "",
+    0,
+    1,
+    -1,
+    1.5,
+    True,
+    False,
+    None,
+)
 #: Keywords that say nothing of which instances are valid: they do not stop a $ref's target from
 #: being used whole.
 _ANNOTATIONS = {
@@ -259,6 +292,25 @@ def _types(schema: dict[str, Any]) -> list[str]:
     return []
 
 
+def _whole_counts(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with its counts written as decimals (`maxLength: 2.0`, which 2020-12 allows) as
+    integers."""
+    decimal = [
+        k for k in _COUNTS if isinstance(schema.get(k), float) and float(schema[k]).is_integer()
+    ]
+    return {**schema, **{k: int(schema[k]) for k in decimal}} if decimal else schema
+
+
+def _multiple(a: Any, b: Any) -> Any:
+    """A step both `a` and `b` divide into, when the builder can find one; `b` otherwise."""
+    if isinstance(a, int) and isinstance(b, int) and a > 0 and b > 0:
+        return math.lcm(a, b)
+    with suppress(TypeError, ZeroDivisionError, OverflowError):
+        if float(a / b).is_integer():
+            return a
+    return b
+
+
 def _both(a: Any, b: Any) -> Any:
     return a if b is True or b == {} else b if a is True or a == {} else {"allOf": [a, b]}
 
@@ -324,6 +376,8 @@ def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             merged[key] = [{"allOf": [mine, theirs]} for mine in merged[key] for theirs in value][
                 :_BRANCHES
             ]
+        elif key == "multipleOf":
+            merged[key] = _multiple(merged[key], value)
         elif key == "allOf" and isinstance(value, list) and isinstance(merged[key], list):
             merged[key] = [*merged[key], *value]
         elif key in _ANNOTATIONS:
@@ -427,6 +481,7 @@ def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
         return
     if not isinstance(schema, dict):
         return
+    schema = _whole_counts(schema)
     if isinstance(schema.get("examples"), list):
         yield from schema["examples"][: CAPS.items]
     for key in ("const", "default"):
@@ -452,6 +507,7 @@ def _candidates(schema: Any, walk: _Walk) -> Iterator[Any]:
             return
     if isinstance(schema.get("if"), dict | bool):
         condition, _ = _resolved(schema["if"], walk)
+        condition = {} if condition is True else condition
         then, _ = _resolved(schema.get("then", True), walk)
         otherwise, _ = _resolved(schema.get("else", True), walk)
         if isinstance(condition, dict) and isinstance(then, dict):
@@ -696,11 +752,13 @@ def _arrays(schema: dict[str, Any], walk: _Walk) -> Iterator[list[Any]]:
     if isinstance(items, list):
         prefix, items = items, schema.get("additionalItems", True)
     items = items if isinstance(items, dict | bool) else True
+    unique = schema.get("uniqueItems") is True
     least = schema.get("minItems", 0)
     least = least if isinstance(least, int) and 0 <= least <= CAPS.items else 0
     most = schema.get("maxItems")
-    unique = schema.get("uniqueItems") is True
-    head = [_first(sub, inner) for sub in prefix]
+    head: list[Any] = []
+    for sub in prefix:
+        head.append(_first(sub, inner, head[-1] if unique and head else _NOTHING))
     contains = schema.get("contains")
     wanted = schema.get("minContains", 1) if contains is not None else 0
     wanted = wanted if isinstance(wanted, int) and 0 <= wanted <= CAPS.items else 1
@@ -774,6 +832,11 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
                         break
         except (_Stop, RecursionError):
             pass  # what was found in the budget stands
+        if not found:
+            # what the walk cannot read (`not`, a $dynamicRef's scope, a keyword's implied type
+            # shutting out the others): the simplest value of each type, judged the same way
+            found = {_key(v): v for v in _SIMPLEST if walk.validator.is_valid(v)}
+            found = dict(islice(found.items(), limit))
     except Unjudgeable as error:
         raise Ungeneratable(str(error)) from None
     if not found:
@@ -845,26 +908,176 @@ def _near_misses(
         yield "type of the whole", "not an object", ["an", "array"]
 
 
-def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
-    """Up to `limit` instances that each break one constraint of `schema`, with what they break:
-    one of each kind of constraint (a required member, a type, a bound, a length, an enum, a
-    pattern, an unknown member) before a second of any, so a few break every kind."""
+def _number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _broken(schema: Any, value: Any, walk: _Walk) -> Iterator[tuple[str, str, Any]]:
+    """(the keyword it breaks, a description, the instance) for each near miss of `value`, a valid
+    instance of `schema`: one value changed at this level, or (two levels down) in one member or
+    item."""
+    schema, walk = _resolved(schema, walk)
     if not isinstance(schema, dict):
+        return
+    schema = _whole_counts(schema)
+    if _number(value):
+        yield from _broken_number(schema, value)
+    elif isinstance(value, str):
+        yield from _broken_string(schema, value)
+    elif isinstance(value, list):
+        yield from _broken_array(schema, value, walk)
+    elif isinstance(value, dict):
+        yield from _broken_object(schema, value, walk)
+    if "const" in schema or isinstance(schema.get("enum"), list):
+        listed = "const" if "const" in schema else "enum"
+        yield listed, f"outside its {listed}", "not-one-of-the-listed-values"
+        yield listed, f"outside its {listed}", -987654321
+    if isinstance(schema.get("not"), dict | bool):
+        with suppress(Ungeneratable):
+            for shut_out in valid_examples(schema["not"], limit=2):
+                yield "not", "an instance its 'not' shuts out", shut_out
+    if "type" in schema:
+        for other in _SIMPLEST:
+            yield "type", f"of another type ({type(other).__name__})", other
+
+
+def _broken_number(schema: dict[str, Any], value: Any) -> Iterator[tuple[str, str, Any]]:
+    for bound, moved, words in (
+        ("minimum", -1, "below its minimum"),
+        ("exclusiveMinimum", 0, "at its exclusiveMinimum"),
+        ("maximum", 1, "above its maximum"),
+        ("exclusiveMaximum", 0, "at its exclusiveMaximum"),
+    ):
+        if _number(schema.get(bound)) and abs(schema[bound]) < CAPS.magnitude:
+            yield bound, words, schema[bound] + moved
+    step = schema.get("multipleOf")
+    if _number(step) and 0 < step < CAPS.magnitude:
+        yield "multipleOf", "not a multiple of its multipleOf", value + step / 2
+        yield "multipleOf", "not a multiple of its multipleOf", value + step * 1.5
+    if "integer" in _types(schema):
+        yield "type", "not a whole number", value + 0.5
+
+
+def _broken_string(schema: dict[str, Any], value: str) -> Iterator[tuple[str, str, Any]]:
+    least, most = schema.get("minLength"), schema.get("maxLength")
+    if isinstance(least, int) and least > 0:
+        yield "minLength", "shorter than its minLength", value[: least - 1]
+        yield "minLength", "shorter than its minLength", "a" * (least - 1)
+    if isinstance(most, int) and 0 <= most < CAPS.string_length:
+        yield "maxLength", "longer than its maxLength", "a" * (most + 1)
+    if isinstance(schema.get("pattern"), str):
+        for text in ("\u0000 does not match \u0000", "", "!", value + "\u0000!"):
+            yield "pattern", "not matching its pattern", text
+
+
+def _broken_array(
+    schema: dict[str, Any], value: list[Any], walk: _Walk
+) -> Iterator[tuple[str, str, Any]]:
+    least, most = schema.get("minItems"), schema.get("maxItems")
+    if isinstance(least, int) and 0 < least <= len(value):
+        yield "minItems", "with fewer items than its minItems", value[: least - 1]
+    if isinstance(most, int) and 0 <= most < CAPS.items:
+        more = [value[-1] if value else 1] * (most + 1 - len(value))
+        yield "maxItems", "with more items than its maxItems", value + more
+    if schema.get("uniqueItems") is True and value:
+        yield "uniqueItems", "with an item twice", [*value, value[0]]
+    if "contains" in schema:
+        yield "contains", "with no item its contains asks for", []
+        kept = [v for v in value if not walk.accepts(schema["contains"], v)]
+        yield "contains", "with no item its contains asks for", kept
+        if value and isinstance(schema.get("maxContains"), int):
+            yield "maxContains", "with more items than its maxContains", value * 2
+    if walk.depth >= 2:
+        return
+    prefix = _list_of(schema, "prefixItems")
+    items = schema.get("items", True)
+    for index, item in enumerate(value[:3]):
+        sub = prefix[index] if index < len(prefix) else items
+        for kind, words, changed in islice(_broken(sub, item, walk.deeper()), 12):
+            yield kind, f"item {index} {words}", [*value[:index], changed, *value[index + 1 :]]
+    if items is False or (isinstance(items, dict) and prefix and len(value) >= len(prefix)):
+        yield "items", "with an item past its prefixItems", [*value, "unexpected-item"]
+
+
+def _broken_object(
+    schema: dict[str, Any], value: dict[str, Any], walk: _Walk
+) -> Iterator[tuple[str, str, Any]]:
+    yield from _near_misses(schema, value, walk)
+    least, most = schema.get("minProperties"), schema.get("maxProperties")
+    if isinstance(least, int) and 0 < least <= len(value):
+        yield (
+            "minProperties",
+            "with fewer members than its minProperties",
+            dict(islice(value.items(), least - 1)),
+        )
+    if isinstance(most, int) and 0 <= most < CAPS.items:
+        extra = {f"extra{n}": "x" for n in range(most + 1 - len(value))}
+        yield "maxProperties", "with more members than its maxProperties", {**value, **extra}
+    if "propertyNames" in schema:
+        for name in ("", "!", "%%unexpected name%%", "a" * 300):
+            yield "propertyNames", f"with a member named {name[:20]!r}", {**value, name: 1}
+    for trigger, needed in _dict_of(schema, "dependentRequired").items():
+        if isinstance(needed, list) and needed:
+            lacking = {k: v for k, v in value.items() if k not in needed}
+            yield (
+                "dependentRequired",
+                f"with {trigger!r} but not what it requires",
+                {**lacking, trigger: value.get(trigger, 1)},
+            )
+    for pattern in _dict_of(schema, "patternProperties"):
+        for name in islice(pattern_strings(pattern), 1):
+            for other in _SIMPLEST:
+                yield (
+                    "patternProperties",
+                    f"{name!r} of a type its pattern denies",
+                    {**value, name: other},
+                )
+    if walk.depth >= 2:
+        return
+    properties = _dict_of(schema, "properties")
+    for name, member in value.items():
+        sub = properties.get(name, _value_schema(schema, name))
+        for kind, words, changed in islice(_broken(sub, member, walk.deeper()), 12):
+            yield kind, f"{name!r} {words}", {**value, name: changed}
+
+
+def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
+    """Up to `limit` instances that each break one constraint of `schema` (near misses of a valid
+    instance, around every type), with what they break: one of each kind of constraint (a
+    required member, a type, a bound, a length, an enum, a pattern, an unknown member, an item, a
+    count...) before a second of any, so a few break every kind. The kinds the suite has always
+    sent come first; the simplest value of each type closes the list, labelled by the keyword it
+    breaks. Each is judged invalid by the same validator as the valid instances."""
+    if not isinstance(schema, dict | bool):
         return []
     kinds: dict[str, list[tuple[str, Any]]] = {}
+    seen: set[str] = set()
     try:
-        base = next((e for e in valid_examples(schema, limit=2) if isinstance(e, dict)), None)
-        if base is None:
-            return []
+        try:
+            bases = valid_examples(schema, limit=2)
+        except Ungeneratable:
+            bases = []
+        base = next((e for e in bases if isinstance(e, dict)), bases[0] if bases else _NOTHING)
         walk = _start(schema)
-        root, _ = _resolved(schema, walk)
-        if not isinstance(root, dict):
-            return []
-        for kind, description, value in _near_misses(root, base, walk):
-            if not walk.validator.is_valid(value):
-                kinds.setdefault(kind, []).append((description, value))
-    except (Ungeneratable, Unjudgeable, _Stop, RecursionError):
-        return []
+        # formats are annotations (WoA 4.2): a near miss breaks something a host must check
+        judge = target_validator(schema)
+        found: Iterator[tuple[str, str, Any]] = iter(())
+        if base is not _NOTHING:
+            found = _broken(schema, base, walk)
+        simplest = ((None, "a value of another kind", v) for v in _SIMPLEST)
+        for kind, description, value in chain(found, simplest):
+            key = _key(value)
+            if key in seen or len(seen) > CAPS.candidates:
+                continue
+            seen.add(key)
+            if judge.is_valid(value):
+                continue
+            if kind is None:
+                error = next(judge.iter_errors(value))
+                kind, description = str(error.validator), f"breaking its {error.validator}"
+            kinds.setdefault(kind, []).append((description, value))
+    except (Unjudgeable, _Stop, RecursionError):
+        pass  # what was found in the budget stands
     return [m for turn in zip_longest(*kinds.values()) for m in turn if m is not None][:limit]
 
 

@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -32,7 +33,7 @@ from referencing import Resource
 from referencing.exceptions import NoSuchResource
 from referencing.exceptions import Unresolvable
 
-__all__ = ["Unjudgeable", "pattern_matches", "target_validator"]
+__all__ = ["Unjudgeable", "ecma_pattern", "pattern_matches", "target_validator"]
 
 
 class Unjudgeable(Exception):
@@ -48,10 +49,63 @@ _REGISTRY: Registry[Any] = Registry(retrieve=_refuse).combine(SPECIFICATIONS)  #
 PATTERN_SECONDS = 0.25
 
 
+#: ECMA-262's classes where Python's differ: `\\d` and `\\w` are ASCII, `\\s` is its own list of
+#: white space and line terminators (21.2.2.12 CharacterClassEscape).
+_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_CLASSES = {"d": "0-9", "w": "a-zA-Z0-9_", "s": _SPACE}
+
+
+@lru_cache(maxsize=1024)
+def ecma_pattern(pattern: str) -> str:
+    """`pattern`, an ECMA-262 regular expression as 2020-12 says (6.4), for the `regex` module: the
+    ASCII `\\d` and `\\w`, ECMA's `\\s`, and `\\cX` (which Python does not know) spelled out;
+    `\\p{...}` is left to `regex`, which knows it."""
+    out: list[str] = []
+    inside = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            if escaped.lower() in _CLASSES:
+                chars = _CLASSES[escaped.lower()]
+                if not inside:
+                    out.append(f"[{chars}]" if escaped.islower() else f"[^{chars}]")
+                    i += 2
+                    continue
+                if escaped.islower():
+                    out.append(chars)
+                    i += 2
+                    continue
+            elif escaped == "c" and regex.fullmatch("[A-Za-z]", pattern[i + 2 : i + 3]):
+                out.append(f"\\x{ord(pattern[i + 2]) % 32:02x}")
+                i += 3
+                continue
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[" and not inside:
+            # ECMA's empty classes, which Python reads as a class that starts with "]"
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+                continue
+            if pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+                continue
+            inside = True
+        if c == "]" and inside:
+            inside = False
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def pattern_matches(pattern: str, text: str) -> bool:
     """Whether `pattern` finds a match in `text`, under the time limit (`Unjudgeable` past it)."""
     try:
-        return regex.search(pattern, text, timeout=PATTERN_SECONDS) is not None
+        return regex.search(ecma_pattern(pattern), text, timeout=PATTERN_SECONDS) is not None
     except TimeoutError:
         raise Unjudgeable(
             f"the pattern {pattern[:80]!r} takes longer than {PATTERN_SECONDS} s on one string"
@@ -78,6 +132,89 @@ def _pattern_properties(
         for name, value in instance.items():
             if pattern_matches(pattern, name):
                 yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+def _unmatched(names: Any, schema: dict[str, Any]) -> list[str]:
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    return [
+        name
+        for name in names
+        if name not in properties and not any(pattern_matches(p, name) for p in patterns)
+    ]
+
+
+def _additional_properties(
+    validator: Any, extra: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """jsonschema's additionalProperties, with the patterns matched by the guarded engine (its own
+    uses Python's `re`: no `\\p{...}`, and no time limit)."""
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _unmatched(instance, schema)
+    if validator.is_type(extra, "object"):
+        for name in extras:
+            yield from validator.descend(instance[name], extra, path=name)
+    elif extra is False and extras:
+        yield ValidationError(f"Additional properties are not allowed ({sorted(extras)!r})")
+
+
+def _evaluated(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
+    """The members of `instance` that `schema` evaluates (jsonschema's walk for
+    unevaluatedProperties, with the patterns matched by the guarded engine)."""
+    if not isinstance(schema, dict):
+        return set()
+    found: set[str] = set()
+    for keyword in ("$ref", "$dynamicRef"):
+        if isinstance(schema.get(keyword), str):
+            resolved = validator._resolver.lookup(schema[keyword])
+            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+            found |= _evaluated(inner, instance, resolved.contents)
+    if isinstance(schema.get("properties"), dict):
+        found |= schema["properties"].keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if keyword in schema:
+            found |= {
+                name
+                for name, value in instance.items()
+                if next(validator.descend(value, schema[keyword]), None) is None
+            }
+    for pattern in (
+        schema.get("patternProperties", {})
+        if isinstance(schema.get("patternProperties"), dict)
+        else {}
+    ):
+        found |= {name for name in instance if pattern_matches(pattern, name)}
+    for name, subschema in (schema.get("dependentSchemas") or {}).items():
+        if name in instance:
+            found |= _evaluated(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if next(validator.descend(instance, subschema), None) is None:
+                found |= _evaluated(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            found |= _evaluated(validator, instance, schema["if"])
+            found |= _evaluated(validator, instance, schema.get("then", True))
+        else:
+            found |= _evaluated(validator, instance, schema.get("else", True))
+    return found
+
+
+def _unevaluated_properties(
+    validator: Any, unevaluated: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    evaluated = _evaluated(validator, instance, schema)
+    rejected = [
+        name
+        for name in instance
+        if name not in evaluated
+        and next(validator.descend(instance[name], unevaluated, path=name), None) is not None
+    ]
+    if rejected:
+        yield ValidationError(f"Unevaluated properties are not allowed ({sorted(rejected)!r})")
 
 
 #: Keyword evaluations and seconds one validation may take.
@@ -109,7 +246,14 @@ def _counted(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationEr
 
 
 def _guarded(dialect: Any) -> Any:
-    keywords = {**dialect.VALIDATORS, "pattern": _pattern, "patternProperties": _pattern_properties}
+    keywords = {
+        **dialect.VALIDATORS,
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+    }
+    if dialect is Draft202012Validator:
+        keywords["unevaluatedProperties"] = _unevaluated_properties
     return validators.extend(
         dialect, {name: _counted(function) for name, function in keywords.items()}
     )  # type: ignore[no-untyped-call]

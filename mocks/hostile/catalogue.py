@@ -92,6 +92,26 @@ def _exploding(schema: dict[str, Any]) -> None:
     schema["properties"]["summary"] = {"$ref": "#/$defs/l40"}
 
 
+def _catastrophic_names(schema: dict[str, Any]) -> None:
+    """Members named by a pattern that backtracks exponentially on a long near match; nothing
+    else allowed."""
+    schema["patternProperties"] = {"^(a|aa)+$": {"type": "string"}}
+    schema["additionalProperties"] = False
+
+
+def _unicode_inputs(schema: dict[str, Any]) -> None:
+    """A required name in Unicode letters (\\p{Lu}\\p{Ll}+), members named by \\p{Letter}cole,
+    nothing else."""
+    schema["properties"]["name"] = {"type": "string", "pattern": "^\\p{Lu}\\p{Ll}+$"}
+    schema["required"] = [*schema.get("required", []), "name"]
+    schema["patternProperties"] = {"^\\p{Letter}cole$": {"type": "string"}}
+    schema["additionalProperties"] = False
+
+
+def _unicode_summary(schema: dict[str, Any]) -> None:
+    schema["properties"]["summary"]["pattern"] = "^\\p{Lu}[^\\cJ]*$"
+
+
 def _recursive(schema: dict[str, Any]) -> None:
     schema["$defs"] = {"loop": {"$ref": "#/$defs/loop"}}
     schema["properties"]["summary"] = {"$ref": "#/$defs/loop"}
@@ -303,6 +323,22 @@ _ENTRIES: list[Hostile] = [
                 _set(("properties", "summary", "pattern"), "^(a|aa)+$"), summary="a" * 64 + "!"
             )
         ),
+    ),
+    Hostile(
+        "backtracking-pattern-properties",
+        "pattern properties that backtrack forever, in its inputs and on a member of its answer",
+        4,
+        _app(
+            hosts.with_outputs(
+                _catastrophic_names, extra={"a" * 64 + "!": "x"}, inputs=_catastrophic_names
+            )
+        ),
+    ),
+    Hostile(
+        "unicode-property-patterns",
+        "ECMA-262 patterns Python's re cannot read (\\p{Letter}, \\cJ), which it applies rightly",
+        0,
+        _app(hosts.with_outputs(_unicode_summary, inputs=_unicode_inputs)),
     ),
     Hostile(
         "remote-ref",

@@ -47,7 +47,10 @@ def document(base: str, agents: int = 1) -> dict[str, Any]:
 
 
 async def _summarize(
-    request: Request, agents: dict[str, Any], summary: str = "A summary."
+    request: Request,
+    agents: dict[str, Any],
+    summary: str = "A summary.",
+    extra: dict[str, Any] | None = None,
 ) -> Response:
     """Invoke an agent as a careful host would: the envelope and its input checked, problem
     details for no."""
@@ -71,7 +74,7 @@ async def _summarize(
         errors = [str(error)]
     if errors:
         return problem(422, "Input does not conform", "; ".join(errors)[:500])
-    return JSONResponse({"summary": summary})
+    return JSONResponse({"summary": summary, **(extra or {})})
 
 
 def host(
@@ -149,16 +152,24 @@ def with_inputs(change: Callable[[dict[str, Any]], None]) -> Build:
     return host(make)
 
 
-def with_outputs(change: Callable[[dict[str, Any]], None], summary: str = "A summary.") -> Build:
-    """The summarizer host with its outputs schema changed by `change`, answering `summary`."""
+def with_outputs(
+    change: Callable[[dict[str, Any]], None],
+    summary: str = "A summary.",
+    extra: dict[str, Any] | None = None,
+    inputs: Callable[[dict[str, Any]], None] | None = None,
+) -> Build:
+    """The summarizer host with its outputs schema changed by `change` (and its inputs by
+    `inputs`), answering `summary` and the `extra` members."""
 
     def build(base: str) -> Starlette:
         made = document(base)
         change(made["agents"][0]["outputs"])
+        if inputs is not None:
+            inputs(made["agents"][0]["inputs"])
         agents = {a["id"]: a for a in made["agents"]}
 
         async def answer(request: Request) -> Response:
-            return await _summarize(request, agents, summary)
+            return await _summarize(request, agents, summary, extra)
 
         return host(lambda _: made, invoke=answer)(base)
 
