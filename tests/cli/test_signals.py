@@ -145,10 +145,14 @@ def test_a_signal_once_the_reports_are_written_changes_nothing() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-@pytest.mark.parametrize("command", ["mutate", "fleet"])
-def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "moment"), [("mutate", 1.5), ("mutate", 4), ("fleet", 4)], ids=str
+)
+def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str, moment: float) -> None:
     """Interrupted, `mutate` and `fleet` end at once with one line (a fleet's runs under way
-    finish as interrupted, their reports written), never silence or a traceback."""
+    finish as interrupted, their reports written), never silence or a traceback. At 1.5 s mutate
+    is starting or recording its baselines, a run that finishes itself as interrupted: it went on
+    to judge every mutant and exit 0 (seen under load)."""
     with HOSTILE["slow-invocations"].serve() as url:
         targets = tmp_path / "targets.json"
         targets.write_text(json.dumps([{"target": url, "allow_http_loopback": True}]))
@@ -158,7 +162,7 @@ def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str) -> None:
             else ["fleet", "--targets", str(targets)]
         )
         started = time.monotonic()
-        done = _interrupt(arguments, _after(4), signal.SIGINT, tmp_path / "reports")
+        done = _interrupt(arguments, _after(moment), signal.SIGINT, tmp_path / "reports")
     assert time.monotonic() - started < 30
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("agent-conformance: interrupted")

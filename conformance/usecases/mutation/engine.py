@@ -13,6 +13,7 @@ transport: no socket, no TLS), judging only the suite and roles that read the mu
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -136,7 +137,12 @@ async def _certify(config: str, middleware: Mutating) -> tuple[Verdicts, str]:
             transport=httpx.ASGITransport(app=middleware),
         )
         summary = await run(options, [Collect()])
-    return verdicts, told(summary).kind
+    decided = told(summary).kind
+    if decided == "interrupted":
+        # the run finished itself as interrupted (its task's cancellation taken back, as a single
+        # run's reports need): the signal was for the whole mutation, which stops here
+        raise asyncio.CancelledError(decided)
+    return verdicts, decided
 
 
 async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
