@@ -228,6 +228,9 @@ class Spies:
                     "Booking failed: no rooms available for those dates"
                     f" [{run.result_canaries[spy]}]"
                 )
+            if run.behaviour == "stateless" and spy == "weather-checking" and n == len(items) - 1:
+                abstracts.append({"itemId": item["itemId"], "outputabstract": abstract})
+                continue  # a plausible abstract, and no state at all
             states.append({"itemId": item["itemId"], "state": state})
             abstracts.append({"itemId": item["itemId"], "outputabstract": abstract})
         return {

@@ -141,6 +141,11 @@ _INVOKED: list[type[AgentFault]] = [
         lambda updated, sent: updated.update(Dependencies=[]),
     ),
     _answers(
+        "ACI-5.2-TODO-ITEMS-PRESERVED",
+        "returns todoItems, ItemstateUpdates and KeyInformation emptied (test_acp.py's ctx4)",
+        lambda updated, sent: updated.update(todoItems=[], ItemstateUpdates=[], KeyInformation=[]),
+    ),
+    _answers(
         "ACI-5.3-RETURNS-STATE-AND-KEY-INFORMATION",
         "returns ItemstateUpdates and KeyInformation as they were sent",
         lambda updated, sent: updated.update(
@@ -316,6 +321,36 @@ class TakesUnfinishedItems(Master, AgentFault):
         return super().verified({**states, item: 1}, abstracts, item)
 
 
+class TakesStatelessItems(Master, AgentFault):
+    requirement = "ACI-5.2-TWO-PHASE-UNFINISHED"
+    variant = "no-state"
+    description = (
+        "takes an item the reply gives no state as done when its abstract reads well (the"
+        " authors' test_acp.py fills a missing state with 0)"
+    )
+
+    @breaks
+    def verified(self, states: dict[Any, Any], abstracts: dict[Any, str], item: str) -> bool:
+        return super().verified(states if item in states else {**states, item: 1}, abstracts, item)
+
+
+class PassesTruncatedWork(Master, AgentFault):
+    requirement = "ACI-4.2-CONTEXT-ISOLATION"
+    variant = "truncated"
+    description = (
+        "passes the first 300 characters of each upstream's working context beside its result"
+        " (the authors' fallback when KeyInformation is empty)"
+    )
+
+    @breaks
+    def context_for(self, subtask: Subtask, plan: TaskPlan, progress: Progress) -> str:
+        context = super().context_for(subtask, plan, progress)
+        for key in subtask.after:
+            work = str(progress.returned.get(key, {}).get("Context", ""))
+            context += f" {work[:300]}... [truncated]"
+        return context
+
+
 class TakesStatesOnTrust(Master, AgentFault):
     requirement = "ACI-5.2-TWO-PHASE-VERIFIED"
     description = "takes an item in state 1 as done without reading its abstract"
@@ -337,6 +372,8 @@ class AddsTheUserQuery(Master, AgentFault):
 
 
 _MASTER: list[type[AgentFault]] = [
+    TakesStatelessItems,
+    PassesTruncatedWork,
     SendsTheTaskContext,
     SwapsTheTourContexts,
     PastesTheOtherContexts,

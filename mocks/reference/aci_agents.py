@@ -3,7 +3,7 @@ agents for the draft's two scenarios, as plain logic; `aci_host.py` serves them 
 A2A.
 
 Each agent takes {"AgentContext": {...}} addressed to it and returns its own updated AgentContext:
-one state (0 or 1) per todo item, an outputabstract for every completed item, Dependencies as
+one state (0 or 1) per todo item, an outputabstract for every todo item, Dependencies as
 given, LastUpdated now (ACI 5.2, 5.3). Context comes inline (Context) or by reference (ContextURI):
 a reference is fetched only if it is an https (or allowed loopback) URL on an allowed origin whose
 `exp` has not passed; when it cannot be fetched, no item is marked completed (ACI 6).

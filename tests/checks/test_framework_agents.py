@@ -141,11 +141,14 @@ def test_an_sdsi_server_on_fastapi_with_a_literal_scenario_is_certified(
         if fault is None:
             code, output, report = _certify(host.url, host.cacert, tmp_path / "woa")
             assert code == 0, output
-            # two SHOULDs
-            assert _failing(report) == {
-                "WOA-5.2-VALID-INPUT-ACCEPTED",
-                "WOA-7-CACHE-CONTROL-AND-VALIDATOR",
-            }
+            # a SHOULD; the caching set (Cache-Control beside a validator) is a MAY, a warning
+            assert _failing(report) == {"WOA-5.2-VALID-INPUT-ACCEPTED"}
+            (caching,) = [
+                r
+                for r in report["results"]
+                if r["requirement"] == "WOA-7-CACHE-CONTROL-AND-VALIDATOR"
+            ]
+            assert caching["status"] == "pass" and caching["message"].startswith("warning")
 
 
 def _corpus_host(extra: dict[str, Any], *, corpus: bool = True) -> Any:

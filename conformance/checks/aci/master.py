@@ -135,8 +135,17 @@ def _text(record: Any) -> str:
 
 
 def _verdict(runs: list[MasterRun], problems: list[str], success: str) -> Verdict:
+    """A rule on what the spies were sent: failed with its problems; passed only when the master
+    sent the spies something to judge (no message judged is no pass)."""
     if problems:
         return failed("; ".join(problems[:4]), *_evidence(runs))
+    if not any(r.spies.received for r in runs):
+        return skipped(
+            Skip.NOT_OBSERVED,
+            "the master sent the suite's spy agents nothing, so no delivery could be judged"
+            " (ACI-3-INDEPENDENT-SUBTASKS-DISTRIBUTED)",
+            *_evidence(runs),
+        )
     return passed(success, *_evidence(runs))
 
 
@@ -337,7 +346,8 @@ async def aci_4_2_contexts_are_isolated(target: Target) -> Verdict:
             for other in SCENARIO_SPIES[run.scenario]:
                 if other == rec.spy:
                     continue
-                if run.spies.context_canaries[other] in text and UPSTREAM.get(rec.spy) != other:
+                # a working context is relevant to no other agent, a direct upstream's included
+                if run.spies.context_canaries[other] in text:
                     problems.append(f"{run.name}: {rec.spy} received {other}'s working context")
                 if run.spies.result_canaries[other] in text and UPSTREAM.get(rec.spy) != other:
                     problems.append(
@@ -367,21 +377,32 @@ async def aci_5_3_delivery_holds_figure_4_only(target: Target) -> Verdict:
     return _verdict(runs, problems, "every delivery held only Figure 4's members")
 
 
-async def _task_rule(target: Target, requirement: str) -> Verdict:
+async def _task_rule(target: Target, requirement: str, needs: tuple[str, ...] = ()) -> Verdict:
     """A rule the TaskContext schema and rules judge, on the TaskContext of every run (in a run that
-    watches, on every TaskContext an answer carried)."""
+    watches, on every TaskContext an answer carried). A rule on members (`needs`) judges only the
+    TaskContexts that have them: with none, it has nothing to judge (their absence is
+    ACI-5.1-TASKCONTEXT-MEMBERS's failure)."""
     found = await _session(target, watched=True)
+    runs = list(found.runs.values())
+    judged = [
+        run
+        for run in runs
+        if not needs or (run.task_context is not None and all(m in run.task_context for m in needs))
+    ]
+    if not judged:
+        return skipped(
+            Skip.DEPENDS_ON,
+            f"no run returned a TaskContext with {' and '.join(needs)}"
+            " (ACI-5.1-TASKCONTEXT-MEMBERS judges the members)",
+            *_evidence(runs),
+        )
     problems = [
         f"{run.name}: {violation.path}: {violation.message}"
-        for run in found.runs.values()
+        for run in judged
         for violation in validate_message("aci/task-context", run.reply.body if run.reply else None)
         if violation.requirement == requirement
     ]
-    return _verdict(
-        list(found.runs.values()),
-        problems,
-        f"the {len(found.runs)} TaskContexts returned keep this rule",
-    )
+    return _verdict(judged, problems, f"the {len(judged)} TaskContexts returned keep this rule")
 
 
 @check("ACI-5.1-TASKCONTEXT-MEMBERS")
@@ -394,7 +415,7 @@ async def aci_5_1_task_context_has_its_members(target: Target) -> Verdict:
 @check("ACI-5.1-GOAL-STATUS")
 async def aci_5_1_goal_status_records_each_goal(target: Target) -> Verdict:
     """5.1: GoalStatus is an array of {Goal, Status}."""
-    return await _task_rule(target, "ACI-5.1-GOAL-STATUS")
+    return await _task_rule(target, "ACI-5.1-GOAL-STATUS", ("GoalStatus",))
 
 
 @check("ACI-5.1-OVERALL-STATUS-DERIVED")
@@ -402,7 +423,9 @@ async def aci_5_1_overall_status_follows_the_goals(target: Target) -> Verdict:
     """5.1: OverallStatus is derived from the goals: done only when every goal is
     (E-ACI-5.1-STATUS-VOCABULARY). A status word the suite cannot read as done or not done makes
     the verdict inconclusive, naming the word, never a pass by not understanding it."""
-    verdict = await _task_rule(target, "ACI-5.1-OVERALL-STATUS-DERIVED")
+    verdict = await _task_rule(
+        target, "ACI-5.1-OVERALL-STATUS-DERIVED", ("GoalStatus", "OverallStatus")
+    )
     if verdict.status is not Status.PASS:
         return verdict
     found = await _session(target, watched=True)
@@ -509,16 +532,36 @@ def _two_phase(found: MasterSession, name: str, spy: str, story: str) -> Verdict
     )
 
 
+def _all_of(verdicts: list[Verdict]) -> Verdict:
+    """The first verdict of the runs that is not a pass; a pass saying each of them otherwise."""
+    return next(
+        (v for v in verdicts if v.status is not Status.PASS),
+        passed(
+            "; ".join(v.message for v in verdicts), *[e for v in verdicts for e in v.evidence][:3]
+        ),
+    )
+
+
 @check("ACI-5.2-TWO-PHASE-UNFINISHED")
 async def aci_5_2_unfinished_items_are_not_done(target: Target) -> Verdict:
-    """5.2: an item in state 0 is unfinished, whatever its abstract says."""
+    """5.2: an item in state 0 is unfinished, whatever its abstract says; so is an item the
+    reply gives no state (errata E-ACI-5.2-MISSING-STATE)."""
     found = await _session(target)
-    return _two_phase(
-        found,
-        "tour-unfinished",
-        "weather-checking",
-        "weather-checking answered state 0 with a plausible abstract",
-    )
+    verdicts = [
+        _two_phase(
+            found,
+            "tour-unfinished",
+            "weather-checking",
+            "weather-checking answered state 0 with a plausible abstract",
+        ),
+        _two_phase(
+            found,
+            "tour-stateless",
+            "weather-checking",
+            "weather-checking gave an item no state, with a plausible abstract",
+        ),
+    ]
+    return _all_of(verdicts)
 
 
 @check("ACI-5.2-TWO-PHASE-VERIFIED")
@@ -540,12 +583,7 @@ async def aci_5_2_completed_items_are_verified(target: Target) -> Verdict:
             "hotel-booking answered state 1 with an abstract saying it failed",
         ),
     ]
-    return next(
-        (v for v in verdicts if v.status is not Status.PASS),
-        passed(
-            "; ".join(v.message for v in verdicts), *[e for v in verdicts for e in v.evidence][:3]
-        ),
-    )
+    return _all_of(verdicts)
 
 
 async def _references(target: Target) -> list[tuple[MasterRun, str]]:

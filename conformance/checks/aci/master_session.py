@@ -6,7 +6,9 @@ and asks each ACI master of the target to run the draft's two tasks, once per ru
     before);
 - `tour-unfinished`: the tour plan, the weather spy answering state 0 with a plausible abstract;
 - `tour-unverified`: the tour plan, the hotel spy answering state 1 with an empty abstract;
-- `tour-contradicting`: the same, its abstract saying the booking failed.
+- `tour-contradicting`: the same, its abstract saying the booking failed;
+- `doctor-upstream-fails`: the doctor visit, the diagnosis spy answering state 0;
+- `tour-stateless`: the tour plan, the weather spy giving its last item no state at all.
 
 The master is invoked through WoA REST: run_task with {"UserQuery", "agents": the URL of the
 run's spy document}. `tour` runs alone (whether its calls overlap is reported); the other runs are
@@ -47,6 +49,8 @@ RUNS = {
     "tour-unverified": ("tour", "unverified"),
     "tour-contradicting": ("tour", "contradicting"),
     "doctor-upstream-fails": ("doctor", "upstream-fails"),
+    # last: the runs before keep the canaries the seed gave them
+    "tour-stateless": ("tour", "stateless"),
 }
 
 

@@ -123,7 +123,8 @@ _CACHING = ("etag", "last-modified", "cache-control", "expires")
 async def woa_7_cache_control_and_validator(target: Target) -> Verdict:
     """The suite's reading of WoA 7 (inferred, E-WOA-7-CACHING-SET): the document carries
     Cache-Control and a validator (ETag or Last-Modified), so a client can both keep it and
-    revalidate it."""
+    revalidate it. Section 7 gives the headers as examples ("such as"): the rule is a MAY (what
+    is missing is a warning), a SHOULD under --strict."""
     response = _served(target)
     present = [h for h in _CACHING if h in response.headers]
     if not present:
@@ -267,15 +268,18 @@ async def woa_8_1_transport_urls_https(target: Target) -> Verdict:
     document = target.document
     if not isinstance(document, dict):
         return no_document(target.discovery.problem)
-    plain = [
+    urls = [
         (name, key, value)
         for name, config in _transports(document).items()
         if isinstance(config, dict)
         for key, value in config.items()
-        if isinstance(value, str)
-        and value.lower().startswith("http://")
-        and (name, key) != ("rest", "base")
+        if isinstance(value, str) and "://" in value and (name, key) != ("rest", "base")
     ]
+    if not urls:  # nothing to judge is no pass
+        return not_applicable(
+            "no transport configuration holds a URL (the rest base is WOA-4.3.1-REST-BASE-HTTPS's)"
+        )
+    plain = [(name, key, value) for name, key, value in urls if value.lower().startswith("http://")]
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
     if not plain:
         return passed(
