@@ -9,11 +9,14 @@ from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target
 from ...validation import validate_message
+from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
 from ..registry import errored
 from ..registry import failed
+from ..registry import not_applicable
 from ..registry import passed
+from ..registry import skipped
 from .common import server_session
 
 __all__ = ["TEMPLATE_RULES"]
@@ -64,6 +67,26 @@ _KEY_SHOULDS = frozenset(
 )
 
 
+#: The rules on a template's keys: nothing to judge in a template without keys (its absence is
+#: SDSI-4.1-KEYS-REQUIRED's failure).
+_ON_KEYS = KEY_RULES | _KEY_SHOULDS | {"SDSI-4.1-KEY-NAME-UNIQUE", "SDSI-4.3-OTHER-DEFINED"}
+#: The rules on the key "other": nothing to judge in a template that does not define it (whether
+#: it must is SDSI-4.3-OTHER-DEFINED's).
+_ON_OTHER = frozenset({"SDSI-4.3-OTHER-OPTIONAL", "SDSI-4.3-OTHER-KEY-TYPE"})
+
+
+def _bears_on(requirement: str, template: Any) -> bool:
+    """Whether `template` holds what `requirement` judges."""
+    keys = template.get("keys") if isinstance(template, dict) else None
+    if requirement in _ON_OTHER:
+        return isinstance(keys, list) and any(
+            isinstance(k, dict) and k.get("key_name") == "other" for k in keys
+        )
+    if requirement in _ON_KEYS:
+        return isinstance(keys, list) and bool(keys)
+    return True
+
+
 def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
     """Two templates served under one schema_id with different keys: the id does not identify a
     schema."""
@@ -94,26 +117,43 @@ async def _judge(requirement: str, target: Target) -> Verdict:
             f" {reply.problem or f'status {reply.status}'}",
             *evidence,
         )
+    judged = {s: r for s, r in found.templates.items() if _bears_on(requirement, r.body)}
     problems = [
         f"{scenario}: {v.path}: {v.message}"
-        for scenario, reply in found.templates.items()
+        for scenario, reply in judged.items()
         for v in validate_message("sdsi/schema-template", reply.body)
         if v.requirement == requirement
     ]
     # a patch's new keys are key definitions too (4.1); its modified keys may be partial
+    new_keys = [
+        (where, patch)
+        for where, patch, _ in found.patches()
+        if isinstance(patch, dict) and patch.get("new_keys")
+    ]
     if requirement in KEY_RULES | _KEY_SHOULDS:
         problems += [
             f"{where}: {v.path}: {v.message}"
-            for where, patch, _ in found.patches()
+            for where, patch in new_keys
             for v in validate_message("sdsi/schema-patch", patch)
             if v.requirement == requirement and v.path.startswith("/new_keys")
         ]
+    else:
+        new_keys = []
+    if not judged and not new_keys and not problems:  # nothing to judge is no pass
+        evidence = tuple(r.exchange for r in found.templates.values() if r.exchange)[:3]
+        if requirement in _ON_OTHER:
+            return not_applicable("no template defines the key other")
+        return skipped(
+            Skip.DEPENDS_ON,
+            "no template the server served has keys (SDSI-4.1-KEYS-REQUIRED judges that)",
+            *evidence,
+        )
     if requirement == "SDSI-4.1-SCHEMA-ID-REQUIRED":
         problems += _schema_ids_shared([(s, r.body) for s, r in found.templates.items()])
     evidence = tuple(r.exchange for r in found.templates.values() if r.exchange)[:3]
     if problems:
         return failed("; ".join(problems[:5]), *evidence)
-    return passed(f"the templates of {', '.join(found.templates)} keep this rule", *evidence)
+    return passed(f"the templates of {', '.join(judged)} keep this rule", *evidence)
 
 
 def _register(requirement: str) -> None:
@@ -148,5 +188,12 @@ async def sdsi_4_1_preferred_language_is_tolerated(target: Target) -> Verdict:
             *evidence,
         )
     # what the template holds is judged by the other template checks; here only that it was not
-    # refused
+    # refused: something that is no template (no keys) is not a template served
+    if not (isinstance(reply.body, dict) and "keys" in reply.body):
+        return skipped(
+            Skip.DEPENDS_ON,
+            f"asked for {scenario!r} in zh-CN, the answer holds no template (no keys: the template"
+            " rules judge it)",
+            *evidence,
+        )
     return passed(f"a template asked for in zh-CN was served ({scenario})", *evidence)

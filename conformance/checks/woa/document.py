@@ -56,6 +56,11 @@ def needs_agents(document: dict[str, Any]) -> str | None:
     return None if _agents(document) else "the document lists no agent objects"
 
 
+def needs_entries(document: dict[str, Any]) -> str | None:
+    listed = document.get("agents")
+    return None if isinstance(listed, list) and listed else "the document lists no agents"
+
+
 def needs_agent_member(member: str) -> NotApplicable:
     def when(document: dict[str, Any]) -> str | None:
         return None if any(member in a for a in _agents(document)) else f"no agent has {member}"
@@ -88,16 +93,26 @@ def needs_private_transport(document: dict[str, Any]) -> str | None:
     )
 
 
-def always(_: dict[str, Any]) -> str | None:
-    return None
+def needs_member(member: str) -> NotApplicable:
+    """A rule on the value of a top-level member: nothing to judge without it (its absence is
+    WOA-4-DOCUMENT-OBJECT's failure)."""
+
+    def when(document: dict[str, Any]) -> str | None:
+        return (
+            None
+            if member in document
+            else f"the document has no {member} (WOA-4-DOCUMENT-OBJECT judges that)"
+        )
+
+    return when
 
 
 #: Every requirement judged on the document alone, and when it has nothing to judge.
 APPLIES: dict[str, NotApplicable] = {
-    "WOA-4-VERSION-1": always,
-    "WOA-4-AGENTS-ARRAY": always,
-    "WOA-4-TRANSPORTS-OBJECT": always,
-    "WOA-4.1-AGENT-OBJECT": always,
+    "WOA-4-VERSION-1": needs_member("woa_version"),
+    "WOA-4-AGENTS-ARRAY": needs_member("agents"),
+    "WOA-4-TRANSPORTS-OBJECT": needs_member("transports"),
+    "WOA-4.1-AGENT-OBJECT": needs_entries,
     "WOA-4.1-AGENT-ID-REQUIRED": needs_agents,
     "WOA-4.1-AGENT-ID-UNIQUE": needs_agents,
     "WOA-4.1-AGENT-ID-ABNF": needs_agents,

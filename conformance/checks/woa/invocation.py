@@ -397,7 +397,17 @@ def _problem_defect(response: HttpResponse) -> str | None:
     return "; ".join(map(str, violations)) or None
 
 
-Judge = Callable[[Probe], str | None]  # what is wrong with one answer, or None
+class _Aside:
+    """What a judge says of an answer that is not its rule's to judge (an error status for a rule
+    on successes): counted neither right nor wrong."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+#: What is wrong with one answer, None when it is right, or `_Aside` when the rule does not judge
+#: it.
+Judge = Callable[[Probe], "str | _Aside | None"]
 
 
 async def _verdict(
@@ -451,11 +461,21 @@ async def _verdict(
             *[p.exchange for p in broken[:3] if p.exchange],
         )
     try:
-        wrong = [(p, problem) for p in probes if (problem := judge(p))]
+        said = [(p, judge(p)) for p in probes]
     except Unjudgeable as error:
         return errored(
             f"cannot be judged: {error}", *[p.exchange for p in probes[:1] if p.exchange]
         )
+    aside = [(p, why) for p, why in said if isinstance(why, _Aside)]
+    if len(aside) == len(probes):
+        # nothing judged is no pass: every answer was another rule's
+        return skipped(
+            Skip.NOT_OBSERVED,
+            f"none of the {len(probes)} answers was one this rule judges: {aside[0][1].why}",
+            *[p.exchange for p in probes[:1] if p.exchange],
+        )
+    probes = [p for p, why in said if not isinstance(why, _Aside)]
+    wrong = [(p, problem) for p, problem in said if isinstance(problem, str)]
     if wrong:
         listed = "; ".join(f"{p.label()}: {problem}" for p, problem in wrong[:5])
         more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
@@ -519,6 +539,16 @@ def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
     )
 
 
+def _carries_output(probe: Probe, document: dict[str, Any]) -> bool:
+    """Whether the answer's body is JSON that conforms to the outputs schema."""
+    assert probe.response is not None
+    body, error = _json_body(probe.response)
+    operation = "default" if probe.kind == "implied" else probe.operation
+    return not error and not validate_message(
+        "woa/success-response", body, document=document, agent=probe.agent, operation=operation
+    )
+
+
 @check("WOA-5.2-SUCCESS-2XX")
 async def woa_5_2_success_2xx(target: Target) -> Verdict:
     """WoA 5.2: "On success, the host MUST return a 2xx status code": an answer that carries the
@@ -528,30 +558,24 @@ async def woa_5_2_success_2xx(target: Target) -> Verdict:
     (WOA-5.2-VALID-INPUT-ACCEPTED)."""
     document = target.document
 
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         if _succeeded_elsewhere(probe, document):
             return (
                 f"answered {probe.response.status} with a body that conforms to the outputs schema"
                 " (a success)"
             )
-        return None
+        if 200 <= probe.response.status < 300 and _carries_output(probe, document):
+            return None
+        return _Aside(
+            "no answer carried the agent's output, so no success could be seen (an answer"
+            " that does not conform to the outputs schema is WOA-5.2-SUCCESS-CONFORMS-OUTPUTS's;"
+            " a refusal WOA-5.2-VALID-INPUT-ACCEPTED's)"
+        )
 
-    verdict = await _verdict(
+    return await _verdict(
         target, JUDGED_ON["WOA-5.2-SUCCESS-2XX"], judge, "every success was answered 2xx"
     )
-    if verdict.status.value == "pass":
-        run = await plan(target)
-        if not any(
-            p.response is not None and 200 <= p.response.status < 300 for p in run.of("valid")
-        ):
-            return skipped(
-                Skip.DEPENDS_ON,
-                "no invocation succeeded, so no success could be seen: every schema-valid input was"
-                " refused (WOA-5.2-VALID-INPUT-ACCEPTED judges that)",
-                *verdict.evidence,
-            )
-    return verdict
 
 
 @check("WOA-5.2-VALID-INPUT-ACCEPTED")
@@ -560,12 +584,13 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
     the selected inputs schema accepts, addressed to a listed agent, is served with 2xx."""
     document = target.document
 
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         if 200 <= probe.response.status < 300 or _succeeded_elsewhere(probe, document):
             return None  # a success under another status is WOA-5.2-SUCCESS-2XX's
         if probe.response.status in (429, 503):
-            return None  # temporarily unable, as the erratum's proposal lets a host say
+            # temporarily unable, as the erratum's proposal lets a host say
+            return _Aside(f"the host said it was temporarily unable ({probe.response.status})")
         return f"refused a schema-valid input with {probe.response.status}"
 
     return await _verdict(
@@ -580,10 +605,10 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
 async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
     document = target.document
 
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         if not 200 <= probe.response.status < 300:
-            return None  # judged by WOA-5.2-SUCCESS-2XX
+            return _Aside("no invocation was answered 2xx (WOA-5.2-VALID-INPUT-ACCEPTED)")
         body, error = _json_body(probe.response)
         if error:
             return f"the body is {error}"
@@ -591,7 +616,8 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
         # WoA 5.1: no operation is the default one
         operation = "default" if probe.kind == "implied" else probe.operation
         if agent is None or not isinstance(selected_schema(agent, operation, "outputs"), dict):
-            return None  # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
+            # no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)
+            return _Aside("no outputs schema to judge by (WOA-4.1-AGENT-OUTPUTS-REQUIRED)")
         violations = validate_message(
             "woa/success-response", body, document=document, agent=probe.agent, operation=operation
         )
@@ -679,11 +705,13 @@ async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
     holds {agent_id}, a host refuses an envelope naming another agent with 400, not another
     status."""
 
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         status = probe.response.status
-        if status == 400 or 200 <= status < 300:
-            return None  # a served mismatch is WOA-5.2-AGENT-MISMATCH-400's
+        if 200 <= status < 300:
+            return _Aside("every mismatch was served (WOA-5.2-AGENT-MISMATCH-400 fails that)")
+        if status == 400:
+            return None
         return f"refused with {status}, not 400"
 
     return await _verdict(
@@ -697,10 +725,10 @@ async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
 
 @check("WOA-5.2-AGENT-MISMATCH-PROBLEM")
 async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         if probe.response.status != 400:
-            return None  # the status is judged by WOA-5.2-AGENT-MISMATCH-400
+            return _Aside("no mismatch was refused with 400 (WOA-5.2-AGENT-MISMATCH-400)")
         return _problem_defect(probe.response)
 
     return await _verdict(
@@ -719,9 +747,11 @@ async def woa_5_2_error_problem_details(target: Target) -> Verdict:
     problem details. Whether an invalid input is an error at all is
     WOA-5.2-INVALID-INPUT-REJECTED's."""
 
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
-        return _problem_defect(probe.response) if probe.response.status >= 400 else None
+        if probe.response.status < 400:
+            return _Aside("no invalid input was answered with an error (4xx, 5xx)")
+        return _problem_defect(probe.response)
 
     return await _verdict(
         target,
@@ -754,11 +784,11 @@ async def woa_5_2_invalid_input_rejected(target: Target) -> Verdict:
 
 @check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
 async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
-    def judge(probe: Probe) -> str | None:
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
         if probe.response.status < 400:
-            # no error answer to judge (a body that is not JSON served is no error of this rule)
-            return None
+            # a body that is not JSON served is no error of this rule
+            return _Aside("no malformed body was answered with an error (4xx, 5xx)")
         media_type = probe.response.media_type
         return (
             None
