@@ -6,7 +6,9 @@ OpenAI function calling): `$ref` to `$defs` or `definitions`, `$anchor`, embedde
 `if`/`then`/`else`, `const` and `enum` anywhere, `prefixItems`, `contains`, `uniqueItems`,
 `patternProperties`, `propertyNames`, `additionalProperties` as a schema, `dependentRequired`,
 `dependentSchemas`, `minProperties`, `pattern` (strings walked from the expression,
-`patterns.py`), `multipleOf`, formats, `examples` and `default`. Values are built part by part,
+`patterns.py`), `multipleOf`, formats, `examples` and `default`. What the walk cannot make, the
+simplest value of each type may be; what neither can, schemathesis's generator is asked for
+(`_generated`: a pattern's lookahead or backreference). Values are built part by part,
 each part the first candidate its own subschema accepts, so the simplest instance comes first and
 the same schema always gives the same instances.
 
@@ -811,6 +813,42 @@ def _start(schema: Any) -> _Walk:
     )
 
 
+def _generated(schema: Any, walk: _Walk) -> list[Any]:
+    """The simplest instance schemathesis's generator draws that the validator accepts (none when
+    it cannot model the schema, finds none, or the build's budget runs out): derandomized, so the
+    same schema gives the same instance."""
+    try:
+        import jsonschema_rs
+        from hypothesis import HealthCheck
+        from hypothesis import Phase
+        from hypothesis import find
+        from hypothesis import settings
+        from schemathesis.generation.jsonschema.builder import build
+
+        strategy = build(schema, draft=jsonschema_rs.Draft202012, formats={})
+
+        def accepted(value: Any) -> bool:
+            walk.budget.spend()
+            return bool(walk.validator.is_valid(value))
+
+        return [
+            find(
+                strategy,
+                accepted,
+                settings=settings(
+                    database=None,
+                    derandomize=True,
+                    max_examples=200,
+                    deadline=None,
+                    phases=[Phase.generate],
+                    suppress_health_check=list(HealthCheck),
+                ),
+            )
+        ]
+    except Exception:  # whatever stops the fallback leaves the schema ungeneratable
+        return []
+
+
 def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises
     `Ungeneratable`."""
@@ -837,6 +875,10 @@ def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
             # shutting out the others): the simplest value of each type, judged the same way
             found = {_key(v): v for v in _SIMPLEST if walk.validator.is_valid(v)}
             found = dict(islice(found.items(), limit))
+        if not found:
+            # what neither can make (a pattern's lookahead or backreference): schemathesis's
+            # generator, judged the same way, within what is left of the same budget
+            found = {_key(v): v for v in _generated(schema, walk)}
     except Unjudgeable as error:
         raise Ungeneratable(str(error)) from None
     if not found:
