@@ -69,7 +69,7 @@ _KEY_SHOULDS = frozenset(
 
 #: The rules on a template's keys: nothing to judge in a template without keys (its absence is
 #: SDSI-4.1-KEYS-REQUIRED's failure).
-_ON_KEYS = KEY_RULES | _KEY_SHOULDS | {"SDSI-4.1-KEY-NAME-UNIQUE", "SDSI-4.3-OTHER-DEFINED"}
+_ON_KEYS = KEY_RULES | _KEY_SHOULDS | {"SDSI-4.1-KEY-NAME-UNIQUE"}
 #: The rules on the key "other": nothing to judge in a template that does not define it (whether
 #: it must is SDSI-4.3-OTHER-DEFINED's).
 _ON_OTHER = frozenset({"SDSI-4.3-OTHER-OPTIONAL", "SDSI-4.3-OTHER-KEY-TYPE"})
@@ -84,6 +84,8 @@ def _bears_on(requirement: str, template: Any) -> bool:
         )
     if requirement in _ON_KEYS:
         return isinstance(keys, list) and bool(keys)
+    if requirement == "SDSI-4.3-OTHER-DEFINED":  # a list of keys without "other" is judged
+        return isinstance(keys, list)
     return True
 
 
