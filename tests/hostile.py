@@ -70,7 +70,7 @@ def planted_500(base: str) -> Any:
             body, more = body + message.get("body", b""), message.get("more_body", False)
         try:
             planted = json.loads(body).get("input", {}).get("max_words") == 500
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             planted = False
         if planted:
             return await Response("boom", status_code=500)(scope, receive, send)

@@ -35,6 +35,10 @@ __all__ = ["fuzz"]
 FUZZ_FORMATS = ["jsonl", "json", "junit", "markdown"]
 
 
+#: The longest curl command printed whole; a longer one is left to the report.
+_LONGEST_CURL = 4_000
+
+
 def fuzz(
     target: Annotated[
         str,
@@ -127,7 +131,13 @@ def fuzz(
                 f"{result['status']} {result['requirement']}: {result['message']}", markup=False
             )
             curl = next((e["curl"] for e in result.get("evidence", []) if e.get("curl")), None)
-            if curl:
+            if curl and len(curl) > _LONGEST_CURL:  # a 70,000-character edge string, say
+                console.print(
+                    f"  reproduce: a {len(curl):,}-character curl command, in"
+                    f" {report_dir / 'report.json'} (this result's evidence)",
+                    markup=False,
+                )
+            elif curl:
                 console.print(f"  reproduce: {curl}", markup=False, soft_wrap=True)
     console.print(
         f"Fuzzing: {told(summary).headline}; {summary.total} results; reports in {report_dir}",

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import gc
 import os
+import ssl
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -103,11 +106,13 @@ def fuzz(
     app: Any = None,
     progress: Callable[[int], None] | None = None,
     stop: threading.Event | None = None,
+    edges: Sequence[tuple[str, str, bytes]] = (),
 ) -> FuzzOutcome:
-    """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process); every
-    exchange it makes, in order. `progress` hears the number of exchanges so far after each
-    operation; `stop`, once set (a signal), ends the fuzzing after the operation under way, and
-    the outcome holds what was made until then."""
+    """Run schemathesis on `openapi` against `base` (or the ASGI `app` in-process), then send
+    `edges` (path, what, body: the strings schemathesis cannot draw, edges.py); every exchange
+    made, in order. `progress` hears the number of exchanges so far after each operation; `stop`,
+    once set (a signal), ends the fuzzing after the operation under way, and the outcome holds
+    what was made until then."""
     with tempfile.TemporaryDirectory(prefix="agent-conformance-hypothesis-") as storage:
         os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = storage
         import schemathesis
@@ -143,4 +148,61 @@ def fuzz(
             elif isinstance(event, events.EngineFinished):
                 outcome.stop_reason = event.stop_reason.value
         _let_go_of_its_connections()
+        if edges and not (stop is not None and stop.is_set()):
+            outcome.exchanges += _sent(edges, base, app=app, timeout=timeout, cacert=cacert)
+            if progress is not None:
+                progress(len(outcome.exchanges))
         return outcome
+
+
+def _sent(
+    edges: Sequence[tuple[str, str, bytes]],
+    base: str,
+    *,
+    app: Any,
+    timeout: float,
+    cacert: Path | None,
+) -> list[Observed]:
+    """Each edge invocation, sent as it is (its escapes kept), and its answer."""
+    import httpx
+    from starlette.testclient import TestClient
+
+    client: Any = (
+        TestClient(app, base_url="http://testserver", raise_server_exceptions=False)
+        if app is not None
+        else httpx.Client(
+            verify=ssl.create_default_context(cafile=str(cacert)) if cacert else True,
+            timeout=timeout,
+        )
+    )
+    root = "http://testserver" if app is not None else base.rstrip("/")
+    made = []
+    headers = {"content-type": "application/json", "accept": "application/json"}
+    with client:
+        for relative, _, body in edges:
+            url = root + relative
+            path = urlsplit(url).path
+            at = time.time()
+            try:
+                response = client.post(url, content=body, headers=headers)
+            except httpx.HTTPError as error:
+                made.append(
+                    Observed("POST", url, path, headers, body, None, {}, b"", 0.0, str(error), at)
+                )
+                continue
+            made.append(
+                Observed(
+                    "POST",
+                    url,
+                    path,
+                    headers,
+                    body,
+                    response.status_code,
+                    _flat(dict(response.headers)),
+                    response.content[:MAX_RECORDED],
+                    round(response.elapsed.total_seconds() * 1000, 1) if app is None else 0.0,
+                    None,
+                    at,
+                )
+            )
+    return made

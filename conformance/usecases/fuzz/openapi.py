@@ -22,6 +22,7 @@ from urllib.parse import quote
 from urllib.parse import urlsplit
 
 from ...validation.rules import selected_schema
+from .edges import edge_bodies
 
 __all__ = ["FuzzPlan", "openapi_from_woa"]
 
@@ -42,6 +43,8 @@ class FuzzPlan:
     base: str | None
     left_out: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)  # the agents fuzzed, one path each
+    #: (path, what it holds, body) of each invocation with an edge string (edges.py)
+    edges: list[tuple[str, str, bytes]] = field(default_factory=list)
 
     @property
     def operations(self) -> int:
@@ -173,7 +176,17 @@ def openapi_from_woa(document: dict[str, Any]) -> FuzzPlan:
             base + rest["invoke_path"].replace("{agent_id}", quote(agent_id, safe=""))
         ).path
         plan.agents.append(agent_id)
-        paths[path[len(urlsplit(base).path) :] or "/"] = {
+        relative = path[len(urlsplit(base).path) :] or "/"
+        plan.edges += [
+            (relative, what, body)
+            for what, body in edge_bodies(
+                agent_id,
+                operations[0],
+                selected_schema(agent, operations[0], "inputs"),
+                "agent" in required,
+            )
+        ]
+        paths[relative] = {
             "post": {
                 "operationId": f"invoke_{agent_id}",
                 "requestBody": {

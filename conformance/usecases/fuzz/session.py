@@ -110,6 +110,7 @@ async def fuzz_target(
             cacert=options.cacert,
             progress=lambda sent: say(f"Fuzzing: {sent} requests sent"),
             stop=stop,
+            edges=plan.edges,
         )
     )
     completion = "complete"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 from typer.testing import Result
@@ -166,3 +167,38 @@ def test_local_refs_are_placed_inside_the_component_that_holds_them() -> None:
         "$ref": "#/components/schemas/summarizer.default.inputs"
     }
     assert plan.left_out == []
+
+
+def _surrogate_500() -> Any:
+    """The reference document's summarizer, behind a host that stores the text as UTF-8 first:
+    a lone surrogate (valid JSON, RFC 8259 7) breaks it with a 500, a defect schemathesis alone
+    never finds (it draws only what UTF-8 can encode)."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def invoke(request: Request) -> JSONResponse:
+        envelope = json.loads(await request.body())
+        text = envelope.get("input", {}).get("text") if isinstance(envelope, dict) else None
+        if not isinstance(text, str):
+            return JSONResponse({"title": "Bad input", "status": 422}, 422)
+        text.encode("utf-8")  # a lone surrogate raises here: the 500 of a careless host
+        return JSONResponse({"summary": text[:10]})
+
+    return Starlette(routes=[Route("/agents/{agent_id}/invoke", invoke, methods=["POST"])])
+
+
+def test_fuzz_sends_the_strings_schemathesis_cannot_draw() -> None:
+    plan = openapi_from_woa(woa_document("https://127.0.0.1:1"))
+    assert plan.base is not None
+    held = {what.split(" holding ")[-1] for _, what, _ in plan.edges}
+    assert {"a lone high surrogate", "a lone low surrogate", "a NUL", "noncharacters"} <= held
+    assert any("nested" in what for _, what, _ in plan.edges)
+    outcome = fuzz(
+        plan.openapi, plan.base, app=_surrogate_500(), max_examples=5, seed=1, edges=plan.edges
+    )
+    broken = [e.request_body for e in outcome.exchanges if e.status == 500]
+    # the surrogates break it (and so does the nesting, which json.loads cannot take)
+    assert any(b'"text": "\\ud800"' in body for body in broken), broken[:3]
+    assert any(b'"text": "\\udfff"' in body for body in broken)
