@@ -12,12 +12,14 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC
 from datetime import date
 from datetime import datetime
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
@@ -139,6 +141,7 @@ _EARLIER_DIALECTS = frozenset(
 
 
 _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+_DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _schema_error(schema: dict[str, Any]) -> str | None:
@@ -147,6 +150,11 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
     known = _CHECKED_OBJECTS.get(id(schema))
     if known is not None and known[0] is schema:
         return known[1]
+    if schema.get("$schema", _DIALECT_2020_12) in (_DIALECT_2020_12, _DIALECT_2020_12 + "#"):
+        # jsonschema-rs says valid in a microsecond; what it finds wrong the walk below says
+        with suppress(ValueError, TypeError, OverflowError):
+            if jsonschema_rs.meta.is_valid(schema):
+                return None
     key = json.dumps(schema, sort_keys=True, default=str)
     if key not in _CHECKED_SCHEMAS:
         if len(_CHECKED_SCHEMAS) > 10_000:

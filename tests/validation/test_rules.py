@@ -22,3 +22,38 @@ def test_the_drafts_own_status_words_are_read_first() -> None:
         assert "ACI-5.1-OVERALL-STATUS-DERIVED" in {v.requirement for v in broken}, pending
     assert unread_words(task("completed", "completed", "unfinished")) == []
     assert unread_words(task("halfway", "completed", "almost")) == ["almost", "halfway"]
+
+
+def test_a_long_array_of_messages_is_judged_item_by_item_with_the_same_violations() -> None:
+    """A document of many agents, some at fault, is judged item by item (jsonschema-rs finds the
+    agents at fault, Python walks only those): the same violations, paths and requirements as
+    the whole walk."""
+    from conformance.schemas import validator
+    from conformance.validation import _schema_errors
+    from conformance.validation import validate_message
+
+    agent = {
+        "id": "a",
+        "name": "A",
+        "description": "d",
+        "inputs": {"type": "object"},
+        "outputs": {"type": "object"},
+        "transports": ["rest"],
+    }
+    agents = [{**agent, "id": f"a{n}"} for n in range(200)]
+    del agents[5]["name"]
+    agents[70]["version"] = 7
+    agents[199] = "not an object"
+    document = {
+        "woa_version": "2",
+        "agents": agents,
+        "transports": {"rest": {"base": "https://x.example", "invoke_path": "/a/{agent_id}"}},
+    }
+    walked = sorted(
+        (tuple(e.absolute_path), e.message) for e in validator("woa/document").iter_errors(document)
+    )
+    errors, more = _schema_errors("woa/document", document)
+    assert not more
+    assert sorted((tuple(e.absolute_path), e.message) for e in errors) == walked
+    paths = {v.path for v in validate_message("woa/document", document)}
+    assert {"/agents/5", "/agents/70/version", "/agents/199", "/woa_version"} <= paths

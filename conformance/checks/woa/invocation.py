@@ -17,6 +17,7 @@ The suite invokes only URLs on an origin the user allowed, and never over plain 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -449,7 +450,7 @@ async def _verdict(
             raise NotObserved(
                 f"no invocation of the kind this rule judges ({', '.join(kinds)}) passed by"
             )
-        reasons = run.unreachable + run.ungenerated
+        reasons = _grouped(run.unreachable + run.ungenerated)
         return absent or skipped(
             Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else "")
         )
@@ -487,6 +488,30 @@ async def _verdict(
         f"{success} ({len(probes)} invocations{run.left_out_note()})",
         *[p.exchange for p in probes[:1] if p.exchange],
     )
+
+
+_AGENT_REASON = re.compile(
+    r"^agent ('(?:[^'\\]|\\.)*'(?: operation (?:'(?:[^'\\]|\\.)*'|None))?): (.*)$", re.S
+)
+
+
+def _grouped(reasons: list[str], named: int = 3) -> list[str]:
+    """Each reason once, with the first `named` agents it stands for and how many more: 80,000
+    agents not invoked for one reason are one line, not 80,000."""
+    agents: dict[str, list[str]] = {}
+    for reason in reasons:
+        matched = _AGENT_REASON.match(reason)
+        why, who = (matched.group(2), matched.group(1)) if matched else (reason, "")
+        agents.setdefault(why, []).append(who)
+    said = []
+    for why, who in agents.items():
+        listed = [w for w in who if w]
+        if len(listed) <= 1:
+            said.append(f"agent {listed[0]}: {why}" if listed else why)
+            continue
+        more = f" and {len(listed) - named:,} more" if len(listed) > named else ""
+        said.append(f"agents {', '.join(listed[:named])}{more}: {why}")
+    return said
 
 
 def _status(probe: Probe) -> int | None:
