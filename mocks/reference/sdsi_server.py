@@ -468,10 +468,10 @@ class SdsiServer:
                 result["schema_update_suggestion"] = evolved[0]
             elif (
                 not self.minimal
-                and moment.session is None
                 and template["scenario"] == "flight_booking"
                 and any("seat" in t.lower() for t in texts)
             ):
+                # the seeded suggestion is configuration, not state: in a test session too
                 result["schema_update_suggestion"] = self.inline_suggestion()
         if not self.structures_result(payload, template):
             return f"{result['status']}: {result.get('booking_id', result.get('edit_id'))}"

@@ -36,12 +36,13 @@ from ...oracle.clock import parse_time
 from ...oracle.config import DAY
 from ...oracle.evolution import STOP_WORDS
 from ...target import Target
+from .session import TEST_MODE
 from .session import Session
 from .session import payload_for
 
 __all__ = ["MEMBER", "Drive", "Served", "content_words", "drives", "forms_of", "mapping_sources"]
 
-MEMBER = "x-sdsi-test-mode"
+MEMBER = TEST_MODE
 #: A mapping example in a semantic_description, as the drafts' figures write them: 'source' ->
 #: target.
 _MAPPING = re.compile(r"""['"‘“]([^'"’”]{1,200})['"’”]\s*(?:->|→|=>)""")

@@ -146,10 +146,14 @@ async def sdsi_3_1_session_state_outside_protocol(target: Target) -> Verdict:
     async with target.client.fresh() as client:
         binding = found.binding.over(client)
         await binding.template(accepted.scenario)
-        negotiated = await binding.execute(schema_id, accepted.payload, "agent-conformance")
-    async with target.client.fresh() as client:
-        alone = await found.binding.over(client).execute(
+        negotiated = await binding.with_headers(found.test_headers).execute(
             schema_id, accepted.payload, "agent-conformance"
+        )
+    async with target.client.fresh() as client:
+        alone = (
+            await found.binding.over(client)
+            .with_headers(found.test_headers)
+            .execute(schema_id, accepted.payload, "agent-conformance")
         )
     evidence = [e for e in (negotiated.exchange, alone.exchange) if e]
     if not negotiated.ok:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -23,6 +24,7 @@ from ...bindings.sdsi import SdsiBinding
 from ...bindings.sdsi import WoaRestSdsi
 from ...bindings.sdsi import sdsi_agents
 from ...instances import listed_values
+from ...oracle.clock import format_time
 from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES
@@ -135,6 +137,8 @@ class Session:
     #: schema_id -> the same poll without the run's --header credentials (only when the run has
     #: some)
     polled_anonymously: dict[str, Reply] = field(default_factory=dict)
+    #: what puts the run's payloads in a test session of its own (empty: the server declares none)
+    test_headers: dict[str, str] = field(default_factory=dict)
 
     def valid_templates(self) -> dict[str, dict[str, Any]]:
         return {
@@ -211,12 +215,36 @@ def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
     return tuple(v for v in values if isinstance(v, str))
 
 
+#: The WoA agent member in which an SDSI server declares its test session and clock.
+TEST_MODE = "x-sdsi-test-mode"
+
+
+def _test_headers(binding: SdsiBinding, target: Target) -> dict[str, str]:
+    """The headers that put the run's payloads in a test session of its own, when the server
+    declares one: a certification then leaves nothing in the server's real Differential Semantic
+    Pool for a later one to judge (E-SDSI-6.2-SUITE-TRAFFIC). None otherwise."""
+    agent = getattr(binding, "agent", None)
+    member = agent.get(TEST_MODE) if isinstance(agent, dict) else None
+    if not (
+        isinstance(member, dict)
+        and isinstance(member.get("session_header"), str)
+        and isinstance(member.get("clock_header"), str)
+    ):
+        return {}
+    return {
+        member["session_header"]: f"agent-conformance-{target.values.uuid('sdsi-payloads')}",
+        member["clock_header"]: format_time(time.time()),
+    }
+
+
 async def _gather(target: Target) -> Session:
     target.sends("the suite's template requests and payloads")
     binding, unmet = _binding(target)
     found = Session(binding, unmet)
     if binding is None:
         return found
+    found.test_headers = _test_headers(binding, target)
+    payloads = binding.with_headers(found.test_headers) if found.test_headers else binding
     for scenario in await binding.scenarios():
         found.templates[scenario] = await binding.template(scenario)
     for scenario, template in found.valid_templates().items():
@@ -235,7 +263,7 @@ async def _gather(target: Target) -> Session:
                     scenario,
                     description,
                     payload,
-                    await binding.execute(schema, payload, "agent-conformance"),
+                    await payloads.execute(schema, payload, "agent-conformance"),
                 )
             )
 
