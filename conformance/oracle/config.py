@@ -32,6 +32,11 @@ class OracleConfig:
     occurrences_count: Literal["requests", "fragments"] = "requests"
     # 6.2.1 "separate DSP instances per scenario or per client-agent cohort"
     cohort: Literal["scenario", "client"] = "scenario"
+    # A server's bounds (none by default): a pool founds no cluster past `max_clusters`, and no
+    # pool (a cohort's DSP instance) is made past `max_cohorts`; a fragment either would need is
+    # not pooled. A long-lived server's memory stays bounded whatever its clients send.
+    max_clusters: int | None = None
+    max_cohorts: int | None = None
     # 6.2.2 Patch Packaging: expiration = timestamp + patch_ttl_days
     patch_ttl_days: float = 30.0
     # 6.2.3 Long-Term Evaluation Mechanism
@@ -84,6 +89,10 @@ class OracleConfig:
                 self.occurrences_count in ("requests", "fragments")
             ),
             "cohort must be scenario or client": self.cohort in ("scenario", "client"),
+            "max_clusters and max_cohorts must be >= 1 when given": all(
+                bound is None or (isinstance(bound, int) and bound >= 1)
+                for bound in (self.max_clusters, self.max_cohorts)
+            ),
             "max_experimental_keys must be >= 1": self.max_experimental_keys >= 1,
             "alignment_judge must be explicit or type": (
                 self.alignment_judge in ("explicit", "type")
@@ -105,7 +114,12 @@ class OracleConfig:
             raise ValueError("; ".join(failed))
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every parameter; the bounds only when given (traces written before them stay equal)."""
+        return {
+            k: v
+            for k, v in asdict(self).items()
+            if not (k in ("max_clusters", "max_cohorts") and v is None)
+        }
 
     @property
     def half_life(self) -> float:

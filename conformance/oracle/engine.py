@@ -249,6 +249,9 @@ class Oracle:
         for key, members in groups.items():
             pool = self._pools.get(key)
             if pool is None:
+                cap = self.config.max_cohorts
+                if cap is not None and len(self._pools) >= cap:
+                    continue  # not pooled: no DSP instance past max_cohorts
                 pool = self._pools[key] = self._pool_factory(
                     self.config, self._allocate(key), vectors.shape[1]
                 )
@@ -265,6 +268,10 @@ class Oracle:
                         ),
                     )
                 )
+        if not found:
+            self._advance(float(at[-1]))
+            self._forget(self._now - self.config.window)
+            return
         position = np.concatenate([index[c.index] for index, c in found])
         cluster = np.concatenate([c.cluster for _, c in found])
         heat = np.concatenate([c.heat for _, c in found])

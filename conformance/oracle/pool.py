@@ -73,7 +73,8 @@ class _Leaders:
     """The leaders' vectors in a growable matrix, and cluster ids handed out by the engine."""
 
     def __init__(self, dimension: int, allocate: Callable[[], int]) -> None:
-        self.matrix = np.zeros((64, dimension), np.float32)
+        # small at first: a server keeps a pool per client where the cohort is the client
+        self.matrix = np.zeros((4, dimension), np.float32)
         self.ids: list[int] = []
         self.allocate = allocate
 
@@ -101,8 +102,8 @@ class BatchPool:
         self.config = config
         self.leaders = _Leaders(dimension, allocate)
         self.row_of: dict[int, int] = {}
-        self._heat = np.zeros(64, np.float64)
-        self._heat_at = np.zeros(64, np.float64)
+        self._heat = np.zeros(4, np.float64)
+        self._heat_at = np.zeros(4, np.float64)
         # The log of fragments, in chunks sorted by cluster row: (rows, at, seq, event, client).
         self._chunks: list[tuple[I64, F64, I64, I64, I64, float, float]] = []
         self._founding = True
@@ -111,6 +112,12 @@ class BatchPool:
     @property
     def clusters(self) -> int:
         return len(self.leaders.ids)
+
+    @property
+    def full(self) -> bool:
+        """Whether the pool founds no more clusters (config.max_clusters)."""
+        cap = self.config.max_clusters
+        return cap is not None and len(self.leaders.ids) >= cap
 
     # -- clustering ------------------------------------------------------------------------------
     def _assign(self, vectors: F32) -> I64:
@@ -131,6 +138,8 @@ class BatchPool:
                 if new_sims[j] >= threshold:
                     rows[i] = existing + j
                     continue
+            if self.full:
+                continue  # not pooled (-1): no cluster past max_clusters
             rows[i] = self.leaders.add(vectors[i])
             founded.append(i)
         if founded:
@@ -216,9 +225,20 @@ class BatchPool:
             # leaders.
             self._founding = (self.clusters - before) * 20 > hi - lo
             rows_all[lo:hi] = rows
-            heat_all[lo:hi] = self._heats(rows, at[lo:hi], seq[lo:hi], event[lo:hi], client[lo:hi])
+            pooled = np.flatnonzero(rows >= 0)  # a fragment past max_clusters is not pooled
+            heat_all[lo:hi] = 0.0
+            if pooled.size == hi - lo:
+                heat_all[lo:hi] = self._heats(
+                    rows, at[lo:hi], seq[lo:hi], event[lo:hi], client[lo:hi]
+                )
+            elif pooled.size:
+                kept = pooled + lo
+                heat_all[kept] = self._heats(
+                    rows[pooled], at[kept], seq[kept], event[kept], client[kept]
+                )
             lo = hi
         over = _exceeding(self.config, heat_all)
+        over = over[rows_all[over] >= 0]
         ids = np.asarray(self.leaders.ids, np.int64)
         for row, cluster in enumerate(self.leaders.ids[len(self.row_of) :], start=len(self.row_of)):
             self.row_of[cluster] = row
@@ -304,6 +324,9 @@ class LoopPool:
                 if sims[j] >= threshold:
                     row = j
             if row < 0:
+                cap = self.config.max_clusters
+                if cap is not None and len(self.leaders.ids) >= cap:
+                    continue  # not pooled: no cluster past max_clusters
                 row = self.leaders.add(vectors[i])
                 self.row_of[self.leaders.ids[row]] = row
                 self._heat.append(0.0)

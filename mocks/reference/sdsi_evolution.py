@@ -33,9 +33,17 @@ MAX_SESSIONS = 256
 
 #: The draft's example values, but a threshold of 10 heat units, a gate of 3 clients or 5
 #: occurrences and a cap of 3 keys: the draft makes them configurable, and so a drive through a
-#: trial takes a hundred requests, not a thousand (certifying the mock takes seconds).
+#: trial takes a hundred requests, not a thousand (certifying the mock takes seconds). And bounds
+#: on pools and clusters, which the draft leaves to the server.
 _COMPACT = OracleConfig(
-    heat_threshold=10.0, min_distinct_clients=3, min_occurrences=5, max_experimental_keys=3
+    heat_threshold=10.0,
+    min_distinct_clients=3,
+    min_occurrences=5,
+    max_experimental_keys=3,
+    # a long-lived server's bounds: whatever its clients send, a world holds at most 64 pools of
+    # 512 clusters (a fragment past them is not pooled); fragments are forgotten after the window
+    max_clusters=512,
+    max_cohorts=64,
 )
 DECLARED = {"flight_booking": _COMPACT, "photo_retouch": replace(_COMPACT, cohort="client")}
 
