@@ -3,6 +3,8 @@ and the lifecycle of its real world as a test session's header drives a session'
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.oracle.clock import SimulatedClock
 from conformance.oracle.clock import parse_time
 from conformance.oracle.config import DAY
@@ -95,7 +97,7 @@ def test_twenty_thousand_unique_requests_keep_the_reference_bounded() -> None:
     def rss_mb() -> float:
         return int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
 
-    payloads = {
+    payloads: dict[str, dict[str, Any]] = {
         "flight_booking_v1": {
             "origin": "PEK",
             "destination": "SHA",
