@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def test_the_drafts_own_status_words_are_read_first() -> None:
     """ACI 5.2's words: a goal "unfinished" (or "not completed") under an overall "completed"
@@ -32,7 +34,7 @@ def test_a_long_array_of_messages_is_judged_item_by_item_with_the_same_violation
     from conformance.validation import _schema_errors
     from conformance.validation import validate_message
 
-    agent = {
+    agent: dict[str, Any] = {
         "id": "a",
         "name": "A",
         "description": "d",
@@ -40,7 +42,7 @@ def test_a_long_array_of_messages_is_judged_item_by_item_with_the_same_violation
         "outputs": {"type": "object"},
         "transports": ["rest"],
     }
-    agents = [{**agent, "id": f"a{n}"} for n in range(200)]
+    agents: list[Any] = [{**agent, "id": f"a{n}"} for n in range(200)]
     del agents[5]["name"]
     agents[70]["version"] = 7
     agents[199] = "not an object"
