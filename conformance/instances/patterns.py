@@ -7,7 +7,7 @@ and each class's first allowed character, so the strings are deterministic and s
 walk cannot make (lookarounds, backreferences, a class that excludes every printable character)
 gives no string: the caller's validator has the last word on every candidate either way.
 
-The pattern is read as ECMA-262 reads it (`ecma_pattern`: ASCII `\\d` and `\\w`, `\\cJ`), and each
+The pattern is read as ECMA-262 reads it (`ecma_spelled`: ASCII `\\d` and `\\w`, `\\cJ`), and each
 Unicode property (`\\p{Letter}`, `\\P{Nd}`), which Python's parser lacks, becomes a class of the
 sample characters the `regex` module finds in it.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 import regex
 
-from ..validation.target_schemas import ecma_pattern
+from ..validation.target_schemas import ecma_spelled
 
 __all__ = ["pattern_strings"]
 
@@ -62,32 +62,6 @@ def _property_class(name: str, negated: bool, inside: bool) -> str:
     if not chars:
         raise _Unmakeable(f"no sample character in the property {name!r}")
     return chars if inside else f"[{chars}]"
-
-
-def _sampled(pattern: str) -> str:
-    """`pattern` with each Unicode property escape (`\\p{...}`, `\\P{...}`) a class of samples."""
-    out: list[str] = []
-    inside = False
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            escaped = pattern[i + 1]
-            if escaped in "pP" and pattern.startswith("{", i + 2) and "}" in pattern[i + 3 :]:
-                end = pattern.index("}", i + 3)
-                out.append(_property_class(pattern[i + 3 : end], escaped == "P", inside))
-                i = end + 1
-                continue
-            out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if c == "[" and not inside:
-            inside = True
-        elif c == "]" and inside and out and out[-1] != "[":
-            inside = False
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def _in_class(items: list[tuple[Any, Any]], index: int) -> str:
@@ -168,7 +142,7 @@ def pattern_strings(pattern: str, variants: int = 3) -> Iterator[str]:
     """Up to `variants` distinct strings the walk makes for `pattern`, the shortest first (none
     when it cannot)."""
     try:
-        tree = sre_parse.parse(_sampled(ecma_pattern(pattern)))
+        tree = sre_parse.parse(ecma_spelled(pattern, _property_class))
     except (re.error, _Unmakeable, RecursionError, OverflowError, ValueError):
         return
     seen: set[str] = set()

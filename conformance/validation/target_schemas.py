@@ -33,7 +33,7 @@ from referencing import Resource
 from referencing.exceptions import NoSuchResource
 from referencing.exceptions import Unresolvable
 
-__all__ = ["Unjudgeable", "ecma_pattern", "pattern_matches", "target_validator"]
+__all__ = ["Unjudgeable", "ecma_pattern", "ecma_spelled", "pattern_matches", "target_validator"]
 
 
 class Unjudgeable(Exception):
@@ -55,11 +55,22 @@ _SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u2
 _CLASSES = {"d": "0-9", "w": "a-zA-Z0-9_", "s": _SPACE}
 
 
+#: What spells a Unicode property escape: (its name, whether negated (\\P), whether inside a
+#: class) -> the text that stands for it.
+Properties = Callable[[str, bool, bool], str]
+
+
 @lru_cache(maxsize=1024)
 def ecma_pattern(pattern: str) -> str:
     """`pattern`, an ECMA-262 regular expression as 2020-12 says (6.4), for the `regex` module: the
     ASCII `\\d` and `\\w`, ECMA's `\\s`, and `\\cX` (which Python does not know) spelled out;
     `\\p{...}` is left to `regex`, which knows it."""
+    return ecma_spelled(pattern)
+
+
+def ecma_spelled(pattern: str, properties: Properties | None = None) -> str:
+    """`ecma_pattern`, with each Unicode property escape spelled by `properties` when given (for
+    a parser without them, Python's own)."""
     out: list[str] = []
     inside = False
     i = 0
@@ -67,6 +78,16 @@ def ecma_pattern(pattern: str) -> str:
         c = pattern[i]
         if c == "\\" and i + 1 < len(pattern):
             escaped = pattern[i + 1]
+            if (
+                properties is not None
+                and escaped in "pP"
+                and pattern.startswith("{", i + 2)
+                and "}" in pattern[i + 3 :]
+            ):
+                end = pattern.index("}", i + 3)
+                out.append(properties(pattern[i + 3 : end], escaped == "P", inside))
+                i = end + 1
+                continue
             if escaped.lower() in _CLASSES:
                 chars = _CLASSES[escaped.lower()]
                 if not inside:
