@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -24,7 +23,6 @@ from ...bindings.sdsi import SdsiBinding
 from ...bindings.sdsi import WoaRestSdsi
 from ...bindings.sdsi import sdsi_agents
 from ...instances import listed_values
-from ...oracle.clock import format_time
 from ...report.model import Exchange
 from ...target import Target
 from ...validation.rules import JSON_TYPES
@@ -217,6 +215,8 @@ def _listed_scenarios(agent: dict[str, Any]) -> tuple[str, ...]:
 
 #: The WoA agent member in which an SDSI server declares its test session and clock.
 TEST_MODE = "x-sdsi-test-mode"
+#: The simulated time of the run's payloads in their test session.
+PAYLOAD_CLOCK = "2026-05-04T09:00:00Z"
 
 
 def _test_headers(binding: SdsiBinding, target: Target) -> dict[str, str]:
@@ -233,7 +233,8 @@ def _test_headers(binding: SdsiBinding, target: Target) -> dict[str, str]:
         return {}
     return {
         member["session_header"]: f"agent-conformance-{target.values.uuid('sdsi-payloads')}",
-        member["clock_header"]: format_time(time.time()),
+        # the session is the run's own: any fixed time serves, and a replay sends the same
+        member["clock_header"]: PAYLOAD_CLOCK,
     }
 
 
