@@ -444,16 +444,25 @@ async def run(
         finally:
             woa_host = "woa" in options.suites and None in options.drivers
             document, plan = target.fetched.document, target.finished(PLAN_KEY)
+            # each redacted whole, not entry by entry: a host of 80,000 agents has as many
             claims = (
-                tuple(redaction.value(c.as_dict()) for c in claims_of(document, plan, results))
+                tuple(redaction.value([c.as_dict() for c in claims_of(document, plan, results)]))
                 if woa_host
                 else ()
             )
             coverage = (
                 tuple(
-                    redaction.value(c.as_dict())
-                    for c in coverage_of(
-                        document, plan, results, JUDGED_BY, target.cache.get(MCP_ANSWERED, {})
+                    redaction.value(
+                        [
+                            c.as_dict()
+                            for c in coverage_of(
+                                document,
+                                plan,
+                                results,
+                                JUDGED_BY,
+                                target.cache.get(MCP_ANSWERED, {}),
+                            )
+                        ]
                     )
                 )
                 if woa_host
@@ -461,9 +470,9 @@ async def run(
             )
             listed = {a["id"] for a in coverage}
             coverage += tuple(
-                redaction.value(a)
-                for a in agent_coverage(target, options.roles)
-                if a["id"] not in listed
+                redaction.value(
+                    [a for a in agent_coverage(target, options.roles) if a["id"] not in listed]
+                )
             )
             try:
                 await target.aclose()

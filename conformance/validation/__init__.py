@@ -64,10 +64,13 @@ def _shallow(data: Any, limit: int = FAST_DEPTH) -> bool:
     return not level
 
 
-def _valid_fast(name: str, data: Any) -> bool:
-    """jsonschema-rs says `data` is valid (False when it cannot tell: then jsonschema decides)."""
+def _valid_fast(name: str, data: Any, shallow: bool | None = None) -> bool:
+    """jsonschema-rs says `data` is valid (False when it cannot tell: then jsonschema decides);
+    `shallow`: whether `data` is known to nest less than FAST_DEPTH (looked at when None)."""
     try:
-        return _shallow(data) and bool(fast_validator(name).is_valid(data))
+        return (_shallow(data) if shallow is None else shallow) and bool(
+            fast_validator(name).is_valid(data)
+        )
     except (ValueError, TypeError, OverflowError):
         # a value it cannot convert (a huge integer): jsonschema decides
         return False
@@ -98,12 +101,12 @@ def _itemwise(name: str, data: dict[str, Any]) -> list[tuple[str, str]]:
     return split
 
 
-def _walked(name: str, data: Any) -> Iterator[ValidationError]:
+def _walked(name: str, data: Any, shallow: bool) -> Iterator[ValidationError]:
     """The schema's errors, as jsonschema finds them. A long array of messages (a document's
     80,000 agents) is read item by item: jsonschema-rs says which items are at fault, and only
     those are walked in Python (which keeps each error's path and requirements), the rest of the
     message with the array empty. The whole message in Python took 7 s for 80,000 agents."""
-    split = _itemwise(name, data) if isinstance(data, dict) and _shallow(data) else []
+    split = _itemwise(name, data) if isinstance(data, dict) and shallow else []
     if not split:
         yield from validator(name).iter_errors(data)
         return
@@ -124,9 +127,10 @@ def _walked(name: str, data: Any) -> Iterator[ValidationError]:
 def _schema_errors(name: str, data: Any) -> tuple[list[ValidationError], bool]:
     """The schema's errors (the first MAX_SCHEMA_ERRORS, and whether there were more), less those
     at a location whose type is already wrong (one defect, one report)."""
-    if _valid_fast(name, data):
+    shallow = _shallow(data)
+    if _valid_fast(name, data, shallow):
         return [], False
-    errors = list(islice(_walked(name, data), MAX_SCHEMA_ERRORS + 1))
+    errors = list(islice(_walked(name, data, shallow), MAX_SCHEMA_ERRORS + 1))
     more = len(errors) > MAX_SCHEMA_ERRORS
     errors = errors[:MAX_SCHEMA_ERRORS]
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
