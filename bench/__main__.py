@@ -1,6 +1,6 @@
 """Benchmarks: what a certification costs against its floor, measured side by side.
 
-    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--tck DIR]
+    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--agents 80000] [--tck DIR]
 
 Every figure is min, median and max over `--repeat` samples, the samples of the things compared
 taken in turn (run, floor, run, floor ...) so that the machine's load falls on both alike, and the
@@ -15,6 +15,8 @@ load average printed beside; a ratio is of the minima, then of the medians. Noth
   floor in the same process, and milliseconds per check;
 - the A2A TCK beside the suite on the same A2A agent, per item (with `--tck`);
 - message validation: `validate_message` against plain jsonschema and jsonschema-rs;
+- a large document (`--agents`, default 80,000): the whole command against the same document
+  fetched, parsed and validated by jsonschema-rs, and the cost per agent;
 - mock throughput: the reference host against a bare Starlette app answering the same bytes.
 """
 
@@ -211,6 +213,9 @@ def main() -> None:
         help="requests a sample of the mock throughput sends (default 2000)",
     )
     parser.add_argument(
+        "--agents", type=int, default=80_000, help="agents of the large document (default 80,000)"
+    )
+    parser.add_argument(
         "--tck",
         type=Path,
         help="a checkout of the A2A TCK with its own venv (bench/tck.py): run it beside the suite",
@@ -235,7 +240,63 @@ def main() -> None:
     else:
         print("A2A TCK: not run (give --tck DIR, a checkout of the TCK with its venv)")
     _validation(repeat)
+    _large_document(repeat, arguments.agents)
     _throughput(repeat, arguments.requests)
+
+
+def _large_document(repeat: int, agents: int) -> None:
+    """The whole command on a host of `agents` minimal agents (served over plain HTTP on
+    loopback), against its floor: the same document fetched, parsed and validated by jsonschema-rs
+    in this process; and the cost per agent."""
+    import json as jsonlib
+
+    import jsonschema_rs
+
+    from conformance.schemas import fast_validator
+    from mocks.hostile import hosts
+    from mocks.serve import serve
+
+    def document(base: str) -> bytes:
+        made = hosts.document(base)
+        made["agents"] += [
+            {
+                "id": f"a{n}",
+                "name": "n",
+                "description": "d",
+                "inputs": {"type": "object"},
+                "outputs": {"type": "object"},
+                "transports": ["rest"],
+            }
+            for n in range(1, agents)
+        ]
+        return jsonlib.dumps(made, separators=(",", ":")).encode()
+
+    checker: jsonschema_rs.Validator = fast_validator("woa/document")
+    with serve(hosts.host(document), tls=False) as host, tempfile.TemporaryDirectory() as folder:
+
+        def parsed_and_validated() -> None:
+            body = httpx.get(f"{host.url}/.well-known/woa.json", timeout=60).content
+            checker.is_valid(jsonlib.loads(body))
+
+        samples = interleaved(
+            {
+                "run": command(
+                    *cli(),
+                    *("run", "--target", host.url, "--allow-http-loopback", "--suite", "woa"),
+                    *("--quiet", "--report-dir", folder),
+                    check=False,
+                ),
+                "floor": parsed_and_validated,
+            },
+            repeat,
+        )
+    per_agent = (statistics.median(samples["run"]) - statistics.median(samples["floor"])) / agents
+    print(
+        f"large document, {agents:,} agents, whole command {spread(samples['run'])}; floor (fetch,"
+        f" parse, jsonschema-rs) {spread(samples['floor'])}; ratio"
+        f" {ratio(samples['run'], samples['floor'])}; {per_agent * 1e6:.0f} µs an agent beyond"
+        f" the floor (medians); {load()}"
+    )
 
 
 def _validation(repeat: int) -> None:

@@ -11,7 +11,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_bench_prints_every_figure() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa", "--requests", "200"],
+        [
+            *(sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa"),
+            *("--requests", "200", "--agents", "2000"),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -25,6 +28,7 @@ def test_bench_prints_every_figure() -> None:
         "checks phase over loopback HTTPS:",
         "checks phase in-process (ASGI):",
         "validation of the reference WoA document",
+        "large document",
         "mock throughput",
     )
     for start in (*compared, "machine:", "A2A TCK: not run"):
