@@ -198,7 +198,7 @@ class Result:
     evidence: tuple[Exchange, ...] = ()
     duration_ms: float = 0.0
     quote: str = ""  # the sentence the requirement quotes from its section
-    basis: str = ""  # keyword, figure or inferred: where the requirement comes from
+    basis: str = ""  # keyword, figure, reference or inferred: where the requirement comes from
     #: the faults and mutants that prove its check can fail
     proof: dict[str, Any] = field(default_factory=dict)
     #: over repeated runs (run --repeat): runs, passes, failures, errors, the observed violation

@@ -54,7 +54,7 @@ class Requirement:
     testability_note: str = ""
     #: keyword: a BCP 14 keyword in the quote; figure: a message format a figure or a member list
     #: defines; inferred: a behaviour read out of prose with no keyword (never MUST unless --strict)
-    basis: Literal["keyword", "figure", "inferred"] = "keyword"
+    basis: Literal["keyword", "figure", "reference", "inferred"] = "keyword"
     condition: str | None = None
     also: tuple[Quote, ...] = field(default_factory=tuple)
     #: for an inferred rule, the level of the suite's stronger reading, judged so only with --strict

@@ -203,11 +203,17 @@ class MediaTypeNotWoaJson(_Document):
         return answer
 
 
-class CharsetNotUtf8(_Document):
-    requirement, description = "WOA-9.2-UTF8-JSON", "declares the document's charset ISO-8859-1"
+class EncodedInLatin1(_Document):
+    requirement, description = (
+        "WOA-9.2-UTF8-JSON",
+        "encodes the document in ISO-8859-1 (an agent described as a café), and says so",
+    )
 
     def answer(self, scope: Scope, body: bytes, answer: Answer) -> Answer:
         if answer.status == 200:
+            document = json.loads(answer.body)
+            document["agents"][0]["description"] += " Made in a café."
+            answer.body = json.dumps(document, ensure_ascii=False).encode("latin-1")
             answer.headers["content-type"] = "application/woa+json; charset=iso-8859-1"
         return answer
 
@@ -471,7 +477,7 @@ HTTP_FAULTS: dict[str, type[HttpFault]] = {
     for fault in (
         DocumentNotAtTheWellKnownPath,
         MediaTypeNotWoaJson,
-        CharsetNotUtf8,
+        EncodedInLatin1,
         NoCachingHeaders,
         NoValidator,
         ConditionsIgnored,

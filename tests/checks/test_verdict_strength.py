@@ -21,7 +21,9 @@ BCP14 = re.compile(
 
 def test_the_basis_is_keyword_exactly_when_the_quote_holds_a_bcp14_keyword() -> None:
     for requirement in catalogue():
-        assert requirement.basis in ("keyword", "figure", "inferred"), requirement.id
+        assert requirement.basis in ("keyword", "figure", "reference", "inferred"), requirement.id
+        if requirement.basis == "reference":  # the normative reference that binds it is named
+            assert re.search(r"RFC \d+", requirement.testability_note or ""), requirement.id
         holds = BCP14.search(requirement.quote) is not None
         assert (requirement.basis == "keyword") == (requirement.keyword is not None), requirement.id
         if requirement.basis == "keyword":

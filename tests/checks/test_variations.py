@@ -1,0 +1,55 @@
+"""Conformant variations (issue 38): the reference's answers changed in ways the drafts allow, each
+of which the suite must pass at the level the text gives. A variation that fails is an
+over-assertion of the check that fails it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from conformance.engine.runner import run
+from conformance.report import Collect
+from conformance.report import Status
+from conformance.target import run_options
+from mocks.host import create_app
+from mocks.serve import serve
+
+
+class _Relabelled:
+    """The reference host with its WoA document's Content-Type set to `media_type`."""
+
+    def __init__(self, app: Any, media_type: str) -> None:
+        self.app, self.media_type = app, media_type
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != "/.well-known/woa.json":
+            await self.app(scope, receive, send)
+            return
+
+        async def relabelled(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-type"]
+                message = {
+                    **message,
+                    "headers": [*headers, (b"content-type", self.media_type.encode())],
+                }
+            await send(message)
+
+        await self.app(scope, receive, relabelled)
+
+
+def _failing(media_type: str) -> dict[str, str]:
+    collect = Collect()
+    with serve(lambda base: _Relabelled(create_app(base), media_type)) as host:
+        options = run_options(target=host.url, suites=("woa",), cacert=host.cacert, timeout=5)
+        asyncio.run(run(options, [collect]))
+    statuses = {r.requirement: r for r in collect.results}
+    assert statuses["WOA-9.2-UTF8-JSON"].status is Status.PASS, statuses["WOA-9.2-UTF8-JSON"]
+    return {r.requirement: r.message for r in collect.results if r.status is Status.FAIL}
+
+
+def test_an_ascii_document_labelled_iso_8859_1_is_utf_8() -> None:
+    """A servlet container's default label on an ASCII document: the bytes are UTF-8, and RFC 8259
+    11 says a charset parameter has no effect (E-WOA-9.2-CHARSET-LABEL); it failed at MUST."""
+    assert _failing("application/woa+json; charset=ISO-8859-1") == {}
+    assert _failing('application/woa+json; charset="utf-8"; profile=x') == {}
