@@ -58,7 +58,7 @@ def test_local_and_dask_fleets_match_serial_runs(hosts: list[TargetSpec], tmp_pa
         certify_one(spec, str(serial))
     local = fleet_results(hosts, tmp_path / "local", jobs=4)
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         distributed = fleet_results(hosts, tmp_path / "dask", scheduler=cluster.scheduler_address)
     assert (
@@ -118,7 +118,7 @@ def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(
     victim = f"certify-{slug(specs[0].target)}"
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster.scheduler_address) as observer,
     ):
