@@ -1443,7 +1443,7 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
                         (
                             "UserQuery as a number",
                             [put("/TaskContext/UserQuery", 42)],
-                            ["ACI-5.1-TASKCONTEXT-MEMBERS"],
+                            ["ACI-5.1-TASKCONTEXT-MEMBER-TYPES"],
                         ),
                         (
                             "the bare member, not wrapped as the figure repair does",

@@ -391,6 +391,11 @@ _MASTER: list[type[AgentFault]] = [
         lambda task, plan, goals, initial: {k: v for k, v in task.items() if k != "TaskName"},
     ),
     _concludes(
+        "ACI-5.1-TASKCONTEXT-MEMBER-TYPES",
+        "returns its TaskID as a number",
+        lambda task, plan, goals, initial: {**task, "TaskID": 17},
+    ),
+    _concludes(
         "ACI-5.1-GOAL-STATUS",
         "returns GoalStatus as an object from goal to status",
         lambda task, plan, goals, initial: {

@@ -412,6 +412,14 @@ async def aci_5_1_task_context_has_its_members(target: Target) -> Verdict:
     return await _task_rule(target, "ACI-5.1-TASKCONTEXT-MEMBERS")
 
 
+@check("ACI-5.1-TASKCONTEXT-MEMBER-TYPES")
+async def aci_5_1_task_context_members_are_strings(target: Target) -> Verdict:
+    """The suite's reading of 5.1 and Figure 3 (inferred, E-ACI-5.1-MEMBER-TYPES): TaskID,
+    UserQuery, TaskName, TaskDescription and OverallStatus are strings, as the figure's
+    placeholders are."""
+    return await _task_rule(target, "ACI-5.1-TASKCONTEXT-MEMBER-TYPES")
+
+
 @check("ACI-5.1-GOAL-STATUS")
 async def aci_5_1_goal_status_records_each_goal(target: Target) -> Verdict:
     """5.1: GoalStatus is an array of {Goal, Status}."""
