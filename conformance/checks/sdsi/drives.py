@@ -309,8 +309,15 @@ def _key_name(drive: Drive) -> str | None:
     return names[0] if names else None
 
 
+#: Payloads sent through the lifecycle drive's trial, none carrying the new key.
+TRIAL_PAYLOADS = 10
+
+
 def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]) -> Plan:
-    """A burst that fires, then time: trial, grace, and a payload in the compatibility window."""
+    """A burst that fires, then time: through the trial, payloads that do not carry the new key
+    (its usage is 0 of TRIAL_PAYLOADS, under any deprecation threshold: the evaluation has data to
+    decide on, not a ratio without a denominator, E-SDSI-6.2.3-NEITHER-RULE), then grace, and a
+    payload in the compatibility window."""
     plan = Plan("lifecycle", scenario, config, template)
     clients = _clients(config)
     fired = _fire(plan, T0, INTENTS[0], clients, clients[0])
@@ -318,6 +325,9 @@ def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]
         return plan
     trial_end = fired + config.trial_days * DAY
     grace_end = trial_end + config.grace_days * DAY
+    for n in range(TRIAL_PAYLOADS):
+        at = fired + (n + 1) * (trial_end - 120 - fired) / (TRIAL_PAYLOADS + 1)
+        plan.send(at, clients[n % len(clients)], [])
     plan.checkpoint("trial-ending", trial_end - 60, clients[0])
     plan.checkpoint("trial-ended", trial_end + 60, clients[0])
     plan.checkpoint("grace-middle", trial_end + config.grace_days * DAY / 2, clients[0])

@@ -305,9 +305,10 @@ async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
 @check("SDSI-6.2.3-LONG-TERM-EVALUATION")
 async def sdsi_6_2_3_keys_are_evaluated_after_the_trial(target: Target) -> Verdict:
     """6.2.3: "Upon completion of the trial period, the server agent evaluates the aggregated
-    metrics": on the lifecycle drive, whose unused key every rule set must decide on (usage 0
-    deprecates), the key has left the experimental state by the end of its grace period at the
-    latest; the draft does not say how soon after the trial the evaluation runs."""
+    metrics": on the lifecycle drive, whose key none of the ten payloads of its trial carried
+    (usage 0 of 10, under any deprecation threshold, where it had been 0 of 0, a ratio the draft
+    leaves undecided), the key has left the experimental state by the end of its grace period at
+    the latest; the draft does not say how soon after the trial the evaluation runs."""
     drive = await _started(target, "lifecycle")
     ended, later = drive.checkpoints["trial-ended"], drive.checkpoints["grace-ended"]
     if "experimental" in ended.states and "experimental" in later.states:
