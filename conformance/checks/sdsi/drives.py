@@ -325,9 +325,9 @@ def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]
         return plan
     trial_end = fired + config.trial_days * DAY
     grace_end = trial_end + config.grace_days * DAY
-    for n in range(TRIAL_PAYLOADS):
-        at = fired + (n + 1) * (trial_end - 120 - fired) / (TRIAL_PAYLOADS + 1)
-        plan.send(at, clients[n % len(clients)], [])
+    for k in range(TRIAL_PAYLOADS):
+        at = fired + (k + 1) * (trial_end - 120 - fired) / (TRIAL_PAYLOADS + 1)
+        plan.send(at, clients[k % len(clients)], [])
     plan.checkpoint("trial-ending", trial_end - 60, clients[0])
     plan.checkpoint("trial-ended", trial_end + 60, clients[0])
     plan.checkpoint("grace-middle", trial_end + config.grace_days * DAY / 2, clients[0])
