@@ -182,27 +182,35 @@ def _sent(
         for relative, _, body in edges:
             url = root + relative
             path = urlsplit(url).path
-            at = time.time()
+            started, at = time.monotonic(), time.time()
             try:
-                response = client.post(url, content=body, headers=headers)
-            except httpx.HTTPError as error:
+                status, answered, content = _answer(client, url, body, headers, timeout)
+            except (httpx.HTTPError, TimeoutError) as error:
                 made.append(
                     Observed("POST", url, path, headers, body, None, {}, b"", 0.0, str(error), at)
                 )
                 continue
+            elapsed = round((time.monotonic() - started) * 1000, 1)
             made.append(
                 Observed(
-                    "POST",
-                    url,
-                    path,
-                    headers,
-                    body,
-                    response.status_code,
-                    _flat(dict(response.headers)),
-                    response.content[:MAX_RECORDED],
-                    round(response.elapsed.total_seconds() * 1000, 1) if app is None else 0.0,
-                    None,
-                    at,
+                    "POST", url, path, headers, body, status, answered, content, elapsed, None, at
                 )
             )
     return made
+
+
+def _answer(
+    client: Any, url: str, body: bytes, headers: dict[str, str], timeout: float
+) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers and body (at most MAX_RECORDED bytes) of one POST, within `timeout`
+    seconds in all: a host that answers slowly, or without end, is cut off (TimeoutError)."""
+    deadline = time.monotonic() + timeout
+    with client.stream("POST", url, content=body, headers=headers) as response:
+        content = bytearray()
+        for chunk in response.iter_bytes():
+            content += chunk
+            if len(content) >= MAX_RECORDED:
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the answer took longer than {timeout:g} s")
+        return response.status_code, _flat(dict(response.headers)), bytes(content[:MAX_RECORDED])

@@ -202,3 +202,31 @@ def test_fuzz_sends_the_strings_schemathesis_cannot_draw() -> None:
     # the surrogates break it (and so does the nesting, which json.loads cannot take)
     assert any(b'"text": "\\ud800"' in body for body in broken), broken[:3]
     assert any(b'"text": "\\udfff"' in body for body in broken)
+
+
+def test_an_edge_answered_without_end_is_cut_off_within_the_timeout() -> None:
+    """fuzz's own requests (the edge strings) read at most 10 MiB of an answer, within the run's
+    timeout in all: a host that streams forever is cut off, and the exchange says why."""
+    import time
+
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    from conformance.usecases.fuzz.engine import _sent
+    from mocks.serve import serve
+
+    async def endless(request: Any) -> StreamingResponse:
+        async def chunks() -> Any:
+            while True:
+                yield b" " * 65_536
+
+        return StreamingResponse(chunks(), media_type="application/json")
+
+    app = Starlette(routes=[Route("/invoke", endless, methods=["POST"])])
+    with serve(lambda base: app, tls=False) as host:
+        started = time.monotonic()
+        (made,) = _sent([("/invoke", "x", b"{}")], host.url, app=None, timeout=1.0, cacert=None)
+    assert time.monotonic() - started < 10
+    assert made.status is None or len(made.response_body) <= 10 * 1024 * 1024
+    assert made.error is None or "longer than" in made.error
