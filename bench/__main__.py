@@ -248,35 +248,21 @@ def _large_document(repeat: int, agents: int) -> None:
     """The whole command on a host of `agents` minimal agents (served over plain HTTP on
     loopback), against its floor: the same document fetched, parsed and validated by jsonschema-rs
     in this process; and the cost per agent."""
-    import json as jsonlib
-
     import jsonschema_rs
 
     from conformance.schemas import fast_validator
     from mocks.hostile import hosts
     from mocks.serve import serve
 
-    def document(base: str) -> bytes:
-        made = hosts.document(base)
-        made["agents"] += [
-            {
-                "id": f"a{n}",
-                "name": "n",
-                "description": "d",
-                "inputs": {"type": "object"},
-                "outputs": {"type": "object"},
-                "transports": ["rest"],
-            }
-            for n in range(1, agents)
-        ]
-        return jsonlib.dumps(made, separators=(",", ":")).encode()
-
     checker: jsonschema_rs.Validator = fast_validator("woa/document")
-    with serve(hosts.host(document), tls=False) as host, tempfile.TemporaryDirectory() as folder:
+    with (
+        serve(hosts.host(lambda base: hosts.many_agents(base, agents)), tls=False) as host,
+        tempfile.TemporaryDirectory() as folder,
+    ):
 
         def parsed_and_validated() -> None:
             body = httpx.get(f"{host.url}/.well-known/woa.json", timeout=60).content
-            checker.is_valid(jsonlib.loads(body))
+            checker.is_valid(json.loads(body))
 
         samples = interleaved(
             {

@@ -126,23 +126,6 @@ def _markup(base: str) -> dict[str, Any]:
     return made
 
 
-def _many_agents(base: str) -> bytes:
-    """The summarizer and 79,999 minimal agents, about 9 MB: under the suite's 10 MiB cap."""
-    made = hosts.document(base)
-    made["agents"] += [
-        {
-            "id": f"a{n}",
-            "name": "n",
-            "description": "d",
-            "inputs": {"type": "object"},
-            "outputs": {"type": "object"},
-            "transports": ["rest"],
-        }
-        for n in range(1, 80_000)
-    ]
-    return json.dumps(made, separators=(",", ":")).encode()
-
-
 def _many_invalid_agents(base: str) -> bytes:
     """100,000 agents, each without its REQUIRED name: 100,000 schema errors, about 7 MB."""
     made = hosts.document(base)
@@ -257,7 +240,7 @@ _ENTRIES: list[Hostile] = [
         "eighty-thousand-agents",
         "a document of 80,000 agents, under the size cap",
         0,
-        _app(hosts.host(_many_agents)),
+        _app(hosts.host(lambda base: hosts.many_agents(base, 80_000))),
     ),
     Hostile(
         "hundred-thousand-invalid-agents",

@@ -46,6 +46,24 @@ def document(base: str, agents: int = 1) -> dict[str, Any]:
     }
 
 
+def many_agents(base: str, agents: int) -> bytes:
+    """The summarizer and `agents` - 1 minimal agents, compact JSON (80,000: about 9 MB, under
+    the suite's 10 MiB cap)."""
+    made = document(base)
+    made["agents"] += [
+        {
+            "id": f"a{n}",
+            "name": "n",
+            "description": "d",
+            "inputs": {"type": "object"},
+            "outputs": {"type": "object"},
+            "transports": ["rest"],
+        }
+        for n in range(1, agents)
+    ]
+    return json.dumps(made, separators=(",", ":")).encode()
+
+
 async def _summarize(
     request: Request,
     agents: dict[str, Any],
