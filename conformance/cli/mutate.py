@@ -16,10 +16,13 @@ from .. import __version__
 from ..report.model import utc_now
 from ..usecases.mutation import Mutant
 from ..usecases.mutation import Outcome
+from ..usecases.mutation import Varied
 from ..usecases.mutation import equivalents
 from ..usecases.mutation import judge
 from ..usecases.mutation import plan
+from ..usecases.mutation import plan_variations
 from ..usecases.mutation import record
+from ..usecases.mutation import vary
 from ._console import console
 from ._console import fail_usage
 from ._console import progress_bar
@@ -29,12 +32,13 @@ from .mock import reference_agents
 __all__ = ["mutate"]
 
 
-async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
+async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outcome], list[Varied]]:
     baselines, answers = await record()
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
+    variations = [v for v in plan_variations(answers) if v.draft in suites]
     reviewed = equivalents()
     gate = asyncio.Semaphore(jobs)
-    with progress_bar("mutants", len(mutants)) as advance:
+    with progress_bar("mutants and variations", len(mutants) + len(variations)) as advance:
 
         async def judged(mutant: Mutant) -> Outcome:
             # each mutant has an app of its own: they can wait on their timers side by side
@@ -43,7 +47,14 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> list[Outcome]:
             advance(outcome.verdict)
             return outcome
 
-        return list(await asyncio.gather(*(judged(m) for m in mutants)))
+        async def varied(variation: Mutant) -> Varied:
+            async with gate:
+                outcome = await vary(variation, baselines[variation.config])
+            advance(outcome.verdict)
+            return outcome
+
+        outcomes = await asyncio.gather(*(judged(m) for m in mutants))
+        return list(outcomes), list(await asyncio.gather(*(varied(v) for v in variations)))
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
@@ -131,7 +142,12 @@ def mutate(
     corrupt the JSON, shift a number, reorder an array, replay a stale answer, delay past the
     deadline) and certify each mutant in process. A mutant is killed when a requirement newly
     fails (or newly errors at MUST level), equivalent when the reviewed list says the draft
-    permits it, survived otherwise."""
+    permits it, survived otherwise.
+
+    Then the conformant variations: the same answers changed in ways the text allows (members
+    reordered, whitespace, escapes, a charset label, header case, extra headers, a chunked body,
+    a slower answer). Every one must pass: one that newly fails or errors a requirement is an
+    over-assertion, named with the requirement, and exits 1."""
     suites = set(suite or ["woa", "sdsi", "aci"])
     if suites - {"woa", "sdsi", "aci"}:
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
@@ -139,7 +155,7 @@ def mutate(
     logging.getLogger("mocks").setLevel(logging.CRITICAL)
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
     try:
-        outcomes = asyncio.run(interruptible(_mutate(suites, per_site, jobs)))
+        outcomes, variations = asyncio.run(interruptible(_mutate(suites, per_site, jobs)))
     except asyncio.CancelledError:
         fail_usage("interrupted before every mutant was judged; no report was written", 130)
     total, killed, equivalent, survived, score = _score(outcomes)
@@ -152,6 +168,16 @@ def mutate(
         n, k, e, s, sc = _score(mine)
         console.print(
             f"  {draft}: {n} mutants, {k} killed, {e} equivalent, {s} survived, score {sc:.3f}"
+        )
+    over = [v for v in variations if v.verdict == "over"]
+    tried = [v for v in variations if v.verdict != "not-applied"]
+    console.print(
+        f"{len(tried)} variations, "
+        + (f"{len(over)} failed (over-assertions)" if over else "all passed")
+    )
+    for v in over:
+        console.print(
+            f"  over-assertion: {', '.join(v.requirements)} failed {v.variation.id}", markup=False
         )
     operators = Counter((o.mutant.operator, o.verdict) for o in outcomes)
     by_requirement = Counter(r for o in outcomes for r in o.requirements)
@@ -177,6 +203,21 @@ def mutate(
         "by_operator": {f"{op} {verdict}": n for (op, verdict), n in sorted(operators.items())},
         "kills_by_requirement": dict(sorted(by_requirement.items())),
         "outcomes": records,
+        "variations": {
+            "tried": len(tried),
+            "failed": len(over),
+            "by_requirement": _by_requirement(tried),
+            "outcomes": [
+                {
+                    "variation": v.variation.id,
+                    "site": f"{v.variation.site.method} {v.variation.site.path}",
+                    "verdict": v.verdict,
+                    "failed": v.requirements,
+                    "judged": v.judged,
+                }
+                for v in variations
+            ],
+        },
     }
     (report_dir / "mutation.json").write_text(
         json.dumps(summary, indent=2) + "\n", encoding="utf-8"
@@ -193,4 +234,17 @@ def mutate(
     for record_ in (r for r in records if r["verdict"] == "survived"):
         console.print(f"  survived: {record_['mutant']}", markup=False)
     console.print(f"Reports: {report_dir / 'mutation.json'}, {report_dir / 'survivors.json'}")
-    raise typer.Exit(1 if score < min_score else 0)
+    raise typer.Exit(1 if score < min_score or over else 0)
+
+
+def _by_requirement(variations: list[Varied]) -> dict[str, dict[str, object]]:
+    """Per requirement, the variations judged on evidence from their site: how many, and those
+    it failed."""
+    table: dict[str, dict[str, object]] = {}
+    for v in variations:
+        for requirement in sorted({*v.judged, *v.requirements}):
+            row = table.setdefault(requirement, {"variations": 0, "failed": []})
+            row["variations"] = int(str(row["variations"])) + 1
+            if requirement in v.requirements:
+                row["failed"].append(v.variation.id)  # type: ignore[attr-defined]
+    return dict(sorted(table.items()))

@@ -53,6 +53,8 @@ class Target:
     cache: dict[str, Any] = field(default_factory=dict)
     _memo: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     _ends: dict[str, float] = field(default_factory=dict)
+    _timeouts: dict[str, asyncio.Timeout] = field(default_factory=dict)
+    _waiting: dict[str, set[asyncio.Timeout]] = field(default_factory=dict)
 
     @property
     def discovery(self) -> DocumentFetch:
@@ -148,8 +150,29 @@ class Target:
                 scope.reschedule(
                     max(scope.when() or 0.0, self._ends[key] + self.options.check_deadline)
                 )
-        result: T = await asyncio.shield(self._memo[key])
+            self._waiting.setdefault(key, set()).add(scope)
+        try:
+            result: T = await asyncio.shield(self._memo[key])
+        finally:
+            if scope is not None:
+                self._waiting.get(key, set()).discard(scope)
         return result
+
+    def allow(self, key: str, exchanges: int) -> None:
+        """Let the shared work `key`, which has just planned `exchanges` requests one after
+        another, take as long as they may: the run's request timeout each, from now, when that
+        is longer than its own deadline. The checks waiting on it wait as long."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + exchanges * self.options.timeout
+        timeout = self._timeouts.get(key)
+        if timeout is None or end <= self._ends.get(key, 0.0):
+            return
+        self._ends[key] = end
+        timeout.reschedule(end)
+        for scope in self._waiting.get(key, ()):
+            if not scope.expired():
+                with contextlib.suppress(RuntimeError):
+                    scope.reschedule(max(scope.when() or 0.0, end + self.options.check_deadline))
 
     def finished(self, key: str) -> Any:
         """What the shared work `key` produced, when it ran and finished without failing (None
@@ -160,13 +183,13 @@ class Target:
         return task.result()
 
     async def _bounded(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
+        start = asyncio.get_running_loop().time()
         try:
-            async with asyncio.timeout(self.options.shared_deadline):
+            async with asyncio.timeout(self.options.shared_deadline) as self._timeouts[key]:
                 return await work()
         except TimeoutError:
-            raise SharedWorkFailed(
-                f"{key} did not finish within its {self.options.shared_deadline:g} s deadline"
-            ) from None
+            took = self._ends[key] - start
+            raise SharedWorkFailed(f"{key} did not finish within its {took:g} s deadline") from None
 
     async def aclose(self) -> None:
         """Cancel shared work still running (a check gave up on it) once the run is over."""

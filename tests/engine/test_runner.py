@@ -64,6 +64,24 @@ async def test_a_check_that_gives_up_never_cancels_the_work_the_next_check_needs
     await target.client.aclose()
 
 
+async def test_shared_work_that_plans_many_requests_may_take_their_timeouts() -> None:
+    """Work that plans more requests than its deadline covers (the SDSI drives, against a server
+    that takes a while to answer each) extends it to the run's timeout per request, and a check
+    waiting on it waits as long."""
+    target = _target(timeout=0.05, check_timeout=0.05)  # shared work: 0.2 s
+
+    async def drives() -> str:
+        target.allow("drives", 10)  # ten requests: 0.5 s
+        await asyncio.sleep(0.35)
+        return "driven"
+
+    async with asyncio.timeout(0.05) as scope:
+        target.deadline = scope
+        assert await target.memo("drives", drives) == "driven"
+    await target.aclose()
+    await target.client.aclose()
+
+
 def _only(monkeypatch: pytest.MonkeyPatch, requirement: str, function) -> None:  # type: ignore[no-untyped-def]
     from conformance.engine import runner
 

@@ -9,6 +9,10 @@ transport: no socket, no TLS), judging only the suite and roles that read the mu
                   (or newly errors at MUST level, or at any level when nothing is left
                   certifiable: the gate then stops it too), equivalent when the reviewed list
                   says the draft permits the mutated answer, survived otherwise
+    plan_variations(...), vary(...)
+                  the same for conformant variations (variations.py): one per (site,
+                  variation); passed when no requirement newly fails or errors, else an
+                  over-assertion of each that did
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -38,8 +43,20 @@ from .operators import MEMBER_OPERATORS
 from .operators import WHOLE_OPERATORS
 from .operators import Answer
 from .operators import members
+from .variations import VARIATIONS
 
-__all__ = ["CONFIGS", "Mutant", "Outcome", "equivalents", "judge", "plan", "record"]
+__all__ = [
+    "CONFIGS",
+    "Mutant",
+    "Outcome",
+    "Varied",
+    "equivalents",
+    "judge",
+    "plan",
+    "plan_variations",
+    "record",
+    "vary",
+]
 
 TARGET = "https://host.test"
 #: The certification that reads the answers at a site: suites and roles. Every answer is a WoA
@@ -109,8 +126,20 @@ class Outcome:
 Verdicts = dict[str, tuple[Status, str]]  # requirement -> (status, level)
 
 
-async def _certify(config: str, middleware: Mutating) -> tuple[Verdicts, str]:
-    """The verdicts of the reference behind `middleware`, and what decided the run's outcome."""
+@dataclass
+class Varied:
+    variation: Mutant
+    verdict: str  # passed, over, not-applied
+    requirements: list[str] = field(default_factory=list)  # what newly failed or errored
+    #: the requirements judged (passed or failed) on evidence from the varied site
+    judged: list[str] = field(default_factory=list)
+
+
+async def _certify(
+    config: str, middleware: Mutating, touched: dict[str, set[Site]] | None = None
+) -> tuple[Verdicts, str]:
+    """The verdicts of the reference behind `middleware`, and what decided the run's outcome;
+    `touched` gathers the sites each judged requirement's evidence comes from."""
     app = references().create_app(TARGET)
     middleware.app = app
     suites, roles = CONFIGS[config]
@@ -119,7 +148,12 @@ async def _certify(config: str, middleware: Mutating) -> tuple[Verdicts, str]:
     class Collect:
         def handle(self, event: object) -> None:
             if isinstance(event, ResultRecorded):
-                verdicts[event.result.requirement] = (event.result.status, event.result.level)
+                result = event.result
+                verdicts[result.requirement] = (result.status, result.level)
+                if touched is not None and result.status in (Status.PASS, Status.FAIL):
+                    touched.setdefault(result.requirement, set()).update(
+                        Site(e.method, urlsplit(e.url).path) for e in result.evidence
+                    )
 
     async with contextlib.AsyncExitStack() as stack:
         await stack.enter_async_context(app.router.lifespan_context(app))
@@ -270,3 +304,40 @@ async def judge(mutant: Mutant, baseline: Verdicts, reviewed: list[Equivalent]) 
     if permitted:
         return Outcome(mutant, "equivalent", reason=f"{permitted.reason} ({permitted.sentence})")
     return Outcome(mutant, "survived")
+
+
+def plan_variations(answers: list[Recorded]) -> list[Mutant]:
+    """One variation per (site, variation) that changes the first recorded answer at the site."""
+    firsts: dict[Site, Recorded] = {}
+    for answer in answers:
+        firsts.setdefault(answer.site, answer)
+    return [
+        Mutant(name, site)
+        for site, first in firsts.items()
+        if config_of(site) is not None
+        for name, variation in VARIATIONS.items()
+        if variation.apply(
+            Answer(first.status, [(b"content-type", first.media_type.encode())], first.body)
+        )
+    ]
+
+
+async def vary(variation: Mutant, baseline: Verdicts) -> Varied:
+    """Certify again with a conformant variation in front: passed when nothing newly fails or
+    errors, at any level."""
+    middleware = Mutating(
+        app=None,  # type: ignore[arg-type]
+        site=variation.site,
+        operator=variation.operator,
+    )
+    touched: dict[str, set[Site]] = {}
+    verdicts, _ = await _certify(variation.config, middleware, touched)
+    if not middleware.applied:
+        return Varied(variation, "not-applied")
+    newly = sorted(
+        r
+        for r, (status, _) in verdicts.items()
+        if status in (Status.FAIL, Status.ERROR) and baseline.get(r, (None,))[0] != status
+    )
+    judged = sorted(r for r, sites in touched.items() if variation.site in sites)
+    return Varied(variation, "over" if newly else "passed", newly, judged)

@@ -17,6 +17,7 @@ from starlette.types import Send
 
 from .operators import OPERATORS
 from .operators import Answer
+from .variations import VARIATIONS
 
 __all__ = ["Mutating", "Recorded", "Site"]
 
@@ -94,11 +95,25 @@ class Mutating:
             self.recorded.append(
                 Recorded(here, answer.status, answer.media_type, body[:MAX_RECORDED])
             )
-        elif OPERATORS[self.operator](answer, self.member):
+        elif (
+            VARIATIONS[self.operator].apply(answer)
+            if self.operator in VARIATIONS
+            else OPERATORS[self.operator](answer, self.member)
+        ):
             self.applied += 1
         self._previous = body
         if answer.delay:
             await asyncio.sleep(answer.delay)
-        headers = [*answer.headers, (b"content-length", str(len(answer.body)).encode())]
-        await send({"type": "http.response.start", "status": answer.status, "headers": headers})
-        await send({"type": "http.response.body", "body": answer.body, "more_body": False})
+        size = -(-len(answer.body) // answer.chunks)
+        pieces = [answer.body[i : i + size] for i in range(0, len(answer.body), size)] or [b""]
+        length = [] if len(pieces) > 1 else [(b"content-length", str(len(answer.body)).encode())]
+        await send(
+            {
+                "type": "http.response.start",
+                "status": answer.status,
+                "headers": [*answer.headers, *length],
+            }
+        )
+        for index, piece in enumerate(pieces):
+            more = index < len(pieces) - 1
+            await send({"type": "http.response.body", "body": piece, "more_body": more})

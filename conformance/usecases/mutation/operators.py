@@ -30,6 +30,7 @@ class Answer:
     headers: list[tuple[bytes, bytes]]
     body: bytes
     delay: float = 0.0
+    chunks: int = 1  # how many pieces the body is sent in (more than one: without a length)
     previous: bytes | None = None  # the body answered to the same request the time before
     _json: Any = field(default=None, repr=False)
 

@@ -21,6 +21,7 @@ from conformance.usecases.mutation.operators import MEMBER_OPERATORS
 from conformance.usecases.mutation.operators import OPERATORS
 from conformance.usecases.mutation.operators import Answer
 from conformance.usecases.mutation.operators import members
+from conformance.usecases.mutation.variations import VARIATIONS
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=5),
@@ -67,6 +68,24 @@ def test_a_member_operator_changes_its_member_and_nothing_else(
         assert _outside(before, after, path)
 
 
+@settings(max_examples=100, deadline=None)
+@given(value=json_values, name=st.sampled_from(sorted(VARIATIONS)))
+def test_a_variation_keeps_the_json_value_and_its_media_type(value: object, name: str) -> None:
+    answer = Answer(
+        200,
+        [(b"content-type", b"application/json"), (b"jws-signature", b"x..y")],
+        json.dumps(value).encode(),
+    )
+    before = answer.body
+    if VARIATIONS[name].apply(answer):
+        assert json.loads(answer.body) == value
+        assert answer.media_type == "application/json"
+        # a signature over other bytes goes with them
+        assert answer.body == before or not any(
+            n.lower() == b"jws-signature" for n, _ in answer.headers
+        )
+
+
 def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
     for entry in equivalents():
         re.compile(entry.site)
@@ -94,6 +113,14 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
     assert len(survivors) == summary["survived"]
     applied = {o["operator"] for o in summary["outcomes"] if o["verdict"] != "not-applied"}
     assert applied == set(OPERATORS)
+    # every conformant variation passes, each tried, and each requirement it bears on says so
+    variations = summary["variations"]
+    assert variations["failed"] == 0 and f"{variations['tried']} variations, all passed" in (
+        result.output
+    )
+    tried = {o["variation"].split(" ")[0] for o in variations["outcomes"]}
+    assert tried == set(VARIATIONS)
+    assert variations["by_requirement"]["WOA-9.2-UTF8-JSON"]["variations"] >= len(VARIATIONS)
     recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())[
         "requirements"
     ]
