@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "docs" / "check-review.json"
@@ -21,14 +22,38 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def _fix(entry: dict[str, str]) -> str:
+def _fix(entry: dict[str, Any]) -> str:
     """The fix of a check that is not exact, as the table's last words."""
     return (
         " Fix: " + _cell(entry["fix"]) if entry["verdict"] != "exact" and entry.get("fix") else ""
     )
 
 
-def render(entries: list[dict[str, str]]) -> str:
+def _second(entry: dict[str, Any]) -> str:
+    second = entry.get("second_reading")
+    if not second:
+        return ""
+    said = f"{second['verdict']}" + (f" ({second['status']})" if second["status"] else "")
+    example = second.get("counter_example") or ""
+    return _cell(f"{said}: {example}" if example else said)
+
+
+def _second_counts(entries: list[dict[str, Any]]) -> str:
+    seconds = [e["second_reading"] for e in entries if e.get("second_reading")]
+    told = {
+        (v, s): sum(r["verdict"] == v and r["status"] == s for r in seconds)
+        for v in ("over", "under")
+        for s in ("fixed", "open")
+    }
+    exact = sum(r["verdict"] == "exact" for r in seconds)
+    return (
+        f"{len(seconds)} read again: {exact} exact; over {told['over', 'fixed']} fixed,"
+        f" {told['over', 'open']} open; under {told['under', 'fixed']} fixed,"
+        f" {told['under', 'open']} open."
+    )
+
+
+def render(entries: list[dict[str, Any]]) -> str:
     counts = {v: sum(e["verdict"] == v for e in entries) for v in ("exact", "over", "under")}
     lines = [
         "# Every check against its sentence",
@@ -52,6 +77,12 @@ def render(entries: list[dict[str, str]]) -> str:
             f" {counts['under']} under."
         ),
         "",
+        (
+            "Every MUST check has a second reading by a reader who neither wrote it nor saw the"
+            " first (issue 38):"
+        ),
+        _second_counts(entries),
+        "",
     ]
     for draft in ("WOA", "SDSI", "ACI"):
         mine = sorted(
@@ -63,15 +94,15 @@ def render(entries: list[dict[str, str]]) -> str:
             "",
             (
                 "| requirement | check | level | verdict | status | the sentence requires | the"
-                " check asserts | why / fix |"
+                " check asserts | why / fix | second reading |"
             ),
-            "|---|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         lines += [
             f"| `{e['requirement']}` | `{e['check']}` | {e['level']} | {e['verdict']} |"
             f" {e.get('status', '')} | "
             f"{_cell(e['sentence_requires'])} | {_cell(e['check_asserts'])} | "
-            f"{_cell(e['why'])}{_fix(e)} |"
+            f"{_cell(e['why'])}{_fix(e)} | {_second(e)} |"
             for e in mine
         ]
         lines.append("")

@@ -59,11 +59,15 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
 #: breaks WOA-8.1-NO-PLAIN-HTTP (plain HTTP on the open Internet) breaks two wider MUSTs too, and
-#: the reference host is on loopback.
+#: the reference host is on loopback; SDSI-7-NEGOTIATION-INTEGRITY fails only off loopback too.
 PROVEN_BY_TESTS = {
     "WOA-8.1-NO-PLAIN-HTTP": [
         "tests/checks/test_woa_waivers.py::test_plain_http_on_the_open_internet_fails_no_plain_http"
-    ]
+    ],
+    "SDSI-7-NEGOTIATION-INTEGRITY": [
+        "tests/checks/test_sdsi_integrity.py"
+        "::test_plain_http_on_the_open_internet_with_nothing_to_verify_fails"
+    ],
 }
 
 

@@ -320,11 +320,6 @@ _SERVER += [
         lambda p: p.pop("new_keys"),
     ),
     _patches(
-        "SDSI-6.2.3-EXPERIMENTAL-FLAG",
-        "flags its new key experimental: false",
-        lambda p: p["new_keys"][0].update(experimental=False),
-    ),
-    _patches(
         "SDSI-6.2.3-DEPRECATED-GRACE-FLAG",
         'flags its new key deprecated: "yes"',
         lambda p: p["new_keys"][0].update(deprecated="yes"),
@@ -387,6 +382,18 @@ class PoolsRawStrings(Evolution, AgentFault):
     @breaks
     def oracle(self, config: OracleConfig) -> Oracle:
         return Oracle(config, _RawStrings())
+
+
+class AdvertisesUnflagged(Evolution, AgentFault):
+    requirement = "SDSI-6.2.3-EXPERIMENTAL-FLAG"
+    description = "advertises a key it has just induced without its experimental flag"
+
+    @breaks
+    def serves(self, patch: dict[str, Any]) -> dict[str, Any]:
+        patch = copy.deepcopy(patch)
+        for key in patch.get("new_keys", []):
+            key.pop("experimental", None)
+        return patch
 
 
 class DescribesFromNothing(Evolution, AgentFault):
@@ -509,6 +516,7 @@ _EVOLUTION: list[type[AgentFault]] = [
         "puts every fragment in one cluster (similarity threshold -1)",
         similarity_threshold=-1.0,
     ),
+    AdvertisesUnflagged,
     DescribesFromNothing,
     DuplicatesColliding,
     ServesEveryonesPatches,

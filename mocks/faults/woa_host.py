@@ -446,7 +446,7 @@ class SessionOnTheConnection(_Invocation):
 
 class SignedBytesNotSent(_Invocation):
     requirement, description = (
-        "SDSI-7-NEGOTIATION-INTEGRITY",
+        "SDSI-7-SIGNATURES-VERIFY",
         "signs its templates and updates over bytes other than those it sends",
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.checks import CHECKS
+from conformance.cli.mutate import PROVEN_BY_TESTS
 from conformance.requirements import catalogue
 from mocks.faults.catalogue import FAULTS
 
@@ -17,7 +18,8 @@ def test_every_check_has_a_fault(draft: str) -> None:
     prefix = f"{draft.upper()}-"
     checked = {c.requirement for c in CHECKS.values() if c.requirement.startswith(prefix)}
     faulted = {f.requirement for name, f in FAULTS.items() if name.startswith(f"{draft}-")}
-    assert checked == faulted
+    # a rule that fails only off loopback is proven by the test that fails it
+    assert checked == faulted | {r for r in PROVEN_BY_TESTS if r.startswith(prefix)}
 
 
 @pytest.mark.parametrize("draft", DRAFTS)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...bindings.observed import NotObserved
+from ...bindings.sdsi import sdsi_agents
+from ...report.model import Exchange
 from ...target import Target
+from ...target import rest_config
 from ..preconditions import document_read
 from ..preconditions import watching
 from ..registry import Decided
@@ -20,7 +23,7 @@ from .session import Exchanged
 from .session import Session
 from .session import session
 
-__all__ = ["judge_exchanges", "server_session"]
+__all__ = ["judge_exchanges", "payload_endpoint", "server_session"]
 
 
 async def server_session(target: Target, *, watched: bool = False) -> Session:
@@ -93,3 +96,22 @@ async def judge_exchanges(
         f"{success} ({len(judged)} payloads{left_out})",
         *[e.reply.exchange for e in judged[:1] if e.reply.exchange],
     )
+
+
+async def payload_endpoint(target: Target) -> tuple[str, tuple[Exchange, ...], Session | None]:
+    """Where the SDSI messages travel, the first exchange there, and the session (None when the
+    suite sent nothing: it sends no payload over plain HTTP, but the document says where they
+    would go); `Decided` when there is no SDSI endpoint at all."""
+    try:
+        found = await server_session(target)
+    except Decided:
+        rest = rest_config(target.document)
+        base = rest.get("base") if isinstance(rest, dict) else None
+        if not (
+            isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)
+        ):
+            raise
+        return base, (), None
+    assert found.binding is not None  # else server_session decided
+    evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
+    return found.binding.endpoint, evidence, found

@@ -274,28 +274,23 @@ async def sdsi_6_2_2_description_quotes_real_fragments(target: Target) -> Verdic
     )
 
 
-def _moment(point: Checkpoint, after: Checkpoint) -> str:
-    return "right after the trigger" if point is after else "a minute before the trial ends"
-
-
 @check("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL")
 async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
-    """6.2.3: a new key is experimental from the trigger until its trial ends."""
+    """6.2.3: a new key stays experimental from the trigger until its trial ends (that it is
+    advertised so at the trigger is SDSI-6.2.3-EXPERIMENTAL-FLAG's)."""
     drive = await _drive(target, "lifecycle")
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
-    if not after.served:
+    if not after.served or any(state != "experimental" for state in after.states):
         return skipped(
             Skip.DEPENDS_ON,
-            "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)",
+            "no new key was advertised experimental after the trigger (see"
+            " SDSI-6.2.3-EXPERIMENTAL-FLAG and SDSI-6.2.1-HEAT-INCREMENT)",
         )
-    for point in (after, ending):
-        if not point.states or any(state != "experimental" for state in point.states):
-            return failed(
-                f"at {point.name}"
-                f" ({_moment(point, after)})"
-                f" the new key is {point.states}, not experimental",
-                *_evidence(point),
-            )
+    if not ending.states or any(state != "experimental" for state in ending.states):
+        return failed(
+            f"a minute before its trial ends the new key is {ending.states}, not experimental",
+            *_evidence(ending),
+        )
     return passed(
         "the new key was experimental right after the trigger and a minute before its trial ended",
         *_evidence(after, ending),
@@ -530,4 +525,27 @@ async def sdsi_6_2_2_personal_patches_stay_personal(target: Target) -> Verdict:
         )
     return passed(
         "the personal key is served to its client and not to another", *_evidence(owner, stranger)
+    )
+
+
+async def flagged_when_new(target: Target) -> Verdict:
+    """The lifecycle drive's half of SDSI-6.2.3-EXPERIMENTAL-FLAG: the key served right after the
+    trigger, new for certain, is advertised with "experimental": true."""
+    drive = await _drive(target, "lifecycle")
+    after = drive.checkpoints["after"]
+    if not after.served:
+        return skipped(
+            Skip.DEPENDS_ON,
+            "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)",
+        )
+    unflagged = [k.name for k in after.served if k.state != "experimental"]
+    if unflagged:
+        return failed(
+            f"right after the trigger the new key {unflagged[0]!r} was advertised without"
+            ' "experimental": true',
+            *_evidence(after),
+        )
+    return passed(
+        'the new key was advertised with "experimental": true right after the trigger',
+        *_evidence(after),
     )

@@ -7,13 +7,10 @@ import json
 
 from ...bindings.observed import NotObserved
 from ...bindings.sdsi import sdsi_agents
-from ...report.model import Exchange
 from ...target import Target
-from ...target import rest_config
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ..preconditions import on_the_wire
-from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -24,6 +21,7 @@ from ..registry import passed
 from ..registry import skipped
 from ..registry import waived
 from .common import judge_exchanges
+from .common import payload_endpoint
 from .common import server_session
 from .session import HTML_INJECTION
 from .session import INJECTIONS
@@ -344,23 +342,7 @@ async def sdsi_3_2_suggestion_well_formed(target: Target) -> Verdict:
 async def sdsi_7_https(target: Target) -> Verdict:
     """The suite's reading of SDSI 7 (inferred): data is protected in transit "using mechanisms
     appropriate to their threat model"; over HTTP, the suite reads that as HTTPS."""
-    evidence: tuple[Exchange, ...] = ()
-    try:
-        found = await server_session(target)
-    except Decided as decided:
-        rest = rest_config(target.document)
-        base = rest.get("base") if isinstance(rest, dict) else None
-        if not (
-            isinstance(base, str) and base.startswith("http://") and sdsi_agents(target.document)
-        ):
-            return decided.verdict
-        # the suite does not send payloads over plain HTTP, but the document says where they would
-        # go
-        endpoint = base
-    else:
-        assert found.binding is not None  # else server_session decided
-        endpoint = found.binding.endpoint
-        evidence = tuple(e.reply.exchange for e in found.exchanges[:1] if e.reply.exchange)
+    endpoint, evidence, _ = await payload_endpoint(target)
     on_the_wire(target)
     if endpoint.startswith("https://"):
         return passed(f"payloads travel over HTTPS ({endpoint})", *evidence)

@@ -12,9 +12,12 @@ from typing import Any
 
 from ...bindings.observed import NotObserved
 from ...bindings.reply import Reply
+from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
+from ...report.model import Status
 from ...target import Target
 from ...validation import validate_message
+from ..preconditions import on_the_wire
 from ..registry import CheckFunction
 from ..registry import Decided
 from ..registry import Skip
@@ -25,8 +28,11 @@ from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
 from ..registry import skipped
+from ..registry import waived
+from .common import payload_endpoint
 from .common import server_session
 from .drives import MEMBER as DRIVES_MEMBER
+from .evolution import flagged_when_new
 from .evolution import grace_kept
 from .session import Session
 
@@ -39,7 +45,6 @@ PATCH_RULES = (
     "SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339",
     "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT",
     "SDSI-6.2.2-PATCH-KEYS",
-    "SDSI-6.2.3-EXPERIMENTAL-FLAG",
     "SDSI-4.3-OTHER-RESERVED",
     "SDSI-6.2.2-NO-DUPLICATE-KEY",
 )
@@ -441,8 +446,65 @@ async def sdsi_7_updates_authenticated(
 
 @check("SDSI-7-NEGOTIATION-INTEGRITY")
 async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
-    """Templates and update answers verify against the keys the agent publishes (see
-    E-SDSI-7-SIGNED-MESSAGES)."""
+    """SDSI 7: "Schema negotiation and update messages MUST be integrity-protected": over HTTPS,
+    TLS protects them in transit; over plain HTTP only a signature can. There, the template and
+    update answers carry signatures that verify (the suite's convention,
+    SDSI-7-SIGNATURES-VERIFY) or HTTP Message Signatures (RFC 9421: present, not verified). Plain
+    HTTP on loopback is waived with --allow-http-loopback."""
+    endpoint, evidence, found = await payload_endpoint(target)
+    if endpoint.startswith("https://"):
+        on_the_wire(target)  # in-process, no TLS is seen
+        return passed(f"the messages travel over HTTPS ({endpoint}): TLS protects them", *evidence)
+    if target.waives_plain_http(endpoint):
+        return waived(
+            f"plain HTTP on loopback ({endpoint}), waived by --allow-http-loopback", *evidence
+        )
+    if found is None:
+        agents = sdsi_agents(target.document)
+        if any(isinstance(a.get("jwks_uri"), str) for a in agents):
+            return skipped(
+                Skip.NOT_OBSERVED,
+                f"the messages would travel over plain HTTP ({endpoint}), where the suite sends"
+                " none: whether the agent signs them (it publishes a jwks_uri) was not seen",
+            )
+        return failed(
+            f"the messages travel over plain HTTP ({endpoint}) and the agent publishes no key to"
+            " verify a signature with: nothing protects them from a man in the middle",
+            *evidence,
+        )
+    answers = [r for r in (*found.templates.values(), *found.polled.values()) if r.exchange]
+    if any(
+        {"signature", "signature-input"} <= {h.lower() for h in r.exchange.response_headers}
+        for r in answers
+        if r.exchange
+    ):
+        return passed(
+            f"over plain HTTP ({endpoint}) the answers carry HTTP Message Signatures (RFC 9421;"
+            " not verified)",
+            *evidence,
+        )
+    signed = await _signatures(target, found)
+    if signed.status is Status.PASS:
+        return passed(f"over plain HTTP ({endpoint}): {signed.message}", *signed.evidence)
+    return failed(
+        f"the messages travel over plain HTTP ({endpoint}) with no signature that verifies:"
+        f" {signed.message}",
+        *(signed.evidence or evidence),
+    )
+
+
+@check("SDSI-7-SIGNATURES-VERIFY")
+async def sdsi_7_signatures_verify(target: Target) -> Verdict:
+    """The suite's convention for SDSI 7's integrity (E-SDSI-7-SIGNED-MESSAGES, inferred):
+    templates and update answers that carry a JWS-Signature verify against the keys the agent
+    publishes (a detached JWS, RFC 7515 Appendix F, or an unencoded payload, RFC 7797)."""
+    found = await server_session(target)
+    return await _signatures(target, found)
+
+
+async def _signatures(target: Target, found: Session) -> Verdict:
+    """Whether the signed answers of `found` verify: failed when one does not, skipped when
+    there is none to verify."""
     from joserfc import jws
     from joserfc.errors import JoseError
     from joserfc.jwk import KeySet
@@ -453,7 +515,6 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     from ...bindings.jsonparse import parse_json
     from ...bindings.sdsi import WoaRestSdsi
 
-    found = await server_session(target)
     binding = found.binding
     jwks_uri = binding.agent.get("jwks_uri") if isinstance(binding, WoaRestSdsi) else None
     if not isinstance(jwks_uri, str):
@@ -524,3 +585,25 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
         f"{len(signed) - len(unsigned)} signed answers verify against the keys at {jwks_uri}{note}",
         *evidence,
     )
+
+
+@check("SDSI-6.2.3-EXPERIMENTAL-FLAG")
+async def sdsi_6_2_3_new_keys_are_flagged_experimental(target: Target) -> Verdict:
+    """6.2.3: "The key MUST be advertised with an "experimental: true" flag in the patch": judged
+    where the test clock shows a key is new, in the patch served right after the trigger (no trial
+    has run, so no promotion can have removed the flag); a flag that is not a boolean fails in any
+    patch seen. A key shown later without the flag, or with false, may have been promoted (its
+    "experimental" flag removed, E-SDSI-6.2.3-FLAG-WHEN-NEW): that is not judged here."""
+    try:
+        _, patches = await _patches(target, watched=True)
+    except Decided:
+        patches = []
+    mistyped = [
+        f"{where}: {v.path}: {v.message}"
+        for where, patch, _ in patches
+        for v in validate_message("sdsi/schema-patch", patch)
+        if v.requirement == "SDSI-6.2.3-EXPERIMENTAL-FLAG"
+    ]
+    if mistyped:
+        return failed("; ".join(mistyped[:5]), *[e for _, _, e in patches if e][:3])
+    return await flagged_when_new(target)
