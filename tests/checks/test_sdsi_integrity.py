@@ -103,9 +103,7 @@ class _SignsUnencoded:
             headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
             if any(k.lower() == b"jws-signature" for k, _ in headers):
                 compact = jws.serialize_compact(
-                    {"alg": "ES256", "kid": "own-1", "b64": False, "crit": ["b64"]},
-                    body,
-                    self.key,
+                    {"alg": "ES256", "kid": "own-1", "b64": False, "crit": ["b64"]}, body, self.key
                 )
                 header, _, signature = compact.split(".")
                 headers = [(k, v) for k, v in headers if k.lower() != b"jws-signature"]

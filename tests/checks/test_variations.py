@@ -137,14 +137,17 @@ class _CaseSensitiveServer(SdsiServer):
     evolution_class = _EncodesCaseSensitively
 
 
+def _case_sensitive_host(base: str) -> Any:
+    return woa_host.create_app(base, changes=_Changes(_CaseSensitiveServer))
+
+
 def test_a_case_sensitive_encoder_at_a_strict_threshold_still_encodes() -> None:
     """6.2.1's MUST is that fragments are encoded, which no exchange shows; the suite's reading
     (one wish in five spellings is one wish) fails such an encoder, so it is a SHOULD, MUST only
     under --strict (E-SDSI-6.2.1-FRAGMENT-ENCODED). It failed at MUST."""
     for strict, level in ((False, "SHOULD"), (True, "MUST")):
         collect = Collect()
-        changes = _Changes(_CaseSensitiveServer)
-        with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
+        with serve(_case_sensitive_host) as host:
             options = run_options(
                 target=host.url,
                 suites=("sdsi",),

@@ -533,22 +533,20 @@ async def _signatures(target: Target, found: Session) -> Verdict:
         response = await target.client.request(
             "GET", jwks_uri, headers={"accept": "application/jwk-set+json, application/json"}
         )
-        if response.status != 200:
-            return errored(
-                f"the signing keys at {jwks_uri} could not be read: it answered {response.status}",
-                response.exchange,
-            )
-        keys = KeySet.import_key_set(parse_json(response.body))
-    except (
-        ExchangeFailed,
-        Unreachable,
-        NotJson,
-        JoseError,
-        ValueError,
-        TypeError,
-        KeyError,
-    ) as error:
+    except (ExchangeFailed, Unreachable) as error:
         return errored(f"the signing keys at {jwks_uri} could not be read: {error}")
+    if response.status != 200:
+        return errored(
+            f"the signing keys at {jwks_uri} could not be read: it answered {response.status}",
+            response.exchange,
+        )
+    try:
+        keys = KeySet.import_key_set(parse_json(response.body))
+    except (NotJson, JoseError, ValueError, TypeError, KeyError) as error:
+        # the agent's own keys, served: no signature of its can verify against them
+        return failed(
+            f"the signing keys at {jwks_uri} are not a usable JWK set: {error}", response.exchange
+        )
     signed = (
         [(f"the template of {s}", r) for s, r in found.templates.items()]
         + [(f"get_schema_updates({s})", r) for s, r in found.polled.items()]

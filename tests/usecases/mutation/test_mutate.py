@@ -95,8 +95,7 @@ def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
             and entry.sentence
             and (
                 entry.operator == "*"
-                or entry.operator in MEMBER_OPERATORS
-                or entry.operator in ("replay-stale", "change-media-type")
+                or entry.operator in OPERATORS
             )
         )
 
