@@ -785,9 +785,15 @@ def sdsi_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
                         ["SDSI-6.2.2-PATCH-KEYS"],
                     ),
                     (
-                        "a new key flagged experimental: false",
-                        [put("/new_keys/0/experimental", False)],
+                        'a new key whose experimental flag is the string "true", not a boolean',
+                        [put("/new_keys/0/experimental", "true")],
                         ["SDSI-6.2.3-EXPERIMENTAL-FLAG"],
+                    ),
+                    (
+                        "a key flagged experimental: false (promoted, 6.2.3;"
+                        " E-SDSI-6.2.3-FLAG-WHEN-NEW)",
+                        [put("/new_keys/0/experimental", False)],
+                        None,
                     ),
                     (
                         "a new key without the experimental flag (promoted, 6.2.3)",
@@ -1453,7 +1459,7 @@ def aci_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
                         (
                             "without GoalStatus",
                             [drop("/TaskContext/GoalStatus")],
-                            ["ACI-5.1-GOAL-STATUS"],
+                            ["ACI-5.1-TASKCONTEXT-MEMBERS"],
                         ),
                         (
                             "GoalStatus as an object",

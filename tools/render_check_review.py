@@ -35,7 +35,8 @@ def _second(entry: dict[str, Any]) -> str:
         return ""
     said = f"{second['verdict']}" + (f" ({second['status']})" if second["status"] else "")
     example = second.get("counter_example") or ""
-    return _cell(f"{said}: {example}" if example else said)
+    answer = f" Answer: {second['resolution']}" if second.get("resolution") else ""
+    return _cell((f"{said}: {example}" if example else said) + answer)
 
 
 def _second_counts(entries: list[dict[str, Any]]) -> str:
@@ -43,13 +44,16 @@ def _second_counts(entries: list[dict[str, Any]]) -> str:
     told = {
         (v, s): sum(r["verdict"] == v and r["status"] == s for r in seconds)
         for v in ("over", "under")
-        for s in ("fixed", "open")
+        for s in ("fixed", "disputed", "open")
     }
     exact = sum(r["verdict"] == "exact" for r in seconds)
     return (
-        f"{len(seconds)} read again: {exact} exact; over {told['over', 'fixed']} fixed,"
-        f" {told['over', 'open']} open; under {told['under', 'fixed']} fixed,"
-        f" {told['under', 'open']} open."
+        f"{len(seconds)} read again: {exact} exact; "
+        + "; ".join(
+            f"{v} {told[v, 'fixed']} fixed, {told[v, 'disputed']} disputed, {told[v, 'open']} open"
+            for v in ("over", "under")
+        )
+        + "."
     )
 
 

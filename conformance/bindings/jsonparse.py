@@ -10,12 +10,14 @@ __all__ = ["NotJson", "parse_json"]
 
 
 class NotJson(ValueError):
-    """The bytes are not one JSON text; the message says why, and `encoding` whether the bytes
-    are not even UTF-8 text (not UTF-8, or a byte order mark: RFC 8259 section 8.1)."""
+    """The bytes are not one JSON text; the message says why, `encoding` whether the bytes are not
+    even UTF-8 text (not UTF-8, or a byte order mark: RFC 8259 section 8.1), and `limit` whether
+    they may be JSON beyond what this parser takes (nesting, digits), as RFC 8259 section 9 lets
+    a parser limit: no defect of the text's."""
 
-    def __init__(self, message: str, *, encoding: bool = False) -> None:
+    def __init__(self, message: str, *, encoding: bool = False, limit: bool = False) -> None:
         super().__init__(message)
-        self.encoding = encoding
+        self.encoding, self.limit = encoding, limit
 
 
 def _reject_constant(name: str) -> Any:
@@ -38,6 +40,6 @@ def parse_json(body: bytes) -> Any:
             f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
     except RecursionError:
-        raise NotJson("nests too deeply to be parsed") from None
+        raise NotJson("nests too deeply to be parsed", limit=True) from None
     except ValueError as error:  # e.g. an integer with more digits than Python will convert
-        raise NotJson(f"not usable JSON: {error}") from None
+        raise NotJson(f"not usable JSON: {error}", limit=True) from None

@@ -38,6 +38,8 @@ class DocumentFetch:
     redirects: tuple[str, ...] = ()
     #: with cause not-json: the body is not even UTF-8 text (WOA-9.2-UTF8-JSON's)
     not_utf8: bool = False
+    #: with cause not-json: the body goes beyond the parser's limits (nesting, digits)
+    beyond_limit: bool = False
 
     @property
     def final_url(self) -> str:
@@ -123,4 +125,5 @@ def document_from(
             cause="not-json",
             redirects=redirects,
             not_utf8=error.encoding,
+            beyond_limit=error.limit,
         )

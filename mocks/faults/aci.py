@@ -97,6 +97,11 @@ _INVOKED: list[type[AgentFault]] = [
         lambda updated, sent: updated.pop("AgentName"),
     ),
     _answers(
+        "ACI-5.2-AGENTCONTEXT-MEMBER-TYPES",
+        "returns its AgentName as a number",
+        lambda updated, sent: updated.update(AgentName=17),
+    ),
+    _answers(
         "ACI-5.2-TODO-ITEMS",
         "returns todoItems without their descriptions",
         lambda updated, sent: updated.update(

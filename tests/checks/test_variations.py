@@ -5,20 +5,16 @@ over-assertion of the check that fails it."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import Any
 
 from conformance.engine.runner import run
-from conformance.oracle.engine import Oracle
-from conformance.oracle.engine import OracleConfig
 from conformance.report import Collect
 from conformance.report import Status
 from conformance.target import run_options
 from mocks.host import create_app
 from mocks.reference import woa_host
-from mocks.reference.sdsi_evolution import Evolution
-from mocks.reference.sdsi_server import SdsiServer
 from mocks.serve import serve
+from mocks.variants import VARIANTS
 
 
 class _Relabelled:
@@ -61,30 +57,20 @@ def test_an_ascii_document_labelled_iso_8859_1_is_utf_8() -> None:
     assert _failing('application/woa+json; charset="utf-8"; profile=x') == {}
 
 
-class _Changes:
-    """The reference host whose agents run as the given subclasses (a conformant variation, as a
-    fault is a subclass that breaks a rule)."""
-
-    mcp_tool = None
-
-    def __init__(self, *agents: type) -> None:
-        self.agents = agents
-
-    def apply(self, document: dict[str, Any]) -> Any:
-        return document
-
-    def agent_for(self, reference: type) -> type:
-        return next((a for a in self.agents if issubclass(a, reference)), reference)
-
-
-class _ShowsPromotedFalse(SdsiServer):
-    """Its seeded patch's key shown as a promoted key may be: "experimental": false."""
-
-    def seat_patch(self) -> dict[str, Any]:
-        patch = super().seat_patch()
-        for key in patch["new_keys"]:
-            key["experimental"] = False
-        return patch
+def _sdsi_results(variant: str, strict: bool = False) -> list[Any]:
+    collect = Collect()
+    changes = VARIANTS[variant]
+    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
+        options = run_options(
+            target=host.url,
+            suites=("sdsi",),
+            roles=("server",),
+            cacert=host.cacert,
+            timeout=5,
+            strict=strict,
+        )
+        asyncio.run(run(options, [collect]))
+    return collect.results
 
 
 def test_a_key_shown_experimental_false_may_have_been_promoted() -> None:
@@ -92,53 +78,10 @@ def test_a_key_shown_experimental_false_may_have_been_promoted() -> None:
     promoted key from a new one, so false there is no failure (it was, at MUST). Where the clock
     shows the key is new (right after the trigger) the flag is judged: the fault
     sdsi-6.2.3-experimental-flag fails it."""
-    collect = Collect()
-    changes = _Changes(_ShowsPromotedFalse)
-    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
-        options = run_options(
-            target=host.url, suites=("sdsi",), roles=("server",), cacert=host.cacert, timeout=5
-        )
-        asyncio.run(run(options, [collect]))
-    statuses = {r.requirement: r for r in collect.results}
-    assert statuses["SDSI-6.2.3-EXPERIMENTAL-FLAG"].status is Status.PASS, statuses[
-        "SDSI-6.2.3-EXPERIMENTAL-FLAG"
-    ]
-    assert [r.requirement for r in collect.results if r.status is Status.FAIL] == []
-
-
-class _CaseSensitive:
-    """Words and their trigrams hashed as written: "Window" and "window" are other words."""
-
-    name = "case-sensitive"
-
-    def encode(self, texts: list[str]) -> Any:
-        import re
-        import zlib
-
-        import numpy as np
-
-        from conformance.oracle.encoders import DIMENSION
-
-        vectors = np.zeros((len(texts), DIMENSION), np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text):
-                for gram in [word] + [f"#{word}#"[i : i + 3] for i in range(len(word))]:
-                    vectors[row, zlib.crc32(gram.encode()) % DIMENSION] += 1.0
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return np.divide(vectors, norms, out=vectors, where=norms > 0)
-
-
-class _EncodesCaseSensitively(Evolution):
-    def oracle(self, config: OracleConfig) -> Oracle:
-        return Oracle(replace(config, similarity_threshold=0.95), _CaseSensitive())
-
-
-class _CaseSensitiveServer(SdsiServer):
-    evolution_class = _EncodesCaseSensitively
-
-
-def _case_sensitive_host(base: str) -> Any:
-    return woa_host.create_app(base, changes=_Changes(_CaseSensitiveServer))
+    results = _sdsi_results("promoted-flag-false")
+    flag = next(r for r in results if r.requirement == "SDSI-6.2.3-EXPERIMENTAL-FLAG")
+    assert flag.status is Status.PASS, flag
+    assert [r.requirement for r in results if r.status is Status.FAIL] == []
 
 
 def test_a_case_sensitive_encoder_at_a_strict_threshold_still_encodes() -> None:
@@ -146,16 +89,6 @@ def test_a_case_sensitive_encoder_at_a_strict_threshold_still_encodes() -> None:
     (one wish in five spellings is one wish) fails such an encoder, so it is a SHOULD, MUST only
     under --strict (E-SDSI-6.2.1-FRAGMENT-ENCODED). It failed at MUST."""
     for strict, level in ((False, "SHOULD"), (True, "MUST")):
-        collect = Collect()
-        with serve(_case_sensitive_host) as host:
-            options = run_options(
-                target=host.url,
-                suites=("sdsi",),
-                roles=("server",),
-                cacert=host.cacert,
-                timeout=5,
-                strict=strict,
-            )
-            asyncio.run(run(options, [collect]))
-        failing = {(r.requirement, r.level) for r in collect.results if r.status is Status.FAIL}
+        results = _sdsi_results("case-sensitive-encoder", strict)
+        failing = {(r.requirement, r.level) for r in results if r.status is Status.FAIL}
         assert failing == {("SDSI-6.2.1-FRAGMENT-ENCODED", level)}

@@ -230,6 +230,15 @@ async def aci_5_2_agent_context_has_its_members(target: Target) -> Verdict:
     )
 
 
+@check("ACI-5.2-AGENTCONTEXT-MEMBER-TYPES")
+async def aci_5_2_agent_context_members_are_strings(target: Target) -> Verdict:
+    """The suite's reading of Figure 4 (inferred, E-ACI-5.2-MEMBER-TYPES): the identification
+    members, the context and the items' ids and texts are strings, as the figure's placeholders."""
+    return await _either_role(
+        target, "ACI-5.2-AGENTCONTEXT-MEMBER-TYPES", "every AgentContext's members are strings"
+    )
+
+
 @check("ACI-5.2-TODO-ITEMS")
 async def aci_5_2_todo_items_are_well_formed(target: Target) -> Verdict:
     """5.2: todoItems is an array of {itemId, description}, in what invoked agents return and

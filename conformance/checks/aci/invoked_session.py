@@ -80,8 +80,8 @@ class Sent:
     @cached_property
     def violations(self) -> list[Violation]:
         """Every rule the reply breaks as an AgentContext (judged once: each requirement's check
-        reads its own)."""
-        return validate_message("aci/agent-context", self.reply.body)
+        reads its own): a reply, to the AgentContext it answers."""
+        return validate_message("aci/agent-context", self.reply.body, sent=self.context)
 
 
 #: Where a run keeps its invoked session (Target.memo).

@@ -46,6 +46,10 @@ MEMBER = TEST_MODE
 #: A mapping example in a semantic_description, as the drafts' figures write them: 'source' ->
 #: target.
 _MAPPING = re.compile(r"""['"‘“]([^'"’”]{1,200})['"’”]\s*(?:->|→|=>)""")
+#: a source written without quotes: from the clause's start (after ":", ";", ",", "." or "(")
+_UNQUOTED_MAPPING = re.compile(
+    r"""(?:^|[:;,.(]\s)\s*([^'"‘“’”:;,.()\->→=]{1,200}?)\s*(?:->|→|=>)"""
+)
 
 
 #: Characters of a description searched for mapping examples (a target's string may be megabytes).
@@ -54,8 +58,9 @@ _DESCRIPTION_SCAN = 16 * 1024
 
 def mapping_sources(description: str) -> list[str]:
     """The source side of every mapping example a semantic_description holds (SDSI 4.1, 6.2.2),
-    in its first 16 KiB."""
-    return _MAPPING.findall(description[:_DESCRIPTION_SCAN])
+    in its first 16 KiB, quoted or not (the draft sets no syntax for one)."""
+    scanned = description[:_DESCRIPTION_SCAN]
+    return _MAPPING.findall(scanned) + _UNQUOTED_MAPPING.findall(scanned)
 
 
 def content_words(text: str) -> set[str]:

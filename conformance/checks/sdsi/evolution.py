@@ -280,7 +280,8 @@ async def sdsi_6_2_3_new_keys_start_experimental(target: Target) -> Verdict:
     advertised so at the trigger is SDSI-6.2.3-EXPERIMENTAL-FLAG's)."""
     drive = await _drive(target, "lifecycle")
     after, ending = drive.checkpoints["after"], drive.checkpoints["trial-ending"]
-    if not after.served or any(state != "experimental" for state in after.states):
+    # a server that refines a base key instead (6.2.2's collision rule) introduces no new key
+    if not after.states or any(state != "experimental" for state in after.states):
         return skipped(
             Skip.DEPENDS_ON,
             "no new key was advertised experimental after the trigger (see"
@@ -533,12 +534,13 @@ async def flagged_when_new(target: Target) -> Verdict:
     trigger, new for certain, is advertised with "experimental": true."""
     drive = await _drive(target, "lifecycle")
     after = drive.checkpoints["after"]
-    if not after.served:
+    new = [k for k in after.served if not k.modified]  # a base key refined is no new key
+    if not new:
         return skipped(
             Skip.DEPENDS_ON,
             "no new key was served after the trigger (see SDSI-6.2.1-HEAT-INCREMENT)",
         )
-    unflagged = [k.name for k in after.served if k.state != "experimental"]
+    unflagged = [k.name for k in new if k.state != "experimental"]
     if unflagged:
         return failed(
             f"right after the trigger the new key {unflagged[0]!r} was advertised without"

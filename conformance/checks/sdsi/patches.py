@@ -50,18 +50,17 @@ PATCH_RULES = (
 )
 #: Words of a key name that say it touches payment, identity or access control (SDSI 7's examples),
 #: matched as whole snake_case words (lounge_access, author_name and bank_holiday touch none of
-#: them), and compounds whose words alone are ordinary. Words that are as often ordinary (pin, role,
-#: token, admin, pay) are left out: a seat "pin" or a "role" in a story is no security key.
+#: them), and compounds whose words alone are ordinary (photo_credit, wallet_size_print and
+#: passport_photo touch none; credit_score, passport_number and social_security_number do).
+#: Words that are as often ordinary (pin, role, token, admin, pay) are left out: a seat "pin" or
+#: a "role" in a story is no security key.
 _SECURITY_WORDS = frozenset(
     {
         "payment",
         "payments",
-        "credit",
         "iban",
-        "wallet",
         "billing",
         "identity",
-        "passport",
         "ssn",
         "password",
         "passcode",
@@ -73,6 +72,7 @@ _SECURITY_WORDS = frozenset(
         "permission",
         "permissions",
         "cvv",
+        "cvc",
     }
 )
 _SECURITY_COMPOUNDS = (
@@ -89,6 +89,17 @@ _SECURITY_COMPOUNDS = (
     "admin_role",
     "user_role",
     "pin_code",
+    "credit_score",
+    "credit_limit",
+    "wallet_id",
+    "wallet_address",
+    "passport_number",
+    "passport_no",
+    "social_security",
+    "government_id",
+    "tax_id",
+    "driver_license",
+    "drivers_license",
 )
 
 

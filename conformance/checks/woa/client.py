@@ -71,7 +71,8 @@ class Sent:
 
     record: ScenarioRecord
     request: SpyRequest
-    # the agent the URL names (through the invoke_path), else the one the client was asked for
+    # the agent the client was asked for (in the injection scenario, and in a run that watches,
+    # the one the URL names through the invoke_path, else the envelope's)
     agent: str
     placeholder: bool  # whether the scenario's invoke_path holds {agent_id}
 
@@ -101,6 +102,8 @@ def _sent(session: ClientSession) -> list[Sent]:
             matched = _path_pattern(invoke_path).match(
                 request.path if "?" in invoke_path else request.path.split("?")[0]
             )
+            if request.method in ("GET", "HEAD") and not matched:
+                continue  # a crawler's robots.txt or a liveness probe: no invocation
             named = unquote(matched["id"]) if matched and "{agent_id}" in invoke_path else None
             envelope = request.json()
             named_in_envelope = envelope.get("agent") if isinstance(envelope, dict) else None
@@ -111,14 +114,16 @@ def _sent(session: ClientSession) -> list[Sent]:
                 if isinstance(named_in_envelope, str)
                 else ""
             )
-            found.append(
-                Sent(
-                    record,
-                    request,
-                    named if named is not None and named in listed else meant,
-                    "{agent_id}" in invoke_path,
-                )
+            # the agent the client was asked for is the target; where it obeyed a description
+            # instead (the injection scenario), that is WOA-4.1-DESCRIPTION-UNTRUSTED's
+            target = (
+                asked
+                if asked is not None and record.scenario.name != "injection"
+                else named
+                if named is not None and named in listed
+                else meant
             )
+            found.append(Sent(record, request, target, "{agent_id}" in invoke_path))
     return found
 
 
@@ -238,8 +243,10 @@ async def woa_5_1_client_envelope_names_operation(target: Any) -> Verdict:
 
     def problem(sent: Sent) -> str | None:
         envelope = sent.request.json()
-        operation = envelope.get("operation") if isinstance(envelope, dict) else None
-        if operation is None or isinstance(operation, str):
+        if not isinstance(envelope, dict) or "operation" not in envelope:
+            return None
+        operation = envelope["operation"]
+        if isinstance(operation, str):
             return None
         return (
             f"the envelope's operation is {type(operation).__name__} {str(operation)[:80]}, not a"
@@ -304,6 +311,8 @@ async def woa_5_1_client_input_conforms(target: Any) -> Verdict:
         agent = next((a for a in document.get("agents", []) if a.get("id") == sent.agent), None)
         operation = envelope.get("operation")
         defined = {o.get("name") for o in agent.get("operations", [])} if agent else set()
+        if agent is not None and not defined:
+            operation = None  # an agent with no operations has only its own inputs (Appendix A)
         if agent is None or (
             operation is not None and (not isinstance(operation, str) or operation not in defined)
         ):
@@ -327,9 +336,8 @@ async def woa_5_1_client_input_conforms(target: Any) -> Verdict:
 
 @check("WOA-5.2-AGENT-FIELD-MATCHES", driver=DRIVER)
 async def woa_5_2_client_agent_field_matches(target: Any) -> Verdict:
-    """WoA 5.2: "The agent field in the envelope MUST match the intended agent's id": the agent
-    whose URL the invocation went to (or, where the URL names none, the one the client was asked
-    for)."""
+    """WoA 5.2: "The agent field in the envelope MUST match the intended agent's id": the agent the
+    client was asked to invoke (in a run that watches, the one the URL names)."""
 
     def problem(sent: Sent) -> str | None:
         envelope = sent.request.json()

@@ -203,6 +203,15 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
         return not_applicable(
             "the document offers no rest transport: the host implements no REST transport"
         )
+    rest = _transports(target.document).get("rest") if isinstance(target.document, dict) else None
+    base = rest.get("base") if isinstance(rest, dict) else None
+    if isinstance(base, str) and urlsplit(base).hostname not in (None, urlsplit(url).hostname):
+        # the sentence binds a host that serves documents *and* implements REST: the REST
+        # endpoints are another host's (its base is WOA-4.3.1-REST-BASE-HTTPS's)
+        return not_applicable(
+            f"the rest transport is served by {urlsplit(base).hostname}, not by the host of the"
+            f" document ({urlsplit(url).hostname})"
+        )
     on_the_wire(target)
     if urlsplit(url).scheme == "https":
         return passed(f"the document is served over HTTPS at {url}", *evidence)

@@ -8,7 +8,10 @@ transport makes the mcp rules not-applicable, never passed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from ...target import Target
@@ -107,6 +110,21 @@ def needs_member(member: str) -> NotApplicable:
     return when
 
 
+def needs_transports_object(document: dict[str, Any]) -> str | None:
+    return (
+        None
+        if isinstance(document.get("transports"), dict)
+        else "the document has no transports object (WOA-4-TRANSPORTS-OBJECT judges that)"
+    )
+
+
+def needs_both(first: NotApplicable, second: NotApplicable) -> NotApplicable:
+    def when(document: dict[str, Any]) -> str | None:
+        return first(document) or second(document)
+
+    return when
+
+
 #: Every requirement judged on the document alone, and when it has nothing to judge.
 APPLIES: dict[str, NotApplicable] = {
     "WOA-4-VERSION-1": needs_member("woa_version"),
@@ -123,7 +141,7 @@ APPLIES: dict[str, NotApplicable] = {
     "WOA-4.1-AGENT-INPUTS-REQUIRED": needs_agents,
     "WOA-4.1-AGENT-OUTPUTS-REQUIRED": needs_agents,
     "WOA-4.1-AGENT-TRANSPORTS-REQUIRED": needs_agents,
-    "WOA-4.1-AGENT-TRANSPORTS-DEFINED": needs_agents,
+    "WOA-4.1-AGENT-TRANSPORTS-DEFINED": needs_both(needs_agents, needs_transports_object),
     "WOA-2.1-AGENT-TRANSPORTS-NON-EMPTY": needs_agents,
     "WOA-4.1-AGENT-OPERATIONS-ARRAY": needs_agent_member("operations"),
     "WOA-4.1-OPERATION-NAME-REQUIRED": needs_operation_member(None),
@@ -154,6 +172,18 @@ def document_violations(target: Target) -> list[Violation]:
     return violations
 
 
+@cache
+def _schema_judged() -> frozenset[str]:
+    """The requirements the WoA schemas judge (their x-requirements)."""
+    folder = resources.files("conformance.schemas") / "woa"
+    return frozenset(
+        found
+        for entry in folder.iterdir()
+        if entry.name.endswith(".json")
+        for found in re.findall(r'"(WOA-[0-9][0-9A-Z.-]*)"', entry.read_text(encoding="utf-8"))
+    )
+
+
 def _unreadable(target: Target) -> Verdict | None:
     discovery = target.discovery
     if discovery.problem is None:
@@ -180,7 +210,9 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     violations = document_violations(target)
     found = [v for v in violations if v.requirement == requirement]
     cut = next((v for v in violations if v.requirement == TRUNCATED), None)
-    if not found and cut is not None:  # this rule's breach may be among those not looked for
+    if not found and cut is not None and requirement in _schema_judged():
+        # this rule's breach may be among the schema errors not looked for (a rule of its own
+        # always runs whole)
         return errored(f"not judged: the document has {cut.message}", evidence)
     if not found:
         return passed("the document keeps this rule", evidence)
@@ -213,6 +245,12 @@ async def woa_4_document_object(target: Target) -> Verdict:
     requirements). A body that is not UTF-8 is WOA-9.2-UTF8-JSON's to fail; here it cannot be
     judged."""
     discovery = target.discovery
+    if discovery.cause == "not-json" and discovery.beyond_limit:
+        # RFC 8259 section 9 lets a parser limit nesting and numbers: not the document's defect
+        return errored(
+            f"not judged: {discovery.problem}, beyond the limits of the suite's JSON parser",
+            discovery.response.exchange,  # type: ignore[union-attr]
+        )
     if discovery.cause == "not-json" and not discovery.not_utf8:
         return failed(discovery.problem or "", discovery.response.exchange)  # type: ignore[union-attr]
     unreadable = _unreadable(target)

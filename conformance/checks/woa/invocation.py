@@ -40,6 +40,7 @@ from ...validation import validate_message
 from ...validation.rules import agent_of
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
+from ...validation.target_schemas import target_validator
 from ..preconditions import no_document
 from ..registry import Skip
 from ..registry import Verdict
@@ -418,21 +419,15 @@ async def _verdict(
     success: str,
     *,
     absent: Verdict | None = None,
-    unauthorized_judged: bool = False,
 ) -> Verdict:
     """Judge every probe of `kinds`: fail listing the wrong answers, pass when every one is right.
     With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with
-    the reasons. A 401 or 403 answer is left out (the suite sent no credentials) unless
-    `unauthorized_judged`."""
+    the reasons. A 401 or 403 answer is left out (the suite sent no credentials)."""
     if not isinstance(target.document, dict):
         return no_document(target.discovery.problem)
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
-    refused = (
-        []
-        if unauthorized_judged
-        else [p for p in probes if p.response is not None and p.response.status in (401, 403)]
-    )
+    refused = [p for p in probes if p.response is not None and p.response.status in (401, 403)]
     if refused and len(refused) == len(probes):
         return skipped(
             Skip.NEEDS_INPUT,
@@ -549,11 +544,15 @@ def _succeeded_elsewhere(probe: Probe, document: dict[str, Any]) -> bool:
         return False  # a redirect, not a success (the suite follows none)
     body, error = _json_body(response)
     agent = agent_of(document, probe.agent)
-    if (
-        error
-        or agent is None
-        or not isinstance(selected_schema(agent, probe.operation, "outputs"), dict)
-    ):
+    outputs = selected_schema(agent, probe.operation, "outputs") if agent else None
+    if error or not isinstance(outputs, dict):
+        return False
+    try:
+        takes_anything = not any(True for _ in target_validator(outputs).iter_errors({}))
+    except Unjudgeable:
+        return False
+    if takes_anything:
+        # outputs that take any object: a 300's list of choices conforms too, and says nothing
         return False
     return not validate_message(
         "woa/success-response",
@@ -658,8 +657,14 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
 
 @check("WOA-4.3.1-HOST-RESPONDS-JSON")
 async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
-    def judge(probe: Probe) -> str | None:
+    """WoA 4.3.1: the host responds with a JSON body: every answer to an invocation but a redirect
+    (8.2 lets invocations be redirected; it carries no content) and a 401 or 403 to the suite,
+    which sent no credentials (E-WOA-6-UNAUTHORIZED-ANSWER)."""
+
+    def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
+        if 300 <= probe.response.status < 400 and "location" in probe.response.headers:
+            return _Aside(f"answered {probe.response.status}, a redirect (WoA 8.2)")
         if not _is_json_media_type(probe.response.media_type):
             return (
                 f"answered {probe.response.status} as"
@@ -673,7 +678,6 @@ async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
         JUDGED_ON["WOA-4.3.1-HOST-RESPONDS-JSON"],
         judge,
         "every answer to an invocation was JSON",
-        unauthorized_judged=True,
     )
 
 

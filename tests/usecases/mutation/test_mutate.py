@@ -93,10 +93,7 @@ def test_the_reviewed_equivalents_each_name_their_sentence() -> None:
         assert (
             entry.reason
             and entry.sentence
-            and (
-                entry.operator == "*"
-                or entry.operator in OPERATORS
-            )
+            and (entry.operator == "*" or entry.operator in OPERATORS)
         )
 
 

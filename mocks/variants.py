@@ -1,0 +1,227 @@
+"""Conformant variants of the reference agents: each does something the drafts allow that the
+reference does not, and the suite must certify it as the reference (issue 38). A variant is the
+mirror image of a fault (mocks/faults/): a subclass of a reference agent, named after what it does,
+with the sentence that allows it and the requirements it bears on. Most were found by an
+independent reading of the checks (docs/check-review.json, `second_reading`): each failed a
+requirement the text does not break.
+
+    create_app(base, changes=VARIANTS["merges-into-base"])   # mocks/reference/woa_host.py
+
+`expected` names what a variant may still fail at SHOULD: a reading the suite takes beyond the
+text, which decides MUST compliance only under --strict.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import TypeVar
+
+import numpy as np
+
+from conformance.oracle.config import OracleConfig
+from conformance.oracle.encoders import DIMENSION
+from conformance.oracle.engine import Oracle
+
+from .reference.sdsi_evolution import Evolution
+from .reference.sdsi_server import REAL
+from .reference.sdsi_server import Moment
+from .reference.sdsi_server import SdsiServer
+
+__all__ = ["VARIANTS", "Variant"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    allowed_by: str  # the sentence (or its silence) that allows it
+    bears_on: tuple[str, ...]  # the requirements it failed, or could
+    agent: type
+    expected: tuple[str, ...] = ()  # SHOULD readings it may fail (MUST under --strict)
+    mcp_tool: Callable[..., Any] | None = None
+
+    def apply(self, document: dict[str, Any]) -> Any:
+        return document
+
+    def agent_for(self, reference: type[T]) -> type[T]:
+        return self.agent if issubclass(self.agent, reference) else reference
+
+
+def _server(evolution: type[Evolution]) -> type[SdsiServer]:
+    class Server(SdsiServer):
+        evolution_class = evolution
+
+    Server.__name__ = Server.__qualname__ = f"{evolution.__name__}Server"
+    return Server
+
+
+# -- SDSI 6.2: schema self-evolution --
+
+
+_SEAT = {
+    "key_name": "seating",
+    "key_type": "string",
+    "required": False,
+    "default_value": "none",
+    "semantic_description": (
+        "Seat preference. Acceptable values: window, aisle, none. Example mapping: 'aisle please'"
+        " -> 'aisle'."
+    ),
+}
+
+
+class _MergingEvolution(Evolution):
+    def serves(self, patch: dict[str, Any]) -> dict[str, Any]:
+        patch = copy.deepcopy(patch)
+        keys = patch.pop("new_keys", [])
+        if keys:
+            patch["modified_keys"] = [
+                {
+                    **_SEAT,
+                    "semantic_description": f"{_SEAT['semantic_description']} "
+                    + " ".join(k.get("semantic_description", "") for k in keys),
+                }
+            ]
+        return patch
+
+
+class MergesIntoBase(_server(_MergingEvolution)):  # type: ignore[misc]
+    """A flight template with a base key `seating`, into which every induced wish is merged
+    (modified_keys), as 6.2.2 asks on a collision: it introduces no new key."""
+
+    def defines(self, template: dict[str, Any]) -> dict[str, Any]:
+        template = super().defines(template)
+        if template["scenario"] == "flight_booking":
+            template["keys"].insert(-1, copy.deepcopy(_SEAT))
+        return template
+
+
+class _ShowsPromotedFalse(SdsiServer):
+    def seat_patch(self) -> dict[str, Any]:
+        patch = super().seat_patch()
+        for key in patch["new_keys"]:
+            key["experimental"] = False
+        return patch
+
+
+class _CaseSensitive:
+    """Words and their trigrams hashed as written: "Window" and "window" are other words."""
+
+    name = "case-sensitive"
+
+    def encode(self, texts: list[str]) -> Any:
+        import re
+        import zlib
+
+        vectors = np.zeros((len(texts), DIMENSION), np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text):
+                for gram in [word] + [f"#{word}#"[i : i + 3] for i in range(len(word))]:
+                    vectors[row, zlib.crc32(gram.encode()) % DIMENSION] += 1.0
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return np.divide(vectors, norms, out=vectors, where=norms > 0)
+
+
+class _EncodesCaseSensitively(Evolution):
+    def oracle(self, config: OracleConfig) -> Oracle:
+        return Oracle(replace(config, similarity_threshold=0.95), _CaseSensitive())
+
+
+class _UnquotedExamples(Evolution):
+    def serves(self, patch: dict[str, Any]) -> dict[str, Any]:
+        patch = copy.deepcopy(patch)
+        for key in patch.get("new_keys", []):
+            key["semantic_description"] = (
+                "A recurring wish. Example mapping: window seat please -> 'window seat'."
+            )
+        return patch
+
+
+_CREDIT = {
+    "patch_id": "photo_retouch_v2-p9",
+    "parent_schema_id": "photo_retouch_v2",
+    "timestamp": "2026-05-01T08:00:00Z",
+    "expiration": "2026-05-31T08:00:00Z",
+    "new_keys": [
+        {
+            "key_name": "photo_credit",
+            "key_type": "string",
+            "required": False,
+            "experimental": True,
+            "semantic_description": (
+                "Attribution line printed in a corner. Example mapping: 'add photo by Ann' ->"
+                " 'Photo: Ann'."
+            ),
+        }
+    ],
+}
+
+
+class ServesAnAttributionKey(SdsiServer):
+    """Serves every client a photo_credit key: an attribution line, no payment or identity."""
+
+    def updates(
+        self,
+        schema_id: Any,
+        authenticated: bool,
+        client_id: str = "anonymous",
+        moment: Moment = REAL,
+    ) -> dict[str, Any]:
+        out = super().updates(schema_id, authenticated, client_id, moment)
+        if moment.session is None and schema_id == "photo_retouch_v2":
+            out["patches"].append(copy.deepcopy(_CREDIT))
+        return out
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant(
+            "merges-into-base",
+            "refines its base key `seating` with each induced wish instead of adding one",
+            "SDSI 6.2.2: a wish that collides with a base key is merged into it; a server may"
+            " judge the collision by meaning, and then introduces no new key",
+            ("SDSI-6.2.3-NEW-KEYS-START-EXPERIMENTAL", "SDSI-6.2.3-EXPERIMENTAL-FLAG"),
+            MergesIntoBase,
+            # the oracle's readings (inferred) expect the new key a name-based collision rule
+            # would add, and its lifecycle
+            expected=("SDSI-6.2.1-HEAT-INCREMENT", "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"),
+        ),
+        Variant(
+            "promoted-flag-false",
+            'shows its seeded key as a promoted key may be: "experimental": false',
+            'SDSI 6.2.3: on promotion the "experimental" flag is removed'
+            " (E-SDSI-6.2.3-FLAG-WHEN-NEW)",
+            ("SDSI-6.2.3-EXPERIMENTAL-FLAG",),
+            _ShowsPromotedFalse,
+        ),
+        Variant(
+            "case-sensitive-encoder",
+            "encodes fragments with a case-sensitive model and clusters them at 0.95",
+            "SDSI 6.2.1: any semantic vector; the 0.85 threshold is an example",
+            ("SDSI-6.2.1-FRAGMENT-ENCODED",),
+            _server(_EncodesCaseSensitively),
+            expected=("SDSI-6.2.1-FRAGMENT-ENCODED",),
+        ),
+        Variant(
+            "unquoted-examples",
+            "writes its mapping examples without quotes round the source",
+            "SDSI 6.2.2 sets no syntax for a mapping example",
+            ("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS",),
+            _server(_UnquotedExamples),
+        ),
+        Variant(
+            "attribution-key",
+            "serves every client a photo_credit key (an attribution line)",
+            "SDSI 7 asks authentication for keys that touch payment, identity or access control",
+            ("SDSI-7-UPDATES-AUTHENTICATED",),
+            ServesAnAttributionKey,
+        ),
+    )
+}

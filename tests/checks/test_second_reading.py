@@ -1,0 +1,299 @@
+"""Each fix the second, independent reading of the checks asked for (docs/check-review.json,
+`second_reading`), proven on the input that showed the check wrong: an over-assertion now passes
+(or is not judged), an under-assertion now fails."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.responses import Response
+from starlette.routing import Route
+
+from conformance.bindings import DocumentFetch
+from conformance.checks import CHECKS
+from conformance.checks.registry import Verdict
+from conformance.checks.sdsi.patches import security_relevant
+from conformance.checks.woa.client_session import ClientSession
+from conformance.checks.woa.client_session import ScenarioRecord
+from conformance.driver import Outcome
+from conformance.engine.runner import run
+from conformance.harness.inprocess import in_process
+from conformance.report import Collect
+from conformance.report import Status
+from conformance.spy import SCENARIOS
+from conformance.spy import ProxyAttempt
+from conformance.spy import SpyRequest
+from conformance.target import run_options
+from conformance.validation import validate_message
+
+AGENT: dict[str, Any] = {
+    "id": "echo",
+    "name": "Echo",
+    "description": "Echoes.",
+    "inputs": {"type": "object", "properties": {}},
+    "outputs": {"type": "object", "properties": {}},
+    "transports": ["rest"],
+}
+DOCUMENT: dict[str, Any] = {
+    "woa_version": "1",
+    "agents": [AGENT],
+    "transports": {
+        "rest": {"base": "https://h.example", "invoke_path": "/agents/{agent_id}/invoke"}
+    },
+}
+
+
+def _judged(check: str, document: Any, origin: str = "https://h.example") -> Verdict:
+    """A document check on `document`, as fetched from `origin`."""
+    answered: Any = SimpleNamespace(exchange=None)
+    fetched = DocumentFetch(f"{origin}/.well-known/woa.json", answered, document)
+    target: Any = SimpleNamespace(
+        discovery=fetched, document=document, cache={}, waives_plain_http=lambda url: False
+    )
+    verdict: Verdict = asyncio.run(CHECKS[check].function(target))  # type: ignore[arg-type]
+    return verdict
+
+
+# -- WoA documents --
+
+
+def test_a_duplicate_id_is_judged_past_a_thousand_schema_errors() -> None:
+    """The cut-off on schema errors left AGENT-ID-UNIQUE an error, though its rule reads the
+    whole document always."""
+    document = copy.deepcopy(DOCUMENT)
+    document["agents"][0]["capabilities"] = [1] * 1001
+    verdict = _judged("woa_4_1_agent_id_unique", document)
+    assert verdict.status is Status.PASS, verdict
+    document["agents"].append(copy.deepcopy(document["agents"][0]))
+    assert _judged("woa_4_1_agent_id_unique", document).status is Status.FAIL
+
+
+def test_agents_transports_are_not_judged_without_the_transports_object() -> None:
+    """An agent naming rest in a document with no transports object passed ("the document keeps
+    this rule"); WOA-4-DOCUMENT-OBJECT fails that document."""
+    document = {k: v for k, v in DOCUMENT.items() if k != "transports"}
+    verdict = _judged("woa_4_1_agent_transports_defined", document)
+    assert verdict.status is Status.NOT_APPLICABLE, verdict
+
+
+def test_a_rest_base_has_no_fragment_and_an_invoke_path_no_stray_characters() -> None:
+    def broken(base: str, invoke_path: str) -> set[str]:
+        document = copy.deepcopy(DOCUMENT)
+        document["transports"]["rest"] = {"base": base, "invoke_path": invoke_path}
+        return {v.requirement for v in validate_message("woa/document", document)}
+
+    assert broken("https://h.example#f", "/agents/{agent_id}/invoke") == {
+        "WOA-4.3.1-REST-BASE-HTTPS"
+    }
+    for path in ("/a b", "/\n", "/x#frag"):
+        assert broken("https://h.example", path) == {"WOA-4.3.1-REST-INVOKE-PATH-ABSOLUTE"}, path
+    for path in ("/agents/{agent_id}/invoke", "/v1/invoke?agent={agent_id}", "/x%20y/{agent_id}"):
+        assert broken("https://h.example/api", path) == set(), path
+
+
+def test_a_document_host_that_implements_no_rest_transport_is_not_bound_to_https() -> None:
+    """ "Hosts that serve WoA documents and implement REST transports MUST use HTTPS": a document
+    on a private address whose REST endpoints are another host's failed."""
+    document = copy.deepcopy(DOCUMENT)
+    document["transports"]["rest"]["base"] = "https://api.example.com"
+    verdict = _judged("woa_8_1_host_uses_https", document, "http://192.168.1.10")
+    assert verdict.status is Status.NOT_APPLICABLE, verdict
+
+
+def test_a_redirected_invocation_is_not_judged_as_a_body() -> None:
+    """WoA 8.2 expects invocations to be redirected; a 307 carries no content. It failed
+    WOA-4.3.1-HOST-RESPONDS-JSON ("as no media type, not JSON")."""
+
+    async def redirect(request: Any) -> Response:
+        return Response(status_code=307, headers={"location": "https://h.example/v2/invoke"})
+
+    app = Starlette(
+        routes=[
+            Route(
+                "/.well-known/woa.json",
+                lambda _: Response(json.dumps(DOCUMENT), media_type="application/woa+json"),
+            ),
+            Route("/agents/{agent}/invoke", redirect, methods=["POST"]),
+        ]
+    )
+    collect = Collect()
+    options = run_options(target="https://h.example", suites=("woa",), transport=in_process(app))
+    asyncio.run(run(options, [collect]))
+    verdict = next(r for r in collect.results if r.requirement == "WOA-4.3.1-HOST-RESPONDS-JSON")
+    assert verdict.status is Status.SKIP, verdict
+
+
+def test_a_document_beyond_the_parsers_limits_is_not_judged() -> None:
+    """1,000 levels of nesting inside an extension member is JSON; RFC 8259 section 9 lets a
+    parser limit it. WOA-4-DOCUMENT-OBJECT failed the host for the suite's limit."""
+    body = json.dumps(DOCUMENT)[:-1] + ', "x-ext": ' + "[" * 1000 + "]" * 1000 + "}"
+    app = Starlette(
+        routes=[
+            Route(
+                "/.well-known/woa.json", lambda _: Response(body, media_type="application/woa+json")
+            )
+        ]
+    )
+    collect = Collect()
+    options = run_options(target="https://h.example", suites=("woa",), transport=in_process(app))
+    asyncio.run(run(options, [collect]))
+    verdict = next(r for r in collect.results if r.requirement == "WOA-4-DOCUMENT-OBJECT")
+    assert verdict.status is Status.ERROR and "limits" in verdict.message, verdict
+
+
+# -- WoA clients --
+
+_SCENARIOS = {s.name: s for s in SCENARIOS}
+
+
+def _request(host: str, method: str, path: str, body: Any = None) -> SpyRequest:
+    raw = json.dumps(body).encode() if body is not None else b""
+    headers = {"content-type": "application/json"} if body is not None else {}
+    return SpyRequest("trusted", host, method, path, headers, raw, 1.0, status=200)
+
+
+def _plain_session(*requests: tuple[str, str, Any]) -> ClientSession:
+    """The plain scenario with `requests` (method, path, body) after the document fetch; every
+    other scenario without a request."""
+    records = {}
+    for scenario in SCENARIOS:
+        sent = (
+            [_request(scenario.host, "GET", "/.well-known/woa.json")]
+            + [_request(scenario.host, m, p, b) for m, p, b in requests]
+            if scenario.name == "plain"
+            else []
+        )
+        outcomes = [Outcome("client", 0, "", "", 0.1) for _ in scenario.runs]
+        attempts = [ProxyAttempt("CONNECT", scenario.host, 443, True, 0.0)]
+        records[scenario.name] = ScenarioRecord(scenario, outcomes, sent, attempts)
+    return ClientSession(records)
+
+
+def _client_verdict(check: str, session: ClientSession) -> Verdict:
+    class Driven:
+        observed = recorder = replay = None
+        options = SimpleNamespace(client_command="client {url}", timeout=10)
+
+        async def memo(self, key: str, work: Any) -> ClientSession:
+            return session
+
+    return asyncio.run(CHECKS[check].function(Driven()))  # type: ignore[arg-type]
+
+
+_ECHO = {"agent": "echo", "input": {"text": "hello"}}
+
+
+def test_a_request_for_robots_txt_is_no_invocation() -> None:
+    session = _plain_session(("GET", "/robots.txt", None), ("POST", "/agents/echo/invoke", _ECHO))
+    for check in (
+        "woa_4_3_1_client_invokes_with_post",
+        "woa_4_3_1_client_sends_json",
+        "woa_5_1_client_envelope_has_agent",
+        "woa_5_1_client_envelope_has_input",
+    ):
+        assert _client_verdict(check, session).status is Status.PASS, check
+    # an invocation path asked with GET is still an invocation
+    session = _plain_session(("GET", "/agents/echo/invoke", None))
+    verdict = _client_verdict("woa_4_3_1_client_invokes_with_post", session)
+    assert verdict.status is Status.FAIL
+
+
+def test_the_agent_the_client_was_asked_for_is_the_one_to_invoke() -> None:
+    """Asked for echo, a client that invokes spare (in the URL, or in the URL and the envelope)
+    passed both rules."""
+    in_path = _plain_session(("POST", "/agents/spare/invoke", _ECHO))
+    verdict = _client_verdict("woa_4_3_1_client_substitutes_agent_id", in_path)
+    assert verdict.status is Status.FAIL
+    assert _client_verdict("woa_5_2_client_agent_field_matches", in_path).status is Status.PASS
+    both = _plain_session(("POST", "/agents/spare/invoke", {**_ECHO, "agent": "spare"}))
+    assert _client_verdict("woa_5_2_client_agent_field_matches", both).status is Status.FAIL
+
+
+def test_a_null_operation_is_not_a_string() -> None:
+    session = _plain_session(("POST", "/agents/echo/invoke", {**_ECHO, "operation": None}))
+    verdict = _client_verdict("woa_5_1_client_envelope_names_operation", session)
+    assert verdict.status is Status.FAIL
+
+
+def test_an_operation_an_agent_without_operations_lacks_selects_its_inputs() -> None:
+    """Appendix A sends operation "default" to an agent with no operations: the input is judged
+    by the agent's inputs (it was not judged at all)."""
+    wrong = {"agent": "echo", "operation": "default", "input": {"txt": "hello"}}
+    session = _plain_session(("POST", "/agents/echo/invoke", wrong))
+    verdict = _client_verdict("woa_5_1_client_input_conforms", session)
+    assert verdict.status is Status.FAIL, verdict
+
+
+# -- SDSI --
+
+
+def test_security_relevant_keys_by_their_words() -> None:
+    for ordinary in ("photo_credit", "wallet_size_print", "passport_photo", "lounge_access"):
+        assert not security_relevant(ordinary), ordinary
+    for relevant in ("social_security_number", "government_id", "card_cvc", "payment_method"):
+        assert security_relevant(relevant), relevant
+
+
+# -- ACI --
+
+
+def _context(**members: Any) -> dict[str, Any]:
+    context = {
+        "AgentID": "hotel",
+        "AgentName": "Hotel",
+        "SubTaskID": "t1/hotel",
+        "SubTaskName": "Book a hotel",
+        "Dependencies": [],
+        "todoItems": [
+            {"itemId": "h1", "description": "find"},
+            {"itemId": "h2", "description": "book"},
+        ],
+        "ItemstateUpdates": [{"itemId": "h1", "state": 0}, {"itemId": "h2", "state": 0}],
+        "KeyInformation": [],
+        "Context": "",
+    }
+    return {"AgentContext": {**context, **members}}
+
+
+def test_an_agent_that_did_nothing_still_explains_each_item() -> None:
+    """A reply with every item unfinished and no abstract passed: the exemption was for a
+    master's delivery, before any work."""
+    sent = _context(ItemstateUpdates=[])["AgentContext"]
+    violations = validate_message("aci/agent-context", _context(), sent=sent)
+    assert {v.requirement for v in violations} == {"ACI-5.2-KEY-INFORMATION-PER-ITEM"}
+    # a master's delivery before any work keeps the exemption
+    assert validate_message("aci/agent-context", _context()) == []
+
+
+def test_a_goal_status_of_1_is_a_reading_not_the_figure() -> None:
+    """5.2's own 0/1 completion code as a goal's Status failed ACI-5.1-GOAL-STATUS (MUST)."""
+    task = {
+        "TaskContext": {
+            "TaskID": "t1",
+            "UserQuery": "a tour",
+            "TaskName": "tour",
+            "TaskDescription": "plan a tour",
+            "GoalStatus": [{"Goal": "hotel booked", "Status": 1}],
+            "OverallStatus": "completed",
+        }
+    }
+    requirements = {v.requirement for v in validate_message("aci/task-context", task)}
+    assert requirements == {"ACI-5.1-TASKCONTEXT-MEMBER-TYPES"}
+
+
+def test_integer_ids_are_a_reading_not_the_figure() -> None:
+    """An itemId or SubTaskID of 1 failed ACI-5.2-TODO-ITEMS and ACI-5.2-AGENTCONTEXT-MEMBERS
+    (MUST); that they are strings is ACI-5.2-AGENTCONTEXT-MEMBER-TYPES (SHOULD, inferred)."""
+    numbered = _context(
+        SubTaskID=1,
+        todoItems=[{"itemId": 1, "description": "find"}],
+        ItemstateUpdates=[{"itemId": 1, "state": 1}],
+        KeyInformation=[{"itemId": 1, "outputabstract": "found"}],
+    )
+    requirements = {v.requirement for v in validate_message("aci/agent-context", numbered)}
+    assert requirements == {"ACI-5.2-AGENTCONTEXT-MEMBER-TYPES"}
