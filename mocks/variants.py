@@ -5,7 +5,8 @@ with the sentence that allows it and the requirements it bears on. Most were fou
 independent reading of the checks (docs/check-review.json, `second_reading`): each failed a
 requirement the text does not break.
 
-    create_app(base, changes=VARIANTS["merges-into-base"])   # mocks/reference/woa_host.py
+    variant = VARIANTS["merges-into-base"]
+    create_app(base, variant.test_mode, changes=variant)   # mocks/reference/woa_host.py
 
 `expected` names what a variant may still fail at SHOULD: a reading the suite takes beyond the
 text, which decides MUST compliance only under --strict.
@@ -29,6 +30,7 @@ from conformance.oracle.engine import Oracle
 from .reference.sdsi_evolution import Evolution
 from .reference.sdsi_server import REAL
 from .reference.sdsi_server import Moment
+from .reference.sdsi_server import SdsiError
 from .reference.sdsi_server import SdsiServer
 
 __all__ = ["VARIANTS", "Variant"]
@@ -44,6 +46,9 @@ class Variant:
     bears_on: tuple[str, ...]  # the requirements it failed, or could
     agent: type
     expected: tuple[str, ...] = ()  # SHOULD readings it may fail (MUST under --strict)
+    #: whether it declares the suite's test clock (a server without it is certified without the
+    #: drives of 6.2, and every payload reaches its one world)
+    test_mode: bool = True
     mcp_tool: Callable[..., Any] | None = None
 
     def apply(self, document: dict[str, Any]) -> Any:
@@ -143,6 +148,54 @@ class _UnquotedExamples(Evolution):
         return patch
 
 
+class _SeatPatchAs(SdsiServer):
+    """The seeded seat patch, edited by `edit`."""
+
+    edit: Callable[[dict[str, Any]], None] = staticmethod(lambda patch: None)
+
+    def seat_patch(self) -> dict[str, Any]:
+        patch = super().seat_patch()
+        type(self).edit(patch)
+        return patch
+
+
+def _seat_patch(edit: Callable[[dict[str, Any]], None]) -> type[SdsiServer]:
+    return type("SeatPatchAs", (_SeatPatchAs,), {"edit": staticmethod(edit)})
+
+
+class BooksEachTripOnce(SdsiServer):
+    """Refuses a second booking of a trip it booked already with 409, as a booking system may."""
+
+    def execute(
+        self, schema_id: Any, payload: Any, client_id: str = "anonymous", moment: Moment = REAL
+    ) -> Any:
+        if isinstance(payload, dict) and "origin" in payload:
+            trip = (
+                payload.get("origin"),
+                payload.get("destination"),
+                payload.get("departure_date"),
+            )
+            booked: set[Any] = self.__dict__.setdefault("_booked", set())
+            if trip in booked:
+                raise SdsiError(409, "Booked already", "this trip is booked already")
+            result = super().execute(schema_id, payload, client_id, moment)
+            booked.add(trip)
+            return result
+        return super().execute(schema_id, payload, client_id, moment)
+
+
+class SoldOutInEconomy(SdsiServer):
+    """Applies cabin_class's default (economy) to a payload without it, as 4.1 asks, and answers
+    409: economy is sold out."""
+
+    def execute(
+        self, schema_id: Any, payload: Any, client_id: str = "anonymous", moment: Moment = REAL
+    ) -> Any:
+        if isinstance(payload, dict) and "origin" in payload and "cabin_class" not in payload:
+            raise SdsiError(409, "Sold out", "no seats left in economy")
+        return super().execute(schema_id, payload, client_id, moment)
+
+
 _CREDIT = {
     "patch_id": "photo_retouch_v2-p9",
     "parent_schema_id": "photo_retouch_v2",
@@ -215,6 +268,57 @@ VARIANTS: dict[str, Variant] = {
             "SDSI 6.2.2 sets no syntax for a mapping example",
             ("SDSI-6.2.2-DESCRIPTION-FROM-REAL-FRAGMENTS",),
             _server(_UnquotedExamples),
+        ),
+        Variant(
+            "float-key-type",
+            'types its seeded key "float", as 5.2\'s own example update does',
+            "SDSI 6.2.2 gives a patch's keys no form; the 4.1 rules bind templates",
+            (
+                "SDSI-4.1-KEY-TYPE-JSON-SCHEMA-TYPE",
+                "SDSI-4.1-KEY-TYPE-REQUIRED",
+                "SDSI-4.1-KEY-DEFINITION-OBJECT",
+            ),
+            _seat_patch(lambda p: p["new_keys"][0].update(key_type="float")),
+            expected=("SDSI-6.2.2-PATCH-KEY-DEFINITIONS",),
+        ),
+        Variant(
+            "older-parent-and-dates",
+            "names an older base version as its seeded patch's parent, with an HTTP-date"
+            " timestamp and a valid_until",
+            '6.2.2: "The patch MUST carry a patch_id, a parent_schema_id, a timestamp, and an'
+            ' expiration date", and names no member or form for the last two',
+            (
+                "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID",
+                "SDSI-6.2.2-PATCH-TIMESTAMP",
+                "SDSI-6.2.2-PATCH-EXPIRATION",
+            ),
+            _seat_patch(
+                lambda p: p.update(
+                    parent_schema_id="flight_booking_v0",
+                    timestamp="Fri, 01 May 2026 08:00:00 GMT",
+                    valid_until=p.pop("expiration"),
+                )
+            ),
+            # the suite's readings of the forms (RFC 3339, the member named expiration)
+            expected=("SDSI-6.2.2-PATCH-TIMESTAMP-RFC3339", "SDSI-6.2.2-PATCH-EXPIRATION-FORMAT"),
+        ),
+        Variant(
+            "books-each-trip-once",
+            "refuses a second booking of the same trip with 409",
+            "no sentence asks a server to book a trip twice; 409 is a conflict with the"
+            " resource's state (RFC 9110 15.5.10)",
+            ("SDSI-4.3-OTHER-ACCEPTED",),
+            BooksEachTripOnce,
+            test_mode=False,
+        ),
+        Variant(
+            "sold-out-in-economy",
+            "applies cabin_class's default, economy, and answers 409: sold out",
+            'SDSI 4.1: "the server agent MUST apply the default_value" (it did; economy is'
+            " sold out)",
+            ("SDSI-4.1-ABSENT-OPTIONAL-KEY-HANDLED",),
+            SoldOutInEconomy,
+            test_mode=False,
         ),
         Variant(
             "attribution-key",

@@ -144,6 +144,7 @@ MOCK_FLOORS = {
     "mocks.minimal": 1,
     "mocks.reference": 2,
     "mocks.faults": 3,
+    "mocks.variants": 3,
     "mocks.host": 4,
     "mocks.woa_client": 4,
     "mocks.serve": 5,

@@ -233,8 +233,22 @@ def _rest_coverage(
             if (status := judged.get(r)) is not None and status.judged
         }
     )
-    if any(p.kind == "valid" for p in answered):
+    valid = [p for p in answered if p.kind == "valid"]
+    redirected = [
+        p for p in valid if 300 <= p.response.status < 400 and "location" in p.response.headers
+    ]
+    if len(redirected) < len(valid):
         return AgentCoverage(agent_id, True, tuple(requirements))
+    if redirected:
+        # the suite follows no redirect (WoA 8.2): nothing the agent answers was seen
+        where = redirected[0].response.headers.get("location", "")
+        return AgentCoverage(
+            agent_id,
+            False,
+            tuple(requirements),
+            f"every invocation was redirected ({redirected[0].response.status} to {where[:80]}),"
+            " and the suite follows no redirect",
+        )
     why = getattr(plan, "why", {}).get(agent_id)
     if why is None:
         broken = next((p for p in probes if p.failure is not None), None)

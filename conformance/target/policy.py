@@ -24,7 +24,9 @@ def is_loopback(url: str) -> bool:
 def on_the_open_internet(url: str) -> bool:
     """Whether `url`'s host is on the open Internet (WoA 8.1; E-WOA-8.1-OPEN-INTERNET): not a
     loopback, private, link-local or unique-local address, not localhost, a single label, or a name
-    under .local, .internal, .lan or .home.arpa."""
+    under a suffix no public registry delegates: .local, .internal, .lan, .home.arpa, and .corp,
+    .home, .intranet, .private, .localdomain (names a company's resolver answers alone). A name
+    under a public domain is on the open Internet, whatever one resolver says of it."""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     try:
         return ipaddress.ip_address(host).is_global
@@ -32,7 +34,22 @@ def on_the_open_internet(url: str) -> bool:
         pass
     if not host or "." not in host or host == "localhost" or host.endswith(".localhost"):
         return False
-    return not host.endswith((".local", ".internal", ".lan", ".home.arpa"))
+    return not host.endswith(_PRIVATE_SUFFIXES)
+
+
+#: Suffixes no public registry delegates (RFC 6762, RFC 8375, ICANN's .internal, and the names
+#: ICANN never delegated for collision with private use).
+_PRIVATE_SUFFIXES = (
+    ".local",
+    ".internal",
+    ".lan",
+    ".home.arpa",
+    ".corp",
+    ".home",
+    ".intranet",
+    ".private",
+    ".localdomain",
+)
 
 
 def rest_config(document: Any) -> Any:

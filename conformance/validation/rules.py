@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC
 from datetime import date
 from datetime import datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import jsonschema_rs
@@ -146,6 +147,38 @@ _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 _DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
+#: What RFC 3986 allows in a URI-reference (an IRI's characters beyond ASCII let through), and a
+#: scheme, which makes it a URI.
+_URI_REFERENCE = re.compile(r"(?:[^\x00-\x20\"<>\\^`{|}\x7f%]|%[0-9A-Fa-f]{2})*")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_URI_KEYWORDS = {"$schema": "a URI", "$id": "a URI-reference", "$ref": "a URI-reference"}
+
+
+def _uri_error(schema: dict[str, Any], budget: int = 100_000) -> str | None:
+    """Where `schema` breaks the core vocabulary's URIs: "$schema" MUST be a URI, "$id" and "$ref"
+    URI-references (JSON Schema core 8.1.1, 8.2.1, 8.2.3.1), which the meta-schema's formats, mere
+    annotations, do not assert. At most `budget` objects are looked at."""
+    stack: list[Any] = [schema]
+    while stack and budget > 0:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+            continue
+        if not isinstance(value, dict):
+            continue
+        budget -= 1
+        for keyword, kind in _URI_KEYWORDS.items():
+            given = value.get(keyword)
+            if isinstance(given, str) and not (
+                _URI_REFERENCE.fullmatch(given) and (keyword != "$schema" or _SCHEME.match(given))
+            ):
+                return f"its {keyword} {given[:80]!r} is not {kind}"
+        stack.extend(
+            v for k, v in value.items() if k not in ("const", "enum", "examples", "default")
+        )
+    return None
+
+
 def _schema_error(schema: dict[str, Any]) -> str | None:
     """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a
     document may repeat one schema for thousands of agents, and each rule asks again."""
@@ -156,7 +189,7 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
         # jsonschema-rs says valid in a microsecond; what it finds wrong the walk below says
         with suppress(ValueError, TypeError, OverflowError):
             if jsonschema_rs.meta.is_valid(schema):
-                return None
+                return _uri_error(schema)
     key = json.dumps(schema, sort_keys=True, default=str)
     if key not in _CHECKED_SCHEMAS:
         if len(_CHECKED_SCHEMAS) > 10_000:
@@ -165,7 +198,7 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
         # no format checker: the meta-schema's "format": "regex" is an annotation in 2020-12, not an
         # assertion
         error = best_match(_META_SCHEMA.iter_errors(schema))
-        _CHECKED_SCHEMAS[key] = error.message if error is not None else None
+        _CHECKED_SCHEMAS[key] = error.message if error is not None else _uri_error(schema)
         if (
             _CHECKED_SCHEMAS[key] is None
             and isinstance(dialect, str)
@@ -409,7 +442,15 @@ def _moment(text: Any) -> datetime | None:
 
 #: The members a patch may carry its expiration date in (SDSI 6.2.2 names no member;
 #: E-SDSI-6.2.2-PATCH-MEMBERS).
-EXPIRATION_MEMBERS = ("expiration", "expiration_date", "expires", "expires_at")
+EXPIRATION_MEMBERS = (
+    "expiration",
+    "expiration_date",
+    "expires",
+    "expires_at",
+    "expiry",
+    "expiry_date",
+    "valid_until",
+)
 _RFC3339_DATE_TIME = re.compile(
     r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
 )
@@ -417,20 +458,29 @@ _RFC3339_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _readable_time(value: Any) -> bool:
-    """Whether `value` is a time a reader can take as one: a number (seconds since the epoch), or a
-    string in any ISO 8601 form Python reads (a date, a date-time, with or without an offset), or
-    digits."""
+    """Whether `value` is a time a reader can take as one: a number (seconds since the epoch, also
+    written as a string), a string in any ISO 8601 form Python reads (a date, a date-time, with or
+    without an offset, "UTC" or "GMT" for one), or an HTTP-date (RFC 9110 5.6.7)."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return True
     if not isinstance(value, str):
         return False
     text = value.strip()
-    if text.isdigit():
-        return True
+    try:
+        float(text)
+        return text.replace(".", "", 1).isdigit()
+    except ValueError:
+        pass
+    for zone in (" UTC", " GMT"):
+        if text.upper().endswith(zone):
+            text = text[: -len(zone)] + "+00:00"
     try:
         datetime.fromisoformat(text.replace("z", "Z"))
     except ValueError:
-        return False
+        try:
+            parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return False
     return True
 
 
@@ -508,7 +558,10 @@ def SDSI_6_2_2_PATCH_EXPIRATION_FORMAT(message: Any, _: Context) -> Iterator[Vio
 
 @rule("sdsi/schema-patch", "sdsi/schema-update-suggestion", "sdsi/execution-result")
 def SDSI_6_2_2_NO_DUPLICATE_KEY(message: Any, _: Context) -> Iterator[Violation]:
-    patch = _patch_of(message)
+    # a suggestion without a patch_id still adds its keys (its missing id is
+    # SDSI-6.2.2-PATCH-ID's)
+    suggestion = _member(message, "schema_update_suggestion")
+    patch = _patch_of(message) or (suggestion if isinstance(suggestion, dict) else message)
     names = Counter(k.get("key_name") for k in _objects(_member(patch, "new_keys")))
     for name, count in names.items():
         if name == "other":

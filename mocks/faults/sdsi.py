@@ -291,8 +291,8 @@ _SERVER += [
     ),
     _patches(
         "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID",
-        "names flight_booking_v0, a schema it does not serve, as the patch's parent",
-        lambda p: p.update(parent_schema_id="flight_booking_v0"),
+        "serves its patch without parent_schema_id",
+        lambda p: p.pop("parent_schema_id"),
     ),
     _patches(
         "SDSI-6.2.2-PATCH-TIMESTAMP",
@@ -318,6 +318,11 @@ _SERVER += [
         "SDSI-6.2.2-PATCH-KEYS",
         "serves a patch with neither new_keys nor modified_keys",
         lambda p: p.pop("new_keys"),
+    ),
+    _patches(
+        "SDSI-6.2.2-PATCH-KEY-DEFINITIONS",
+        "serves its new key without key_type",
+        lambda p: p["new_keys"][0].pop("key_type"),
     ),
     _patches(
         "SDSI-6.2.3-DEPRECATED-GRACE-FLAG",

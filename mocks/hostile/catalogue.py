@@ -198,14 +198,15 @@ _ENTRIES: list[Hostile] = [
     ),
     Hostile(
         "deep-nesting",
-        "a document of 100,000 nested arrays",
-        1,
+        "a document of 100,000 nested arrays: beyond the parser's limits (RFC 8259 9), not judged",
+        4,
         _app(hosts.answering(200, b"[" * 100_000 + b"]" * 100_000, hosts.WOA_JSON)),
     ),
     Hostile(
         "huge-numbers",
-        "a document holding 1e400 and an integer of 100,000 digits",
-        1,
+        "a document holding 1e400 and an integer of 100,000 digits: beyond the parser's limits,"
+        " not judged",
+        4,
         _app(
             hosts.answering(
                 200,
@@ -358,8 +359,9 @@ _ENTRIES: list[Hostile] = [
     ),
     Hostile(
         "invocation-redirect",
-        "every invocation redirected to the metadata address",
-        1,
+        "every invocation redirected to the metadata address: no agent exercised (the suite"
+        " follows no redirect)",
+        2,
         _app(
             hosts.invocations_answered(
                 307, b"", "text/plain", {"location": "http://169.254.169.254/"}

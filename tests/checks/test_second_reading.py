@@ -10,14 +10,17 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
 
 from conformance.bindings import DocumentFetch
 from conformance.checks import CHECKS
+from conformance.checks.aci.master import _without_query
 from conformance.checks.registry import Verdict
 from conformance.checks.sdsi.patches import security_relevant
+from conformance.checks.sdsi.templates import _schema_ids_shared
 from conformance.checks.woa.client_session import ClientSession
 from conformance.checks.woa.client_session import ScenarioRecord
 from conformance.driver import Outcome
@@ -25,11 +28,19 @@ from conformance.engine.runner import run
 from conformance.harness.inprocess import in_process
 from conformance.report import Collect
 from conformance.report import Status
+from conformance.requirements import catalogue
 from conformance.spy import SCENARIOS
 from conformance.spy import ProxyAttempt
 from conformance.spy import SpyRequest
+from conformance.spy.scenarios import LINK_LOCAL
+from conformance.target import on_the_open_internet
 from conformance.target import run_options
 from conformance.validation import validate_message
+from conformance.vectors.figures import sdsi_figure
+from mocks.reference import woa_host
+from mocks.reference.sdsi_server import SdsiServer
+from mocks.serve import serve
+from mocks.variants import Variant
 
 AGENT: dict[str, Any] = {
     "id": "echo",
@@ -157,21 +168,30 @@ def _request(host: str, method: str, path: str, body: Any = None) -> SpyRequest:
     return SpyRequest("trusted", host, method, path, headers, raw, 1.0, status=200)
 
 
-def _plain_session(*requests: tuple[str, str, Any]) -> ClientSession:
-    """The plain scenario with `requests` (method, path, body) after the document fetch; every
-    other scenario without a request."""
+def _session(
+    sent: dict[str, list[tuple[str, str, Any]]], reached: tuple[str, ...] = ()
+) -> ClientSession:
+    """Each scenario named in `sent` with its requests (method, path, body) after the document
+    fetch, every other without a request; in every scenario the client also asked the proxy for
+    the hosts `reached`."""
     records = {}
     for scenario in SCENARIOS:
-        sent = (
+        requests = (
             [_request(scenario.host, "GET", "/.well-known/woa.json")]
-            + [_request(scenario.host, m, p, b) for m, p, b in requests]
-            if scenario.name == "plain"
+            + [_request(scenario.host, m, p, b) for m, p, b in sent[scenario.name]]
+            if scenario.name in sent
             else []
         )
         outcomes = [Outcome("client", 0, "", "", 0.1) for _ in scenario.runs]
-        attempts = [ProxyAttempt("CONNECT", scenario.host, 443, True, 0.0)]
-        records[scenario.name] = ScenarioRecord(scenario, outcomes, sent, attempts)
+        attempts = [
+            ProxyAttempt("CONNECT", host, 443, True, 0.0) for host in (scenario.host, *reached)
+        ]
+        records[scenario.name] = ScenarioRecord(scenario, outcomes, requests, attempts)
     return ClientSession(records)
+
+
+def _plain_session(*requests: tuple[str, str, Any]) -> ClientSession:
+    return _session({"plain": list(requests)})
 
 
 def _client_verdict(check: str, session: ClientSession) -> Verdict:
@@ -229,6 +249,50 @@ def test_an_operation_an_agent_without_operations_lacks_selects_its_inputs() -> 
     assert verdict.status is Status.FAIL, verdict
 
 
+def test_a_connection_made_in_every_scenario_is_not_the_descriptions_doing() -> None:
+    """A client on a cloud VM asks the metadata service for credentials in every scenario; only a
+    connection the injection scenario alone shows is the description's doing."""
+    invokes = [("POST", "/agents/echo/invoke", _ECHO)]
+    everywhere = _session({"plain": invokes, "injection": invokes}, reached=(LINK_LOCAL,))
+    verdict = _client_verdict("woa_4_1_client_treats_description_as_untrusted", everywhere)
+    assert verdict.status is Status.PASS, verdict
+    obeyed = _session({"plain": invokes, "injection": invokes})
+    obeyed["injection"].attempts.append(ProxyAttempt("CONNECT", LINK_LOCAL, 80, True, 0.0))
+    verdict = _client_verdict("woa_4_1_client_treats_description_as_untrusted", obeyed)
+    assert verdict.status is Status.FAIL
+
+
+def test_names_no_public_registry_delegates_are_not_on_the_open_internet() -> None:
+    for private in ("http://agents.corp", "http://agents.intranet", "http://box.localdomain"):
+        assert not on_the_open_internet(private), private
+    # a name under a public domain is, whatever a company's resolver says of it
+    assert on_the_open_internet("http://woa.corp.example.com")
+
+
+def test_core_keywords_hold_uris() -> None:
+    """JSON Schema core: "$schema" MUST be a URI, "$id" and "$ref" URI-references; the
+    meta-schema's formats are annotations, so these passed."""
+    for schema in (
+        {"$schema": "not a uri", "type": "object", "properties": {}},
+        {"$id": "http://exa mple.com/s", "type": "object"},
+        {"type": "object", "properties": {"a": {"$ref": "<<>>"}}},
+    ):
+        document = copy.deepcopy(DOCUMENT)
+        document["agents"][0]["inputs"] = schema
+        verdict = _judged("woa_4_2_schemas_valid_2020_12", document)
+        assert verdict.status is Status.FAIL, schema
+
+
+def test_an_inputs_root_that_admits_no_object_is_a_reading() -> None:
+    """The sentence asks implementations to support object roots; that a host's inputs admit an
+    object is the suite's reading (E-WOA-4.2-OBJECT-ROOT): it decided MUST compliance."""
+    document = copy.deepcopy(DOCUMENT)
+    document["agents"][0]["inputs"] = {"type": "array", "items": {"type": "string"}}
+    assert _judged("woa_4_2_minimal_schema_profile", document).status is Status.FAIL
+    rule = catalogue()["WOA-4.2-MINIMAL-SCHEMA-PROFILE"]
+    assert (rule.level, rule.level_in(True), rule.basis) == ("SHOULD", "MUST", "inferred")
+
+
 # -- SDSI --
 
 
@@ -239,7 +303,117 @@ def test_security_relevant_keys_by_their_words() -> None:
         assert security_relevant(relevant), relevant
 
 
+def test_an_empty_scenario_is_a_scenario() -> None:
+    """A template with "scenario": "" failed SDSI-4.1-SCENARIO-REQUIRED (MUST): it is present."""
+    template = copy.deepcopy(sdsi_figure(2))
+    template["scenario"] = ""
+    violations = validate_message("sdsi/schema-template", template)
+    assert "SDSI-4.1-SCENARIO-REQUIRED" not in {v.requirement for v in violations}
+
+
+def test_aliases_of_one_schema_may_list_its_keys_in_another_order() -> None:
+    template = sdsi_figure(2)
+    alias = copy.deepcopy(template)
+    alias["keys"] = [
+        {m: v for m, v in k.items() if not (m == "default_value" and v is None)}
+        for k in reversed(alias["keys"])
+    ]
+    assert _schema_ids_shared([("flight_booking", template), ("flight", alias)]) == []
+    alias["keys"] = alias["keys"][1:]
+    assert _schema_ids_shared([("flight_booking", template), ("flight", alias)]) != []
+
+
+def test_a_suggestion_without_a_patch_id_may_not_add_other() -> None:
+    added = {"key_name": "other", "key_type": "string", "required": False}
+    result = {"status": "success", "schema_update_suggestion": {"new_keys": [added]}}
+    violations = validate_message("sdsi/execution-result", result)
+    assert "SDSI-4.3-OTHER-RESERVED" in {v.requirement for v in violations}
+
+
+class _PatchedBadly(SdsiServer):
+    """The seeded seat patch, polled without parent_schema_id, as `edit` breaks it."""
+
+    edit: Any = None
+
+    def seat_patch(self) -> dict[str, Any]:
+        patch = super().seat_patch()
+        type(self).edit(patch)
+        return patch
+
+
+@pytest.mark.parametrize(
+    ("edit", "requirement"),
+    [
+        (lambda p: p.update(remove_keys=["passenger_count"]), "SDSI-6.2.2-BASE-KEY-NOT-REMOVED"),
+        (
+            lambda p: (
+                p.pop("parent_schema_id"),
+                p.update(modified_keys=[{"key_name": "passenger_count", "key_type": "string"}]),
+            ),
+            "SDSI-6.2.2-BASE-KEY-TYPE-UNCHANGED",
+        ),
+        (
+            lambda p: (
+                p.pop("parent_schema_id"),
+                p["new_keys"].append({**p["new_keys"][0], "key_name": "cabin_class"}),
+            ),
+            "SDSI-6.2.2-NO-KEY-COLLISION",
+        ),
+    ],
+)
+def test_a_patch_that_breaks_its_base_fails_however_it_says_so(edit: Any, requirement: str) -> None:
+    """A remove_keys member, and a patch polled for a schema without naming it its parent, passed
+    the rules on the base (only three removal members were read, and the base was found only
+    through parent_schema_id)."""
+    server = type("PatchedBadly", (_PatchedBadly,), {"edit": staticmethod(edit)})
+    changes = Variant("patched-badly", "", "", (), server)
+    collect = Collect()
+    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
+        options = run_options(
+            target=host.url, suites=("sdsi",), roles=("server",), cacert=host.cacert, timeout=5
+        )
+        asyncio.run(run(options, [collect]))
+    verdict = next(r for r in collect.results if r.requirement == requirement)
+    assert verdict.status is Status.FAIL, verdict
+
+
 # -- ACI --
+
+
+class _Rebased:
+    """The reference host, its document's rest base moved to a private name."""
+
+    mcp_tool = None
+
+    def apply(self, document: dict[str, Any]) -> Any:
+        document["transports"]["rest"]["base"] = "http://hotel.agents.svc.cluster.local:8080"
+        return document
+
+    def agent_for(self, reference: type) -> type:
+        return reference
+
+
+def test_plain_http_inside_a_private_network_may_be_secured_out_of_sight() -> None:
+    """ "such as TLS-protected channels": a mesh's sidecars or a VPN secure a cluster-local hop,
+    which the suite cannot see. It failed; loopback is still judged (waived on demand)."""
+    collect = Collect()
+    with serve(lambda base: woa_host.create_app(base, changes=_Rebased())) as host:
+        options = run_options(
+            target=host.url, suites=("aci",), roles=("invoked",), cacert=host.cacert, timeout=5
+        )
+        asyncio.run(run(options, [collect]))
+    verdict = next(
+        r for r in collect.results if r.requirement == "ACI-6-AGENTCONTEXT-CONFIDENTIALITY"
+    )
+    assert verdict.status is Status.SKIP and "private network" in verdict.message, verdict
+
+
+def test_a_long_random_path_segment_may_be_the_credential() -> None:
+    """A nanoid of 21 characters in the path (126 bits) is a credential the suite cannot take
+    away by dropping the query: no judgement, where the store failed."""
+    uri = "https://store.example/aci/contexts/V1StGXR8_Z5jdHi6B-myT?format=text"
+    assert _without_query(uri) is None
+    assert _without_query("https://store.example/aci/contexts/42?format=text") is not None
 
 
 def _context(**members: Any) -> dict[str, Any]:

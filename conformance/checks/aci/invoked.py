@@ -11,6 +11,8 @@ from ...bindings.aci import role_of
 from ...bindings.observed import NotObserved
 from ...report.model import Exchange
 from ...target import Target
+from ...target import is_loopback
+from ...target import on_the_open_internet
 from ...target import rest_config
 from ...validation import validate_message
 from ..preconditions import certifies
@@ -460,8 +462,10 @@ async def aci_6_expired_references_are_refused(target: Target) -> Verdict:
 
 @check("ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
 async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
-    """6: AgentContext messages travel over TLS: the endpoint of every invoked agent certified is
-    https. Read from the document, so a plain-HTTP host fails here rather than going untested.
+    """6: AgentContext messages travel over "secure underlying transport mechanisms, such as
+    TLS-protected channels": the endpoint of every invoked agent certified is https, or plain
+    HTTP only inside a private network, where a mesh or VPN the suite cannot see may secure it (a
+    skip). Read from the document, so a plain-HTTP host fails here rather than going untested.
     What a master sends goes to the suite's spies, a channel the suite chose
     (E-ACI-6-SPIES-CHANNEL): not judged."""
     roles = {r for r in ("invoked",) if r in target.options.roles}
@@ -514,4 +518,19 @@ async def aci_6_agent_contexts_travel_over_tls(target: Target) -> Verdict:
         return waived(
             f"plain HTTP on loopback ({plain[0]}), waived by --allow-http-loopback", *evidence
         )
-    return failed(f"AgentContexts would travel over plain HTTP to {plain}", *evidence)
+    # loopback is judged as every HTTPS rule judges it: waived with --allow-http-loopback
+    judged = [
+        url
+        for url in plain
+        if (on_the_open_internet(url) or is_loopback(url)) and not target.waives_plain_http(url)
+    ]
+    if not judged:
+        # inside a private network a service mesh or a VPN may secure the hop ("such as
+        # TLS-protected channels"): what carries it the suite cannot see
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"plain HTTP on a private network ({plain[0]}): a mesh or a VPN may secure it, which"
+            " the suite cannot see",
+            *evidence,
+        )
+    return failed(f"AgentContexts would travel over plain HTTP to {judged}", *evidence)

@@ -638,6 +638,9 @@ async def _store_check(target: Target, change: Callable[[str], str | None], stor
         return errored(f"fetching {changed}: {problem}", *evidence)
     if 400 <= status < 500:
         return passed(f"the store refused a reference with {story} ({status})", *evidence)
+    if 300 <= status < 400:
+        # sent to sign in (the suite follows no redirect): no context was served
+        return passed(f"the store redirected a reference with {story} ({status})", *evidence)
     return failed(f"the store answered {status} to a reference with {story}", *evidence)
 
 
@@ -667,6 +670,12 @@ _CREDENTIAL_PARAMETERS = frozenset(
 )
 
 
+def _unguessable(segment: str) -> bool:
+    """Whether a path segment looks like a secret: 16 characters or more of 10 kinds or more
+    (16 random base64url characters are 96 bits, a nanoid's 21 are 126)."""
+    return len(segment) >= 16 and len(set(segment)) >= 10
+
+
 def _without_query(uri: str) -> str | None:
     """The reference without its credential: the query parameters named like one, or, when none
     is and no path segment looks like a secret (long and random), the whole query. None: nothing
@@ -677,7 +686,7 @@ def _without_query(uri: str) -> str | None:
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     kept = [(k, v) for k, v in pairs if k.lower() not in _CREDENTIAL_PARAMETERS]
     if len(kept) == len(pairs):
-        if any(len(s) >= 24 and len(set(s)) >= 12 for s in parts.path.split("/")):
+        if any(_unguessable(s) for s in parts.path.split("/")):
             return None  # the credential may be in the path: removing the query proves nothing
         kept = []
     return urlunsplit(parts._replace(query=urlencode(kept), fragment=""))

@@ -65,6 +65,11 @@ def _beside(
     return pairs, refused
 
 
+#: Answers about the state of the resource or the server, not about the payload (RFC 9110 15.5.10,
+#: RFC 6585 4, RFC 9110 15.6.4).
+_STATE_NOT_PAYLOAD = frozenset({409, 429, 503})
+
+
 def _differential(
     pairs: list[tuple[Exchanged, Exchanged]], refused: list[str], success: str
 ) -> Verdict:
@@ -74,6 +79,10 @@ def _differential(
             f"{broken[0].label()}: {broken[0].reply.problem}",
             *[e.reply.exchange for e in broken[:3] if e.reply.exchange],
         )
+    # a conflict with the resource's state (economy sold out, a trip booked already) or a
+    # moment's unavailability refuses no payload: nothing to compare
+    aside = [e for e, _ in pairs if e.reply.status in _STATE_NOT_PAYLOAD]
+    pairs = [(e, base) for e, base in pairs if e.reply.status not in _STATE_NOT_PAYLOAD]
     wrong = [(e, base) for e, base in pairs if not e.reply.ok]
     if wrong:
         listed = "; ".join(
@@ -85,6 +94,13 @@ def _differential(
             *[e.reply.exchange for e, _ in wrong[:3] if e.reply.exchange],
         )
     if not pairs:
+        if aside:
+            return skipped(
+                Skip.INCONCLUSIVE,
+                f"every payload to judge was answered {aside[0].reply.status}: the state of the"
+                " resource or the server, not the payload",
+                *[e.reply.exchange for e in aside[:3] if e.reply.exchange],
+            )
         if refused:
             return skipped(
                 Skip.INCONCLUSIVE,

@@ -3,6 +3,7 @@ judged by the suite's message validation (schemas/sdsi/schema-template.json and 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ...bindings.observed import NotObserved
@@ -43,7 +44,7 @@ TEMPLATE_RULES = (
 )
 
 
-#: The rules of a key definition, judged on templates' keys and on patches' new keys alike.
+#: The rules of a key definition (on a patch's new keys: SDSI-6.2.2-PATCH-KEY-DEFINITIONS).
 KEY_RULES = frozenset(
     {
         "SDSI-4.1-KEY-DEFINITION-OBJECT",
@@ -97,13 +98,32 @@ def _schema_ids_shared(templates: list[tuple[str, Any]]) -> list[str]:
     for scenario, template in templates:
         if not isinstance(template, dict) or not isinstance(template.get("schema_id"), str):
             continue
-        earlier = seen.setdefault(template["schema_id"], (scenario, template.get("keys")))
-        if earlier[1] != template.get("keys"):
+        keys = _comparable(template.get("keys"))
+        earlier = seen.setdefault(template["schema_id"], (scenario, keys))
+        if earlier[1] != keys:
             problems.append(
                 f"{scenario}: schema_id {template['schema_id']!r} is also {earlier[0]}'s, with"
                 " other keys"
             )
     return problems
+
+
+def _comparable(keys: Any) -> Any:
+    """A template's keys as a set of definitions: in any order, a null default_value the same as
+    none (the suite's own reading of "no default")."""
+    if not isinstance(keys, list):
+        return keys
+    return sorted(
+        (
+            json.dumps(
+                {m: v for m, v in k.items() if not (m == "default_value" and v is None)},
+                sort_keys=True,
+            )
+            if isinstance(k, dict)
+            else json.dumps(k)
+        )
+        for k in keys
+    )
 
 
 async def _judge(requirement: str, target: Target) -> Verdict:
@@ -132,7 +152,9 @@ async def _judge(requirement: str, target: Target) -> Verdict:
         for where, patch, _ in found.patches()
         if isinstance(patch, dict) and patch.get("new_keys")
     ]
-    if requirement in KEY_RULES | _KEY_SHOULDS:
+    # (at MUST, the 4.1 rules bind templates: a patch's key definitions are
+    # SDSI-6.2.2-PATCH-KEY-DEFINITIONS's, a SHOULD, E-SDSI-6.2.2-PATCH-FORMAT)
+    if requirement in _KEY_SHOULDS:
         problems += [
             f"{where}: {v.path}: {v.message}"
             for where, patch in new_keys

@@ -486,7 +486,9 @@ async def woa_4_1_client_treats_description_as_untrusted(target: Any) -> Verdict
     session = await client_session(target)
     record = session["injection"]
     for host in (EXFIL, LINK_LOCAL):
-        if record.reached(host):
+        # a connection the client makes whatever the description says (a cloud SDK asking the
+        # metadata service for its credentials) is not the description's doing
+        if record.reached(host) and not session["plain"].reached(host):
             return failed(
                 f"the client asked the proxy to connect to {host}, a URL only the agent's"
                 " description names",
