@@ -14,26 +14,35 @@ text, which decides MUST compliance only under --strict.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 from typing import TypeVar
 
+import httpx
 import numpy as np
 
 from conformance.oracle.config import OracleConfig
 from conformance.oracle.encoders import DIMENSION
 from conformance.oracle.engine import Oracle
+from conformance.oracle.evolution import Candidate
 
+from .reference.aci_master import ContextStore
+from .reference.aci_master import Master
 from .reference.sdsi_evolution import Evolution
 from .reference.sdsi_server import REAL
 from .reference.sdsi_server import Moment
 from .reference.sdsi_server import SdsiError
 from .reference.sdsi_server import SdsiServer
+from .reference.woa_client import InvalidMessage
+from .reference.woa_client import Refused
+from .reference.woa_client import WoaClient
 
-__all__ = ["VARIANTS", "Variant"]
+__all__ = ["CLIENT_VARIABLE", "CLIENT_VARIANTS", "VARIANTS", "ClientVariant", "Variant"]
 
 T = TypeVar("T")
 
@@ -138,6 +147,38 @@ class _EncodesCaseSensitively(Evolution):
         return Oracle(replace(config, similarity_threshold=0.95), _CaseSensitive())
 
 
+class _BatchedOracle(Oracle):
+    """Takes up its queue of triggers at its next batch, two hours after a key leaves its trial,
+    not at once."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._due: dict[str, float] = {}
+        self._in_batch = False
+
+    def _drain(self, scenario: str, at: float) -> None:
+        if self._in_batch:
+            super()._drain(scenario, at)
+        elif self._queues.get(scenario):
+            self._due.setdefault(scenario, at + 2 * 3600)
+
+    def _advance(self, now: float) -> None:
+        super()._advance(now)
+        for scenario, due in list(self._due.items()):
+            if due <= now:
+                del self._due[scenario]
+                self._in_batch = True
+                try:
+                    super()._drain(scenario, due)
+                finally:
+                    self._in_batch = False
+
+
+class _ReleasesQueueInBatches(Evolution):
+    def oracle(self, config: OracleConfig) -> Oracle:
+        return _BatchedOracle(config)
+
+
 class _UnquotedExamples(Evolution):
     def serves(self, patch: dict[str, Any]) -> dict[str, Any]:
         patch = copy.deepcopy(patch)
@@ -194,6 +235,49 @@ class SoldOutInEconomy(SdsiServer):
         if isinstance(payload, dict) and "origin" in payload and "cabin_class" not in payload:
             raise SdsiError(409, "Sold out", "no seats left in economy")
         return super().execute(schema_id, payload, client_id, moment)
+
+
+class _InducesBooleans(Oracle):
+    def _induce(self, texts: list[str], cluster: int) -> Candidate:
+        induced = super()._induce(texts, cluster)
+        return replace(induced, key_type="boolean")
+
+
+class _BooleanKeys(Evolution):
+    def oracle(self, config: OracleConfig) -> Oracle:
+        return _InducesBooleans(config)
+
+
+class TypesItsKeys(_server(_BooleanKeys)):  # type: ignore[misc]
+    """Induces its keys as booleans ("window seat please" -> true) and refuses a value of another
+    type, withdrawn key or not."""
+
+    def _validate(
+        self, template: dict[str, Any], payload: dict[str, Any], client_id: str, moment: Moment
+    ) -> None:
+        for name, value in payload.items():
+            state = self.evolution.key_state(
+                template["scenario"], client_id, name, moment.now, moment.session
+            )
+            if state == "withdrawn" and not isinstance(value, bool):
+                raise SdsiError(
+                    422, "Wrong value type", f"{name!r} (kept for compatibility) is a boolean"
+                )
+        super()._validate(template, payload, client_id, moment)
+
+
+class CleansUpAfterTheTask(Master):
+    """Deletes the context it offloaded for a task once the task is done: the store kept it
+    available while the agents needed it."""
+
+    async def run_task(
+        self, given: Any, base: str, store: ContextStore, client: Any
+    ) -> dict[str, Any]:
+        before = set(store.entries)
+        out = await super().run_task(given, base, store, client)
+        for ident in set(store.entries) - before:
+            store.entries.pop(ident, None)
+        return out
 
 
 _CREDIT = {
@@ -263,6 +347,13 @@ VARIANTS: dict[str, Variant] = {
             expected=("SDSI-6.2.1-FRAGMENT-ENCODED",),
         ),
         Variant(
+            "queue-in-batches",
+            "releases a queued trigger at its next batch, two hours after a key leaves its trial",
+            "SDSI 6.2.3 queues triggers past the cap and does not say how soon one is released",
+            ("SDSI-6.2.3-TRIGGERS-QUEUED",),
+            _server(_ReleasesQueueInBatches),
+        ),
+        Variant(
             "unquoted-examples",
             "writes its mapping examples without quotes round the source",
             "SDSI 6.2.2 sets no syntax for a mapping example",
@@ -321,11 +412,105 @@ VARIANTS: dict[str, Variant] = {
             test_mode=False,
         ),
         Variant(
+            "boolean-keys",
+            "induces its keys as booleans and refuses a withdrawn key's value of another type",
+            "SDSI 6.2.2 lets a server choose an induced key's type; 6.2.3 keeps a withdrawn key"
+            " accepted, not any value of it",
+            ("SDSI-6.2.3-WITHDRAWN-KEY-ACCEPTED",),
+            TypesItsKeys,
+        ),
+        Variant(
+            "cleans-up-after-the-task",
+            "deletes a task's offloaded context once the task is done",
+            'ACI 6: the store "maintains the integrity and availability of the stored context"'
+            " while it is needed; its expiry SHOULD prevent long-term persistence",
+            ("ACI-6-MASTER-TRUSTS-STORAGE",),
+            CleansUpAfterTheTask,
+        ),
+        Variant(
             "attribution-key",
             "serves every client a photo_credit key (an attribution line)",
             "SDSI 7 asks authentication for keys that touch payment, identity or access control",
             ("SDSI-7-UPDATES-AUTHENTICATED",),
             ServesAnAttributionKey,
+        ),
+    )
+}
+
+
+# -- the WoA client: what its requests may be, as the text allows --
+
+#: The environment variable that makes the reference client's command (mocks/woa_client.py) a
+#: variant, as WOA_CLIENT_FAULT makes it a fault.
+CLIENT_VARIABLE = "WOA_CLIENT_VARIANT"
+
+
+class _WritesJsonOtherwise(WoaClient):
+    def encodes(self, envelope: dict[str, Any]) -> bytes:
+        # members in another order, tabs and line breaks, every solidus and non-ASCII escaped
+        reordered = dict(reversed(list(envelope.items())))
+        text = json.dumps(reordered, indent="\t", ensure_ascii=True).replace("/", "\\/")
+        return text.replace("\n", "\r\n").encode()
+
+
+class _LabelsCharset(WoaClient):
+    def request(self) -> tuple[str, str]:
+        return "POST", "application/json; charset=utf-8"
+
+
+class _SendsMoreHeaders(WoaClient):
+    def headers(self, content_type: str) -> dict[str, str]:
+        return {
+            "Content-Type": content_type,
+            "Accept": "application/json, application/problem+json",
+            "User-Agent": "variant-client/1.0",
+            "X-Request-Id": "3f1e0c7a-variant",
+        }
+
+
+class _CrawlsFirst(WoaClient):
+    async def invoke_from(self, document_url: str, *arguments: Any, **options: Any) -> Any:
+        origin = document_url.removesuffix("/.well-known/woa.json")
+        with contextlib.suppress(Refused, InvalidMessage, httpx.HTTPError):
+            async with self._client() as client:
+                await self._send(client, "GET", f"{origin}/robots.txt")
+        return await super().invoke_from(document_url, *arguments, **options)
+
+
+@dataclass(frozen=True)
+class ClientVariant:
+    name: str
+    description: str
+    allowed_by: str
+    agent: type[WoaClient]
+
+
+CLIENT_VARIANTS: dict[str, ClientVariant] = {
+    v.name: v
+    for v in (
+        ClientVariant(
+            "json-written-otherwise",
+            "writes its envelope with members reversed, tabs and CRLF, escaped solidus",
+            "RFC 8259 sections 2, 4 and 7",
+            _WritesJsonOtherwise,
+        ),
+        ClientVariant(
+            "charset-label",
+            "labels its envelope application/json; charset=utf-8",
+            "RFC 8259 section 11: the parameter has no effect",
+            _LabelsCharset,
+        ),
+        ClientVariant(
+            "more-headers",
+            "capitalizes its header names and sends a User-Agent and a request id",
+            "RFC 9110 section 5.1: field names are case-insensitive, unknown fields ignored",
+            _SendsMoreHeaders,
+        ),
+        ClientVariant(
+            "crawls-first",
+            "asks the origin for /robots.txt before it invokes",
+            "no sentence binds what else a client asks a host",
+            _CrawlsFirst,
         ),
     )
 }

@@ -27,6 +27,8 @@ from .reference.woa_client import ClientPolicy
 from .reference.woa_client import InvalidMessage
 from .reference.woa_client import Refused
 from .reference.woa_client import WoaClient
+from .variants import CLIENT_VARIABLE
+from .variants import CLIENT_VARIANTS
 
 __all__ = ["answer", "main"]
 
@@ -53,11 +55,20 @@ async def answer(
     if len(arguments) != 5:
         return 2, "", _USAGE + "\n"
     document, agent, operation, input_file, cacert = arguments
-    fault = environ.get(VARIABLE, "")
+    fault, variant = environ.get(VARIABLE, ""), environ.get(CLIENT_VARIABLE, "")
     if fault and fault not in CLIENT_FAULTS:
         return 2, "", f"unknown {VARIABLE} {fault!r}\n"
+    if variant and variant not in CLIENT_VARIANTS:
+        return 2, "", f"unknown {CLIENT_VARIABLE} {variant!r}\n"
     cache = environ.get("WOA_CLIENT_CACHE_DIR")
-    client = (CLIENT_FAULTS[fault].agent if fault else WoaClient)(
+    kind = (
+        CLIENT_FAULTS[fault].agent
+        if fault
+        else CLIENT_VARIANTS[variant].agent
+        if variant
+        else WoaClient
+    )
+    client = kind(
         _policy_from(environ),
         cacert=Path(cacert),
         cache_dir=Path(cache) if cache else None,

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .faults.woa_client import command_prefix
+from .variants import CLIENT_VARIABLE
 from .woa_client import answer
 
 __all__ = ["client_daemon"]
@@ -75,8 +76,12 @@ def client_daemon() -> Iterator[Callable[..., str]]:
                     raise RuntimeError("the reference client's daemon did not start")
                 time.sleep(0.02)
 
-            def command(fault: str | None = None, *, minimal: bool = False) -> str:
-                prefix = command_prefix(fault, minimal=minimal)
+            def command(
+                fault: str | None = None, *, minimal: bool = False, variant: str | None = None
+            ) -> str:
+                prefix = command_prefix(fault, minimal=minimal) + (
+                    f"{CLIENT_VARIABLE}={shlex.quote(variant)} " if variant else ""
+                )
                 forward = " ".join(
                     shlex.quote(p) for p in (sys.executable, "-S", "-E", str(FORWARD))
                 )

@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -158,6 +160,9 @@ class Spies:
     #: show, short enough for a quick run
     delay: float = 0.06
     runs: dict[str, SpyRun] = field(default_factory=dict)
+    #: how a spy fetches the ContextURI it is handed, while the master waits for its answer, as
+    #: the agent would (None: the suite fetches each after the task)
+    fetch: Callable[[str], Awaitable[tuple[int | None, str]]] | None = None
 
     def document_url(self, run: str) -> str:
         return f"{self.base}/runs/{run}/.well-known/woa.json"
@@ -277,6 +282,8 @@ def spies_app(spies: Spies) -> Starlette:
             None,
         )
         record.reference = uri or ""
+        if uri and spies.fetch is not None:
+            record.fetched = (uri, *await spies.fetch(uri))
         await run.hold(spy, spies.delay)
         record.answered = stamp(request.scope, "answered")
         if context is None:

@@ -355,10 +355,15 @@ class Oracle:
             1 for k in self._keys.values() if k.scenario == scenario and k.state == "experimental"
         )
 
+    def _induce(self, texts: list[str], cluster: int) -> evolution.Candidate:
+        """Intent induction: the candidate key of a cluster's fragments (a server that induces
+        otherwise, another type say, overrides this)."""
+        return evolution.induce(texts, cluster)
+
     def _evolve(self, trigger: _Trigger, at: float, from_state: str | None) -> None:
         """Intent induction, conflict detection and patch packaging for one triggered cluster."""
         scenario, client = self._clusters[trigger.cluster].pool
-        candidate = evolution.induce(trigger.texts, trigger.cluster)
+        candidate = self._induce(trigger.texts, trigger.cluster)
         base = self.config.base_schemas.get(scenario, {})
         parent = str(base.get("schema_id", scenario))
         self._patch_count += 1

@@ -102,7 +102,7 @@ STOP_WORDS = frozenset(
         "lets",
     ]
 )
-NEUTRAL = {"integer": 0, "string": ""}
+NEUTRAL: dict[str, Any] = {"integer": 0, "number": 0, "string": "", "boolean": False}
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,8 @@ class Candidate:
 
 
 def _value(text: str, key_type: str) -> Any:
+    if key_type == "boolean":
+        return True  # the wish was made
     if key_type == "integer":
         match = _NUMBER.search(text)
         return int(match.group()) if match else 0

@@ -601,8 +601,10 @@ def _templated(judge: Callable[[dict[str, Any], dict[str, Any], Any], Iterator[V
 
 @rule("sdsi/payload-message")
 def SDSI_4_3_OTHER_VALUE_STRING_OR_ARRAY(message: Any, _: Context) -> Iterator[Violation]:
-    other = message.get("other") if isinstance(message, dict) and "payload" not in message else None
-    if other is not None and not (
+    if not isinstance(message, dict) or "payload" in message or "other" not in message:
+        return  # nested, "other" is the schema's to judge
+    other = message["other"]
+    if not (
         isinstance(other, str)
         or (isinstance(other, list) and all(isinstance(o, str) for o in other))
     ):

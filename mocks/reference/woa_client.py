@@ -170,6 +170,17 @@ class WoaClient:
         envelope["input"] = value
         return envelope
 
+    def encodes(self, envelope: dict[str, Any]) -> bytes:
+        """The envelope's bytes: compact JSON (RFC 8259)."""
+        return json.dumps(envelope, separators=(",", ":")).encode()
+
+    def headers(self, content_type: str) -> dict[str, str]:
+        """The fields of an invocation request (WoA 4.3.1)."""
+        return {
+            "content-type": content_type,
+            **({} if self.minimal else {"accept": "application/json"}),
+        }
+
     # -- the client --
 
     def _client(self) -> httpx.AsyncClient:
@@ -334,11 +345,8 @@ class WoaClient:
                 client,
                 method,
                 url,
-                content=json.dumps(envelope, separators=(",", ":")).encode(),
-                headers={
-                    "content-type": content_type,
-                    **({} if self.minimal else {"accept": "application/json"}),
-                },
+                content=self.encodes(envelope),
+                headers=self.headers(content_type),
             )
         answer = parse_json(body)
         if not 200 <= response.status_code < 300:

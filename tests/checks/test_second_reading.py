@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import uuid
 from types import SimpleNamespace
 from typing import Any
+from typing import ClassVar
 
 import pytest
 from starlette.applications import Starlette
@@ -16,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conformance.bindings import DocumentFetch
+from conformance.bindings.sdsi import CAPABILITY as SDSI_CAPABILITY
 from conformance.checks import CHECKS
 from conformance.checks.aci.master import _without_query
 from conformance.checks.registry import Verdict
@@ -262,6 +265,18 @@ def test_a_connection_made_in_every_scenario_is_not_the_descriptions_doing() -> 
     assert verdict.status is Status.FAIL
 
 
+def test_a_second_run_that_sent_nothing_reused_nothing() -> None:
+    """Run 1 invoked echo on origin A; run 2 ended before it fetched B's document: it failed as
+    having "reused what it knew of echo". Two invocations on A with B never fetched still fail."""
+    echo_on_a = ("POST", "/a/echo", _ECHO)
+    crashed = _session({"same-id": [echo_on_a]})
+    verdict = _client_verdict("woa_4_1_client_tells_same_ids_apart", crashed)
+    assert verdict.status is Status.ERROR, verdict
+    reused = _session({"same-id": [echo_on_a, echo_on_a]})
+    verdict = _client_verdict("woa_4_1_client_tells_same_ids_apart", reused)
+    assert verdict.status is Status.FAIL, verdict
+
+
 def test_names_no_public_registry_delegates_are_not_on_the_open_internet() -> None:
     for private in ("http://agents.corp", "http://agents.intranet", "http://box.localdomain"):
         assert not on_the_open_internet(private), private
@@ -328,6 +343,125 @@ def test_a_suggestion_without_a_patch_id_may_not_add_other() -> None:
     result = {"status": "success", "schema_update_suggestion": {"new_keys": [added]}}
     violations = validate_message("sdsi/execution-result", result)
     assert "SDSI-4.3-OTHER-RESERVED" in {v.requirement for v in violations}
+
+
+def _client_checked(check: str, latte_payload: Any) -> Verdict:
+    """An SDSI client check on a session whose client mapped the two scenarios' utterances well,
+    and sent `latte_payload` for the utterance no scenario fits."""
+    from conformance.checks.sdsi.client import UTTERANCES
+    from conformance.checks.sdsi.client import ClientSession as SdsiSession
+    from conformance.checks.sdsi.client import Drive
+
+    flight = sdsi_figure(2)
+    session = SdsiSession(templates={"flight_booking": flight})
+
+    def executed(payload: Any) -> list[Any]:
+        return [SimpleNamespace(operation="execute", input=payload)]
+
+    session.drives = [
+        Drive(
+            "flight_booking", str(UTTERANCES["flight_booking"]), records=executed(sdsi_figure(4))
+        ),
+        Drive(None, UTTERANCES[None], records=executed(latte_payload)),
+    ]
+
+    class Driven:
+        observed = None
+        document: ClassVar[dict[str, Any]] = {}
+
+        async def memo(self, key: str, work: Any) -> Any:
+            return session
+
+    verdict: Verdict = asyncio.run(CHECKS[check].function(Driven()))  # type: ignore[arg-type]
+    return verdict
+
+
+def test_a_payload_for_an_utterance_no_scenario_fits_is_judged_by_its_schema() -> None:
+    """Asked for a latte, a client sent flight_booking's schema_id with no required key and an
+    object in "other": both rules passed (only mapped utterances were judged)."""
+    latte = {"schema_id": "flight_booking_v1", "payload": {"other": {"drink": "latte"}}}
+    for check in ("sdsi_3_2_payload_required_keys", "sdsi_4_3_other_value_string_or_array"):
+        assert _client_checked(check, latte).status is Status.FAIL, check
+    flat_null = {"schema_id": "flight_booking_v1", "other": None}
+    verdict = _client_checked("sdsi_4_3_other_value_string_or_array", flat_null)
+    assert verdict.status is Status.FAIL
+
+
+def _cookie_session_server() -> Starlette:
+    """An SDSI server over WoA REST that keeps what a client negotiated in a cookie session and
+    gives the session a new id at every negotiation (the old id stops working)."""
+    templates = {t["scenario"]: t for t in (sdsi_figure(2), sdsi_figure(10))}
+    sessions: dict[str, set[str]] = {}
+    operation = {"description": "-", "inputs": {"type": "object"}, "outputs": {"type": "object"}}
+    document = {
+        "woa_version": "1",
+        "transports": {
+            "rest": {"base": "https://h.example", "invoke_path": "/agents/{agent_id}/invoke"}
+        },
+        "agents": [
+            {
+                **AGENT,
+                "id": "srv",
+                "capabilities": [SDSI_CAPABILITY],
+                "operations": [
+                    {
+                        **operation,
+                        "name": "get_schema_template",
+                        "inputs": {
+                            "type": "object",
+                            "properties": {"scenario": {"enum": list(templates)}},
+                        },
+                    },
+                    {**operation, "name": "execute"},
+                ],
+            }
+        ],
+    }
+
+    async def invoke(request: Any) -> Response:
+        envelope = json.loads(await request.body())
+        given = envelope.get("input") or {}
+        known = sessions.pop(request.cookies.get("sdsi_session", ""), set())
+        if envelope.get("operation") == "get_schema_template":
+            template = templates[given["scenario"]]
+            session = uuid.uuid4().hex
+            sessions[session] = {*known, template["schema_id"]}
+            answer = Response(json.dumps(template), media_type="application/json")
+            answer.set_cookie("sdsi_session", session)
+            return answer
+        sessions[request.cookies.get("sdsi_session", "")] = known
+        if given.get("schema_id") not in known:
+            return Response(
+                json.dumps({"title": "negotiate first", "status": 409}),
+                status_code=409,
+                media_type="application/problem+json",
+            )
+        return Response(json.dumps({"status": "confirmed"}), media_type="application/json")
+
+    return Starlette(
+        routes=[
+            Route(
+                "/.well-known/woa.json",
+                lambda _: Response(json.dumps(document), media_type="application/woa+json"),
+            ),
+            Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
+        ]
+    )
+
+
+def test_a_session_kept_in_a_rotating_cookie_is_the_application_layers() -> None:
+    """The payload sent alone carried the run's first cookie, which the negotiation on the fresh
+    connection had retired: the server failed as keeping state on the connection."""
+    app = _cookie_session_server()
+    collect = Collect()
+    options = run_options(
+        target="https://h.example", suites=("sdsi",), roles=("server",), transport=in_process(app)
+    )
+    asyncio.run(run(options, [collect]))
+    verdict = next(
+        r for r in collect.results if r.requirement == "SDSI-3.1-SESSION-STATE-OUTSIDE-PROTOCOL"
+    )
+    assert verdict.status is Status.PASS, verdict
 
 
 class _PatchedBadly(SdsiServer):

@@ -96,6 +96,11 @@ async def _gather(target: Target) -> MasterSession:
         return response.status, response.body.decode("utf-8", errors="replace")
 
     spies = Spies(delay=0.0 if target.replay else Spies.delay)  # a replay has the recorded times
+    if not target.options.in_process:
+        # the spies fetch a reference while the master waits, as its agent would: a store may
+        # clean up once the task is done (the spies of an in-process run serve from a thread of
+        # their own, which cannot use the run's client: the suite fetches after the task there)
+        spies.fetch = fetch
     session = MasterSession()
     gate = asyncio.Semaphore(max(1, target.options.parallel))
 
@@ -104,7 +109,7 @@ async def _gather(target: Target) -> MasterSession:
         async with gate:
             run.reply = await master.run_task(QUERIES[scenario], spies.document_url(name))
         for record in run.spies.received:
-            if record.reference:
+            if record.reference and record.fetched is None:
                 record.fetched = (record.reference, *await fetch(record.reference))
         return run
 

@@ -221,11 +221,27 @@ _NEEDS_TEMPLATE = frozenset(
 def _payload_rule(requirement: str, success: str) -> Any:
     async def judge(target: Target) -> Verdict:
         found = await _session(target, watched=True)
+        by_schema = {
+            t["schema_id"]: t
+            for t in found.templates.values()
+            if isinstance(t, dict) and isinstance(t.get("schema_id"), str)
+        }
+
+        def template_of(drive: Drive, payload: Any) -> Any:
+            """The template the payload names (its schema_id), else its utterance's scenario's:
+            a payload for an utterance no scenario fits is judged by the one it names."""
+            named = payload.get("schema_id") if isinstance(payload, dict) else None
+            return (
+                by_schema.get(named)
+                if isinstance(named, str) and named in by_schema
+                else (found.templates.get(drive.scenario or ""))
+            )
+
         sent = [
-            (d, p)
-            for d in _mapped(found)
+            (d, p, template_of(d, p))
+            for d in found.drives
             for p in d.payloads()
-            if requirement not in _NEEDS_TEMPLATE or d.scenario in found.templates
+            if requirement not in _NEEDS_TEMPLATE or template_of(d, p) is not None
         ]
         if not sent and found.observed:
             raise NotObserved("no payload passed by whose template passed by too")
@@ -234,11 +250,9 @@ def _payload_rule(requirement: str, success: str) -> Any:
                 Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances"
             )
         problems = [
-            f"{d.scenario}: {v.path}: {v.message}"
-            for d, p in sent
-            for v in validate_message(
-                "sdsi/payload-message", p, template=found.templates.get(d.scenario or "")
-            )
+            f"{d.scenario or repr(d.utterance[:40])}: {v.path}: {v.message}"
+            for d, p, template in sent
+            for v in validate_message("sdsi/payload-message", p, template=template)
             if v.requirement == requirement
         ]
         return _verdict(found, problems, success)

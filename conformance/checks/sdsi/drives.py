@@ -347,7 +347,8 @@ def plan_lifecycle(scenario: str, config: OracleConfig, template: dict[str, Any]
         use_at,
         clients[0],
         [],
-        uses=lambda d: {n: "window seat"} if (n := _key_name(d)) else {},
+        # a value of the type the key was served with: a server may check it, withdrawn or not
+        uses=lambda d: {n: _value_for(d)} if (n := _key_name(d)) else {},
         oracle_keys={name: "window seat"} if name else None,
     )
     plan.drive.notes.update(fired=fired, trial_end=trial_end, grace_end=grace_end, use_at=use_at)
@@ -547,6 +548,9 @@ def plan_queue(scenario: str, config: OracleConfig, template: dict[str, Any]) ->
     # a neutral payload: a server may take up its queue only when a request comes
     plan.send(drained - 30, clients[0], [])
     plan.checkpoint("drained", drained, clients[0])
+    # a server may release its queue at its next batch: a day later, once more
+    plan.send(drained + DAY - 30, clients[0], [])
+    plan.checkpoint("drained-later", drained + DAY, clients[0])
     return plan
 
 

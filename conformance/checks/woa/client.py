@@ -634,13 +634,20 @@ async def woa_4_1_client_tells_same_ids_apart(target: Any) -> Verdict:
     first, second = scenario_host("same-id"), scenario_host("same-id-b")
     if not record.invocations:
         return _no_invocation(record)
-    later = [
-        r
-        for r in record.invocations
-        if r.method == "POST"
-        and r.at >= max((d.at for d in record.documents if d.host == second), default=0.0)
-    ]
-    on_a = [r for r in later if r.host == first or r.path.split("?")[0].startswith("/a/")]
+    posts = [r for r in record.invocations if r.method == "POST"]
+    fetched_b = [d.at for d in record.documents if d.host == second]
+
+    def for_a(r: SpyRequest) -> bool:
+        return r.host == first or r.path.split("?")[0].startswith("/a/")
+
+    if fetched_b:
+        later = [r for r in posts if r.at >= max(fetched_b)]
+        on_a = [r for r in later if for_a(r)]
+    else:
+        # B's document never fetched: the second run either reused what it knew of echo on A
+        # (a second invocation there) or did nothing (one, the first run's)
+        later = []
+        on_a = [r for r in posts if for_a(r)][1:]
     if on_a:
         return failed(
             f"asked to invoke echo from {second}'s document, the client invoked"
