@@ -65,6 +65,7 @@ def _rss_mb() -> float:
     return int(status.split("VmRSS:")[1].split()[0]) / 1024
 
 
+@pytest.mark.timeout(400)  # a hundred whole certifications: about 100 s alone, more beside others
 def test_one_live_server_certified_a_hundred_times_stays_the_same_and_keeps_nothing() -> None:
     """A team gating every commit on one staging server: the reference certified 100 times with
     every draft (80 one after another, then 4 at a time), its state kept from run to run. Every
