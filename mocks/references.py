@@ -8,6 +8,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 from functools import cached_property
+from typing import TYPE_CHECKING
 from typing import Any
 
 from conformance.usecases.references import AgentIds
@@ -19,6 +20,9 @@ from .faults.woa_client import CLIENT_FAULTS
 from .faults.woa_client import ClientFault
 from .faults.woa_client import command_prefix
 from .serve import serve_host
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 __all__ = ["REFERENCES", "ReferenceAgents"]
 
@@ -38,10 +42,19 @@ class ReferenceAgents:
 
     serve_host = staticmethod(serve_host)
 
-    def create_app(self, base: str) -> Any:
+    @cached_property
+    def variants(self) -> Mapping[str, Variant]:
+        from .variants import VARIANTS
+
+        return VARIANTS
+
+    def create_app(self, base: str, variant: str | None = None) -> Any:
         from .reference.woa_host import create_app
 
-        return create_app(base)
+        if variant is None:
+            return create_app(base)
+        changes = self.variants[variant]
+        return create_app(base, changes.test_mode, changes=changes)
 
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
         prefix = command_prefix(fault, minimal=minimal)

@@ -20,9 +20,11 @@ from ..usecases.mutation import Varied
 from ..usecases.mutation import equivalents
 from ..usecases.mutation import judge
 from ..usecases.mutation import plan
+from ..usecases.mutation import plan_variants
 from ..usecases.mutation import plan_variations
 from ..usecases.mutation import record
 from ..usecases.mutation import vary
+from ..usecases.mutation import vary_agent
 from ._console import console
 from ._console import fail_usage
 from ._console import progress_bar
@@ -36,9 +38,11 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
     baselines, answers = await record()
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
     variations = [v for v in plan_variations(answers) if v.draft in suites]
+    variants = plan_variants()
     reviewed = equivalents()
     gate = asyncio.Semaphore(jobs)
-    with progress_bar("mutants and variations", len(mutants) + len(variations)) as advance:
+    total = len(mutants) + len(variations) + len(variants)
+    with progress_bar("mutants and variations", total) as advance:
 
         async def judged(mutant: Mutant) -> Outcome:
             # each mutant has an app of its own: they can wait on their timers side by side
@@ -53,8 +57,16 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
             advance(outcome.verdict)
             return outcome
 
+        async def agent_varied(name: str) -> Varied:
+            async with gate:
+                outcome = await vary_agent(name, baselines)
+            advance(outcome.verdict)
+            return outcome
+
         outcomes = await asyncio.gather(*(judged(m) for m in mutants))
-        return list(outcomes), list(await asyncio.gather(*(varied(v) for v in variations)))
+        answered = await asyncio.gather(*(varied(v) for v in variations))
+        agents = await asyncio.gather(*(agent_varied(n) for n in variants))
+        return list(outcomes), [*answered, *(v for v in agents if v.draft in suites)]
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
@@ -150,8 +162,10 @@ def mutate(
 
     Then the conformant variations: the same answers changed in ways the text allows (members
     reordered, whitespace, escapes, a charset label, header case, extra headers, a chunked body,
-    a slower answer). Every one must pass: one that newly fails or errors a requirement is an
-    over-assertion, named with the requirement, and exits 1."""
+    a slower answer), and the reference agents' conformant variants (mocks/variants.py: another
+    encoder, a merged wish, a queue released in batches ...). Every one must pass: one that newly
+    fails or errors a requirement is an over-assertion, named with the requirement, and exits
+    1."""
     suites = set(suite or ["woa", "sdsi", "aci"])
     if suites - {"woa", "sdsi", "aci"}:
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
@@ -175,13 +189,14 @@ def mutate(
         )
     over = [v for v in variations if v.verdict == "over"]
     tried = [v for v in variations if v.verdict != "not-applied"]
+    of_agents = sum(not v.site for v in tried)
     console.print(
-        f"{len(tried)} variations, "
+        f"{len(tried)} variations ({len(tried) - of_agents} of answers, {of_agents} of agents), "
         + (f"{len(over)} failed (over-assertions)" if over else "all passed")
     )
     for v in over:
         console.print(
-            f"  over-assertion: {', '.join(v.requirements)} failed {v.variation.id}", markup=False
+            f"  over-assertion: {', '.join(v.requirements)} failed {v.name}", markup=False
         )
     operators = Counter((o.mutant.operator, o.verdict) for o in outcomes)
     by_requirement = Counter(r for o in outcomes for r in o.requirements)
@@ -213,8 +228,8 @@ def mutate(
             "by_requirement": _by_requirement(tried),
             "outcomes": [
                 {
-                    "variation": v.variation.id,
-                    "site": f"{v.variation.site.method} {v.variation.site.path}",
+                    "variation": v.name,
+                    "site": v.site,
                     "verdict": v.verdict,
                     "failed": v.requirements,
                     "judged": v.judged,
@@ -250,5 +265,5 @@ def _by_requirement(variations: list[Varied]) -> dict[str, dict[str, object]]:
             row = table.setdefault(requirement, {"variations": 0, "failed": []})
             row["variations"] = int(str(row["variations"])) + 1
             if requirement in v.requirements:
-                row["failed"].append(v.variation.id)  # type: ignore[attr-defined]
+                row["failed"].append(v.name)  # type: ignore[attr-defined]
     return dict(sorted(table.items()))

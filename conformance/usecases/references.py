@@ -27,6 +27,7 @@ __all__ = [
     "References",
     "ReferencesMissing",
     "Served",
+    "Variant",
     "references",
 ]
 
@@ -81,9 +82,23 @@ class AgentIds:
     invoked: frozenset[str]
 
 
+class Variant(Protocol):
+    """A conformant variant of a reference agent: what it does that the text allows, the
+    requirements it bears on, and the SHOULD readings it may fail."""
+
+    @property
+    def description(self) -> str: ...
+    @property
+    def bears_on(self) -> tuple[str, ...]: ...
+    @property
+    def expected(self) -> tuple[str, ...]: ...
+
+
 class References(Protocol):
     @property
     def faults(self) -> Mapping[str, Described]: ...
+    @property
+    def variants(self) -> Mapping[str, Variant]: ...
     @property
     def client_faults(self) -> Mapping[str, Described]: ...
     @property
@@ -103,9 +118,9 @@ class References(Protocol):
         fault, or minimal."""
         ...
 
-    def create_app(self, base: str) -> Any:
+    def create_app(self, base: str, variant: str | None = None) -> Any:
         """The healthy reference host as an ASGI app whose origin is `base` (for in-process
-        runs)."""
+        runs), or one of its conformant `variant`s."""
         ...
 
     def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:

@@ -96,11 +96,16 @@ async def _gather(target: Target) -> MasterSession:
         return response.status, response.body.decode("utf-8", errors="replace")
 
     spies = Spies(delay=0.0 if target.replay else Spies.delay)  # a replay has the recorded times
-    if not target.options.in_process:
-        # the spies fetch a reference while the master waits, as its agent would: a store may
-        # clean up once the task is done (the spies of an in-process run serve from a thread of
-        # their own, which cannot use the run's client: the suite fetches after the task there)
-        spies.fetch = fetch
+    loop = asyncio.get_running_loop()
+
+    async def fetch_for_spy(uri: str) -> tuple[int | None, str]:
+        # the spies of an in-process run serve from a thread of their own: the run's client is
+        # this loop's
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(fetch(uri), loop))
+
+    # the spies fetch a reference while the master waits, as its agent would: a store may clean
+    # up once the task is done
+    spies.fetch = fetch_for_spy if target.options.in_process else fetch
     session = MasterSession()
     gate = asyncio.Semaphore(max(1, target.options.parallel))
 

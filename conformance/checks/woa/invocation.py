@@ -612,9 +612,13 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
         assert probe.response is not None
         if 200 <= probe.response.status < 300 or _succeeded_elsewhere(probe, document):
             return None  # a success under another status is WOA-5.2-SUCCESS-2XX's
-        if probe.response.status in (429, 503):
-            # temporarily unable, as the erratum's proposal lets a host say
-            return _Aside(f"the host said it was temporarily unable ({probe.response.status})")
+        if probe.response.status in (409, 429, 503):
+            # temporarily unable, as the erratum's proposal lets a host say, or a conflict with
+            # the state of what the input asks (a trip booked already, a class sold out)
+            return _Aside(
+                f"the host answered {probe.response.status}: the state of the resource or the"
+                " server, not the input"
+            )
         return f"refused a schema-valid input with {probe.response.status}"
 
     return await _verdict(

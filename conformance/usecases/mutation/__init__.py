@@ -10,9 +10,11 @@ from .engine import Varied
 from .engine import equivalents
 from .engine import judge
 from .engine import plan
+from .engine import plan_variants
 from .engine import plan_variations
 from .engine import record
 from .engine import vary
+from .engine import vary_agent
 from .operators import OPERATORS
 from .variations import VARIATIONS
 
@@ -26,7 +28,9 @@ __all__ = [
     "equivalents",
     "judge",
     "plan",
+    "plan_variants",
     "plan_variations",
     "record",
     "vary",
+    "vary_agent",
 ]

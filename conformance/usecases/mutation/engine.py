@@ -34,6 +34,7 @@ from ...engine.runner import run
 from ...report import ResultRecorded
 from ...report import Status
 from ...report.outcome import told
+from ...requirements import catalogue
 from ...target import run_options
 from ..references import references
 from .middleware import Mutating
@@ -53,9 +54,11 @@ __all__ = [
     "equivalents",
     "judge",
     "plan",
+    "plan_variants",
     "plan_variations",
     "record",
     "vary",
+    "vary_agent",
 ]
 
 TARGET = "https://host.test"
@@ -128,19 +131,29 @@ Verdicts = dict[str, tuple[Status, str]]  # requirement -> (status, level)
 
 @dataclass
 class Varied:
-    variation: Mutant
+    """What certifying one conformant variation gave: of an answer (`site` the request it
+    changes) or of a reference agent (no site)."""
+
+    name: str  # "reorder-members POST /agents/x/invoke", or "variant boolean-keys"
+    site: str
+    draft: str
     verdict: str  # passed, over, not-applied
     requirements: list[str] = field(default_factory=list)  # what newly failed or errored
-    #: the requirements judged (passed or failed) on evidence from the varied site
+    #: the requirements judged (passed or failed) on evidence from the varied site, or, for a
+    #: variant of an agent, those it bears on
     judged: list[str] = field(default_factory=list)
 
 
 async def _certify(
-    config: str, middleware: Mutating, touched: dict[str, set[Site]] | None = None
+    config: str,
+    middleware: Mutating,
+    touched: dict[str, set[Site]] | None = None,
+    variant: str | None = None,
 ) -> tuple[Verdicts, str]:
-    """The verdicts of the reference behind `middleware`, and what decided the run's outcome;
-    `touched` gathers the sites each judged requirement's evidence comes from."""
-    app = references().create_app(TARGET)
+    """The verdicts of the reference (or its conformant `variant`) behind `middleware`, and what
+    decided the run's outcome; `touched` gathers the sites each judged requirement's evidence
+    comes from."""
+    app = references().create_app(TARGET, variant)
     middleware.app = app
     suites, roles = CONFIGS[config]
     verdicts: Verdicts = {}
@@ -333,11 +346,52 @@ async def vary(variation: Mutant, baseline: Verdicts) -> Varied:
     touched: dict[str, set[Site]] = {}
     verdicts, _ = await _certify(variation.config, middleware, touched)
     if not middleware.applied:
-        return Varied(variation, "not-applied")
+        return Varied(variation.id, _where(variation), variation.draft, "not-applied")
     newly = sorted(
         r
         for r, (status, _) in verdicts.items()
         if status in (Status.FAIL, Status.ERROR) and baseline.get(r, (None,))[0] != status
     )
     judged = sorted(r for r, sites in touched.items() if variation.site in sites)
-    return Varied(variation, "over" if newly else "passed", newly, judged)
+    verdict = "over" if newly else "passed"
+    return Varied(variation.id, _where(variation), variation.draft, verdict, newly, judged)
+
+
+def _where(mutant: Mutant) -> str:
+    return f"{mutant.site.method} {mutant.site.path}"
+
+
+def _variant_config(name: str) -> str:
+    """The certification that judges a variant: that of the draft and role it bears on."""
+    bears_on = references().variants[name].bears_on
+    requirement = catalogue()[bears_on[0]]
+    if requirement.draft == "sdsi":
+        return "sdsi"
+    return "aci-master" if requirement.role == "master" else "aci-invoked"
+
+
+def plan_variants() -> list[str]:
+    """The reference agents' conformant variants (mocks/variants.py), by name."""
+    return sorted(references().variants)
+
+
+async def vary_agent(name: str, baselines: dict[str, Verdicts]) -> Varied:
+    """Certify a conformant variant of a reference agent: passed when nothing newly fails or
+    errors but the SHOULD readings it names (MUST only under --strict)."""
+    variant = references().variants[name]
+    config = _variant_config(name)
+    verdicts, _ = await _certify(config, Mutating(app=None), variant=name)  # type: ignore[arg-type]
+    baseline = baselines[config]
+    newly = sorted(
+        r
+        for r, (status, level) in verdicts.items()
+        if status in (Status.FAIL, Status.ERROR)
+        and baseline.get(r, (None,))[0] != status
+        and not (r in variant.expected and level != "MUST")
+    )
+    judged = sorted(
+        r for r in variant.bears_on if verdicts.get(r, (None,))[0] in (Status.PASS, Status.FAIL)
+    )
+    draft = catalogue()[variant.bears_on[0]].draft
+    verdict = "over" if newly else "passed"
+    return Varied(f"variant {name}", "", draft, verdict, newly, judged)
