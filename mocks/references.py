@@ -22,6 +22,7 @@ from .faults.woa_client import command_prefix
 from .serve import serve_host
 
 if TYPE_CHECKING:
+    from .variants import ClientVariant
     from .variants import Variant
 
 __all__ = ["REFERENCES", "ReferenceAgents"]
@@ -56,8 +57,20 @@ class ReferenceAgents:
         changes = self.variants[variant]
         return create_app(base, changes.test_mode, changes=changes)
 
-    def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
-        prefix = command_prefix(fault, minimal=minimal)
+    @cached_property
+    def client_variants(self) -> Mapping[str, ClientVariant]:
+        from .variants import CLIENT_VARIANTS
+
+        return CLIENT_VARIANTS
+
+    def client_command(
+        self, fault: str | None = None, *, minimal: bool = False, variant: str | None = None
+    ) -> str:
+        from .variants import CLIENT_VARIABLE
+
+        prefix = command_prefix(fault, minimal=minimal) + (
+            f"{CLIENT_VARIABLE}={shlex.quote(variant)} " if variant else ""
+        )
         return (
             f"{prefix}{shlex.quote(sys.executable)} -m mocks.woa_client {{document}}"
             " {agent} {operation} {input} {cacert}"

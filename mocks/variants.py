@@ -33,6 +33,7 @@ from conformance.oracle.evolution import Candidate
 
 from .reference.aci_master import ContextStore
 from .reference.aci_master import Master
+from .reference.sdsi_client import SdsiClient
 from .reference.sdsi_evolution import Evolution
 from .reference.sdsi_server import REAL
 from .reference.sdsi_server import Moment
@@ -280,6 +281,22 @@ class CleansUpAfterTheTask(Master):
         return out
 
 
+class WritesItsPayloadOtherwise(SdsiClient):
+    """Sends "other" always as an array of strings, and its message with payload before
+    schema_id."""
+
+    def fills(self, payload: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(payload.get("other"), str):
+            payload["other"] = [payload["other"]]
+        return payload
+
+    async def sends(
+        self, client: Any, origin: str, agent: str, schema_id: Any, payload: dict[str, Any]
+    ) -> Any:
+        message = {"payload": payload, "schema_id": schema_id}
+        return await client.invoke(origin, agent, message, "execute")
+
+
 _CREDIT = {
     "patch_id": "photo_retouch_v2-p9",
     "parent_schema_id": "photo_retouch_v2",
@@ -426,6 +443,18 @@ VARIANTS: dict[str, Variant] = {
             " while it is needed; its expiry SHOULD prevent long-term persistence",
             ("ACI-6-MASTER-TRUSTS-STORAGE",),
             CleansUpAfterTheTask,
+        ),
+        Variant(
+            "client-other-as-array",
+            'an SDSI client that sends "other" as an array of one string, payload first',
+            'SDSI 4.3: "other" is "a string or an array of strings"; RFC 8259 4: members in any'
+            " order",
+            (
+                "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY",
+                "SDSI-3.2-PAYLOAD-REQUIRED-KEYS",
+                "SDSI-3.2-PAYLOAD-MESSAGE",
+            ),
+            WritesItsPayloadOtherwise,
         ),
         Variant(
             "attribution-key",

@@ -20,11 +20,13 @@ from ..usecases.mutation import Varied
 from ..usecases.mutation import equivalents
 from ..usecases.mutation import judge
 from ..usecases.mutation import plan
+from ..usecases.mutation import plan_client_variants
 from ..usecases.mutation import plan_variants
 from ..usecases.mutation import plan_variations
 from ..usecases.mutation import record
 from ..usecases.mutation import vary
 from ..usecases.mutation import vary_agent
+from ..usecases.mutation import vary_client
 from ._console import console
 from ._console import fail_usage
 from ._console import progress_bar
@@ -39,9 +41,10 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
     variations = [v for v in plan_variations(answers) if v.draft in suites]
     variants = plan_variants()
+    clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
     gate = asyncio.Semaphore(jobs)
-    total = len(mutants) + len(variations) + len(variants)
+    total = len(mutants) + len(variations) + len(variants) + len(clients)
     with progress_bar("mutants and variations", total) as advance:
 
         async def judged(mutant: Mutant) -> Outcome:
@@ -65,8 +68,16 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
 
         outcomes = await asyncio.gather(*(judged(m) for m in mutants))
         answered = await asyncio.gather(*(varied(v) for v in variations))
+
+        async def client_varied(name: str) -> Varied:
+            async with gate:
+                outcome = await vary_client(name)
+            advance(outcome.verdict)
+            return outcome
+
         agents = await asyncio.gather(*(agent_varied(n) for n in variants))
-        return list(outcomes), [*answered, *(v for v in agents if v.draft in suites)]
+        of_clients = await asyncio.gather(*(client_varied(n) for n in clients))
+        return list(outcomes), [*answered, *(v for v in agents if v.draft in suites), *of_clients]
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
@@ -79,6 +90,31 @@ PROVEN_BY_TESTS = {
     "SDSI-7-NEGOTIATION-INTEGRITY": [
         "tests/checks/test_sdsi_integrity.py"
         "::test_plain_http_on_the_open_internet_with_nothing_to_verify_fails"
+    ],
+}
+
+
+#: MUST rules no in-process variation reaches (they judge the connection, a transport the
+#: reference lacks, or a store reached over TLS), with the tests that certify a conformant
+#: variation of each.
+VARIED_BY_TESTS = {
+    "ACI-6-AGENTCONTEXT-CONFIDENTIALITY": [
+        "tests/checks/test_second_reading.py"
+        "::test_plain_http_inside_a_private_network_may_be_secured_out_of_sight"
+    ],
+    "ACI-6-STORAGE-ACCESS-AUTHENTICATED": [
+        "tests/checks/test_second_reading.py::test_a_long_random_path_segment_may_be_the_credential"
+    ],
+    "SDSI-7-NEGOTIATION-INTEGRITY": [
+        "tests/checks/test_sdsi_integrity.py"
+        "::test_an_unencoded_detached_signature_with_keys_of_its_own_verifies"
+    ],
+    "WOA-4.3.3-PRIVATE-REVERSE-DNS": [
+        "tests/vectors/test_vectors.py::test_every_case_gets_the_verdict_its_file_expects"
+    ],
+    "WOA-8.1-HOST-USES-HTTPS": [
+        "tests/checks/test_second_reading.py"
+        "::test_a_document_host_that_implements_no_rest_transport_is_not_bound_to_https"
     ],
 }
 
@@ -189,9 +225,11 @@ def mutate(
         )
     over = [v for v in variations if v.verdict == "over"]
     tried = [v for v in variations if v.verdict != "not-applied"]
-    of_agents = sum(not v.site for v in tried)
+    of_clients = sum(v.name.startswith("client variant ") for v in tried)
+    of_agents = sum(not v.site for v in tried) - of_clients
     console.print(
-        f"{len(tried)} variations ({len(tried) - of_agents} of answers, {of_agents} of agents), "
+        f"{len(tried)} variations ({len(tried) - of_agents - of_clients} of answers, {of_agents}"
+        f" of agents, {of_clients} of the client), "
         + (f"{len(over)} failed (over-assertions)" if over else "all passed")
     )
     for v in over:
@@ -226,6 +264,7 @@ def mutate(
             "tried": len(tried),
             "failed": len(over),
             "by_requirement": _by_requirement(tried),
+            "varied_by_tests": VARIED_BY_TESTS,
             "outcomes": [
                 {
                     "variation": v.name,

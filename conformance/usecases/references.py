@@ -100,6 +100,11 @@ class References(Protocol):
     @property
     def variants(self) -> Mapping[str, Variant]: ...
     @property
+    def client_variants(self) -> Mapping[str, Any]:
+        """The reference WoA client's conformant variants, by name."""
+        ...
+
+    @property
     def client_faults(self) -> Mapping[str, Described]: ...
     @property
     def agent_ids(self) -> AgentIds: ...
@@ -123,9 +128,11 @@ class References(Protocol):
         runs), or one of its conformant `variant`s."""
         ...
 
-    def client_command(self, fault: str | None = None, *, minimal: bool = False) -> str:
-        """The --client-command that runs the reference WoA client, with `fault` if any, or as
-        the minimal conformer."""
+    def client_command(
+        self, fault: str | None = None, *, minimal: bool = False, variant: str | None = None
+    ) -> str:
+        """The --client-command that runs the reference WoA client, with `fault` if any, as the
+        minimal conformer, or as one of its conformant `variant`s."""
         ...
 
     def isolation_figures(self) -> list[Figure]:

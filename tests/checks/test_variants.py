@@ -16,6 +16,7 @@ from conformance.report import Status
 from conformance.target import run_options
 from mocks.reference import woa_host
 from mocks.reference.aci_master import Master
+from mocks.reference.sdsi_client import SdsiClient
 from mocks.serve import serve
 from mocks.variants import CLIENT_VARIANTS
 from mocks.variants import VARIANTS
@@ -27,13 +28,15 @@ def test_a_conformant_variant_is_certified(name: str) -> None:
     variant = VARIANTS[name]
     collect = Collect()
     with serve(lambda base: woa_host.create_app(base, variant.test_mode, changes=variant)) as host:
-        aci = issubclass(variant.agent, Master)
+        suite, role = (
+            ("aci", "master")
+            if issubclass(variant.agent, Master)
+            else ("sdsi", "client")
+            if issubclass(variant.agent, SdsiClient)
+            else ("sdsi", "server")
+        )
         options = run_options(
-            target=host.url,
-            suites=("aci",) if aci else ("sdsi",),
-            roles=("master",) if aci else ("server",),
-            cacert=host.cacert,
-            timeout=5,
+            target=host.url, suites=(suite,), roles=(role,), cacert=host.cacert, timeout=5
         )
         asyncio.run(run(options, [collect]))
     results = {r.requirement: r for r in collect.results}

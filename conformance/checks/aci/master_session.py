@@ -104,8 +104,10 @@ async def _gather(target: Target) -> MasterSession:
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(fetch(uri), loop))
 
     # the spies fetch a reference while the master waits, as its agent would: a store may clean
-    # up once the task is done
-    spies.fetch = fetch_for_spy if target.options.in_process else fetch
+    # up once the task is done (a replay answers the exchanges in their recorded order, so it
+    # fetches after the task, where the recording's fetch is found again)
+    if target.replay is None:
+        spies.fetch = fetch_for_spy if target.options.in_process else fetch
     session = MasterSession()
     gate = asyncio.Semaphore(max(1, target.options.parallel))
 

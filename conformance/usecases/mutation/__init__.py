@@ -10,11 +10,13 @@ from .engine import Varied
 from .engine import equivalents
 from .engine import judge
 from .engine import plan
+from .engine import plan_client_variants
 from .engine import plan_variants
 from .engine import plan_variations
 from .engine import record
 from .engine import vary
 from .engine import vary_agent
+from .engine import vary_client
 from .operators import OPERATORS
 from .variations import VARIATIONS
 
@@ -28,9 +30,11 @@ __all__ = [
     "equivalents",
     "judge",
     "plan",
+    "plan_client_variants",
     "plan_variants",
     "plan_variations",
     "record",
     "vary",
     "vary_agent",
+    "vary_client",
 ]

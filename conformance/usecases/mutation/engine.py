@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ...engine.runner import run
+from ...report import Collect
 from ...report import ResultRecorded
 from ...report import Status
 from ...report.outcome import told
@@ -54,11 +55,13 @@ __all__ = [
     "equivalents",
     "judge",
     "plan",
+    "plan_client_variants",
     "plan_variants",
     "plan_variations",
     "record",
     "vary",
     "vary_agent",
+    "vary_client",
 ]
 
 TARGET = "https://host.test"
@@ -68,6 +71,7 @@ CONFIGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "document": (("woa", "sdsi", "aci"), ("host", "server", "master", "invoked", "any")),
     "woa": (("woa",), ("host", "any")),
     "sdsi": (("woa", "sdsi"), ("host", "server", "any")),
+    "sdsi-client": (("woa", "sdsi"), ("host", "client", "any")),
     "aci-invoked": (("woa", "aci"), ("host", "invoked", "any")),
     "aci-master": (("woa", "aci"), ("host", "master", "any")),
 }
@@ -366,7 +370,7 @@ def _variant_config(name: str) -> str:
     bears_on = references().variants[name].bears_on
     requirement = catalogue()[bears_on[0]]
     if requirement.draft == "sdsi":
-        return "sdsi"
+        return "sdsi-client" if requirement.role == "client" else "sdsi"
     return "aci-master" if requirement.role == "master" else "aci-invoked"
 
 
@@ -395,3 +399,27 @@ async def vary_agent(name: str, baselines: dict[str, Verdicts]) -> Varied:
     draft = catalogue()[variant.bears_on[0]].draft
     verdict = "over" if newly else "passed"
     return Varied(f"variant {name}", "", draft, verdict, newly, judged)
+
+
+def plan_client_variants() -> list[str]:
+    """The reference WoA client's conformant variants (mocks/variants.py), by name."""
+    return sorted(references().client_variants)
+
+
+async def vary_client(name: str) -> Varied:
+    """Certify a conformant variant of the reference WoA client, through its command: passed when
+    no requirement fails or errors (the reference client fails none)."""
+    command = references().client_command(variant=name)
+    collect = Collect()
+    options = run_options(
+        command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command
+    )
+    await run(options, [collect])
+    newly = sorted(
+        {r.requirement for r in collect.results if r.status in (Status.FAIL, Status.ERROR)}
+    )
+    judged = sorted(
+        {r.requirement for r in collect.results if r.status in (Status.PASS, Status.FAIL)}
+    )
+    verdict = "over" if newly else "passed"
+    return Varied(f"client variant {name}", "", "woa", verdict, newly, judged)

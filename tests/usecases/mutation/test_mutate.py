@@ -15,13 +15,16 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from conformance.checks import CHECKS
 from conformance.cli import app
+from conformance.requirements import catalogue
 from conformance.usecases.mutation import equivalents
 from conformance.usecases.mutation.operators import MEMBER_OPERATORS
 from conformance.usecases.mutation.operators import OPERATORS
 from conformance.usecases.mutation.operators import Answer
 from conformance.usecases.mutation.operators import members
 from conformance.usecases.mutation.variations import VARIATIONS
+from mocks.variants import CLIENT_VARIANTS
 from mocks.variants import VARIANTS
 
 json_values = st.recursive(
@@ -117,8 +120,17 @@ def test_mutate_kills_at_least_95_percent_of_300_mutants(tmp_path: Path) -> None
     tried = {o["variation"].split(" ")[0] for o in variations["outcomes"] if o["site"]}
     assert tried == set(VARIATIONS)
     variants = {o["variation"] for o in variations["outcomes"] if not o["site"]}
-    assert variants == {f"variant {name}" for name in VARIANTS}
+    assert variants == {f"variant {name}" for name in VARIANTS} | {
+        f"client variant {name}" for name in CLIENT_VARIANTS
+    }
     assert variations["by_requirement"]["WOA-9.2-UTF8-JSON"]["variations"] >= len(VARIATIONS)
+    # every MUST rule with a check is judged under a variation, or a test varies it (named)
+    musts = {c.requirement for c in CHECKS.values() if catalogue()[c.requirement].level == "MUST"}
+    assert musts - set(variations["by_requirement"]) == set(variations["varied_by_tests"])
+    for tests in variations["varied_by_tests"].values():
+        for test in tests:
+            path, _, name = test.partition("::")
+            assert f"def {name}(" in (Path(__file__).parents[3] / path).read_text(), test
     recorded = json.loads((resources.files("conformance.requirements") / "proof.json").read_text())[
         "requirements"
     ]
