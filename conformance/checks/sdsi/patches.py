@@ -16,6 +16,7 @@ from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
 from ...report.model import Status
 from ...target import Target
+from ...validation import Violation
 from ...validation import validate_message
 from ..preconditions import on_the_wire
 from ..registry import CheckFunction
@@ -172,6 +173,18 @@ def patch_check(requirement: str) -> Callable[[PatchJudge], CheckFunction]:
     return register
 
 
+def _violations(patches: list[Patch], judged: str | Callable[[Violation], bool]) -> list[str]:
+    """What the patches break of a rule of the patch schema (`judged`: its requirement, or which
+    violations count), each with where the patch was seen."""
+    counts = (lambda v: v.requirement == judged) if isinstance(judged, str) else judged
+    return [
+        f"{where}: {v.path}: {v.message}"
+        for where, patch, _ in patches
+        for v in validate_message("sdsi/schema-patch", patch)
+        if counts(v)
+    ]
+
+
 def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict:
     evidence = tuple({id(e): e for _, _, e in patches if e is not None}.values())[:3]
     return (
@@ -184,12 +197,7 @@ def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict
 def _register(requirement: str) -> None:
     async def judge(target: Target) -> Verdict:
         _, patches = await _patches(target, watched=True)
-        problems = [
-            f"{where}: {v.path}: {v.message}"
-            for where, patch, _ in patches
-            for v in validate_message("sdsi/schema-patch", patch)
-            if v.requirement == requirement
-        ]
+        problems = _violations(patches, requirement)
         return _verdict(problems, patches, "every patch keeps this rule")
 
     judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
@@ -228,12 +236,7 @@ async def sdsi_6_2_2_patch_parent_schema_id(
 ) -> Verdict:
     """6.2.2: "The patch MUST carry ... a parent_schema_id": the member (an older base it names
     is no breach: the sentence asks the member, not that its base is still served)."""
-    problems = [
-        f"{where}: {v.path}: {v.message}"
-        for where, patch, _ in patches
-        for v in validate_message("sdsi/schema-patch", patch)
-        if v.requirement == "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID"
-    ]
+    problems = _violations(patches, "SDSI-6.2.2-PATCH-PARENT-SCHEMA-ID")
     return _verdict(problems, patches, "every patch carries its parent_schema_id")
 
 
@@ -245,12 +248,7 @@ async def sdsi_6_2_3_deprecated_keys_keep_their_flag_through_the_grace(
     "deprecated: true" flag": the flag, where given, is the boolean true's kind; and on the
     lifecycle drive, the unused key is still served, flagged deprecated, half-way through its
     grace period."""
-    problems = [
-        f"{where}: {v.path}: {v.message}"
-        for where, patch, _ in patches
-        for v in validate_message("sdsi/schema-patch", patch)
-        if v.requirement == "SDSI-6.2.3-DEPRECATED-GRACE-FLAG"
-    ]
+    problems = _violations(patches, "SDSI-6.2.3-DEPRECATED-GRACE-FLAG")
     if problems:
         return _verdict(problems, patches, "")
     return await grace_kept(target) or _verdict([], patches, "every deprecated flag is a boolean")
@@ -427,12 +425,9 @@ async def sdsi_6_2_2_patch_keys_are_key_definitions(
     """The suite's reading of 6.2.2 (inferred, E-SDSI-6.2.2-PATCH-FORMAT): each new key of a patch
     is a key definition as 4.1 gives a template's (5.2's own example update has a key_type
     "float", which fails it)."""
-    problems = [
-        f"{where}: {v.path}: {v.message}"
-        for where, patch, _ in patches
-        for v in validate_message("sdsi/schema-patch", patch)
-        if v.requirement in KEY_RULES and v.path.startswith("/new_keys")
-    ]
+    problems = _violations(
+        patches, lambda v: v.requirement in KEY_RULES and v.path.startswith("/new_keys")
+    )
     return _verdict(problems, patches, "every new key is a key definition")
 
 
@@ -625,12 +620,7 @@ async def sdsi_6_2_3_new_keys_are_flagged_experimental(target: Target) -> Verdic
         _, patches = await _patches(target, watched=True)
     except Decided:
         patches = []
-    mistyped = [
-        f"{where}: {v.path}: {v.message}"
-        for where, patch, _ in patches
-        for v in validate_message("sdsi/schema-patch", patch)
-        if v.requirement == "SDSI-6.2.3-EXPERIMENTAL-FLAG"
-    ]
+    mistyped = _violations(patches, "SDSI-6.2.3-EXPERIMENTAL-FLAG")
     if mistyped:
         return failed("; ".join(mistyped[:5]), *[e for _, _, e in patches if e][:3])
     return await flagged_when_new(target)
