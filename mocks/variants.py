@@ -43,7 +43,7 @@ from .reference.woa_client import InvalidMessage
 from .reference.woa_client import Refused
 from .reference.woa_client import WoaClient
 
-__all__ = ["CLIENT_VARIABLE", "CLIENT_VARIANTS", "VARIANTS", "ClientVariant", "Variant"]
+__all__ = ["CLIENT_VARIANTS", "VARIANTS", "ClientVariant", "Variant"]
 
 T = TypeVar("T")
 
@@ -468,10 +468,6 @@ VARIANTS: dict[str, Variant] = {
 
 
 # -- the WoA client: what its requests may be, as the text allows --
-
-#: The environment variable that makes the reference client's command (mocks/woa_client.py) a
-#: variant, as WOA_CLIENT_FAULT makes it a fault.
-CLIENT_VARIABLE = "WOA_CLIENT_VARIANT"
 
 
 class _WritesJsonOtherwise(WoaClient):

@@ -27,10 +27,11 @@ from .reference.woa_client import ClientPolicy
 from .reference.woa_client import InvalidMessage
 from .reference.woa_client import Refused
 from .reference.woa_client import WoaClient
-from .variants import CLIENT_VARIABLE
-from .variants import CLIENT_VARIANTS
 
-__all__ = ["answer", "main"]
+__all__ = ["CLIENT_VARIABLE", "answer", "main"]
+
+#: Set, the reference client is one of its conformant variants (mocks/variants.py).
+CLIENT_VARIABLE = "WOA_CLIENT_VARIANT"
 
 
 def _policy_from(environ: Mapping[str, str]) -> ClientPolicy:
@@ -58,16 +59,15 @@ async def answer(
     fault, variant = environ.get(VARIABLE, ""), environ.get(CLIENT_VARIABLE, "")
     if fault and fault not in CLIENT_FAULTS:
         return 2, "", f"unknown {VARIABLE} {fault!r}\n"
-    if variant and variant not in CLIENT_VARIANTS:
-        return 2, "", f"unknown {CLIENT_VARIABLE} {variant!r}\n"
+    kind: type[WoaClient] = CLIENT_FAULTS[fault].agent if fault else WoaClient
+    if variant:
+        # the variants module holds every agent's variants: read only when one is asked for
+        from .variants import CLIENT_VARIANTS
+
+        if variant not in CLIENT_VARIANTS:
+            return 2, "", f"unknown {CLIENT_VARIABLE} {variant!r}\n"
+        kind = CLIENT_VARIANTS[variant].agent
     cache = environ.get("WOA_CLIENT_CACHE_DIR")
-    kind = (
-        CLIENT_FAULTS[fault].agent
-        if fault
-        else CLIENT_VARIANTS[variant].agent
-        if variant
-        else WoaClient
-    )
     client = kind(
         _policy_from(environ),
         cacert=Path(cacert),

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .faults.woa_client import command_prefix
-from .variants import CLIENT_VARIABLE
+from .woa_client import CLIENT_VARIABLE
 from .woa_client import answer
 
 __all__ = ["client_daemon"]
