@@ -268,16 +268,19 @@ class TypesItsKeys(_server(_BooleanKeys)):  # type: ignore[misc]
 
 
 class CleansUpAfterTheTask(Master):
-    """Deletes the context it offloaded for a task once the task is done: the store kept it
-    available while the agents needed it."""
+    """Deletes the context it offloaded for a task once the task is done (a task it gave up on
+    keeps it until it expires): the store kept it available while the agents needed it."""
 
     async def run_task(
         self, given: Any, base: str, store: ContextStore, client: Any
     ) -> dict[str, Any]:
         before = set(store.entries)
         out = await super().run_task(given, base, store, client)
-        for ident in set(store.entries) - before:
-            store.entries.pop(ident, None)
+        if out.get("TaskContext", {}).get("OverallStatus") != "failed":
+            # a task given up (an agent that did not answer in time may still be reading) keeps
+            # its context until it expires
+            for ident in set(store.entries) - before:
+                store.entries.pop(ident, None)
         return out
 
 

@@ -75,6 +75,9 @@ CONFIGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "aci-invoked": (("woa", "aci"), ("host", "invoked", "any")),
     "aci-master": (("woa", "aci"), ("host", "master", "any")),
 }
+#: The request timeout of a variation's certification: a conformant answer is judged, not raced
+#: (a mutant's runs keep 1 s, past which delay-past-deadline answers)
+VARIED_TIMEOUT = 5.0
 _AGENT_PATH = re.compile(r"^/agents/([^/]+)/invoke$")
 
 
@@ -153,6 +156,7 @@ async def _certify(
     middleware: Mutating,
     touched: dict[str, set[Site]] | None = None,
     variant: str | None = None,
+    timeout: float = 1.0,
 ) -> tuple[Verdicts, str]:
     """The verdicts of the reference (or its conformant `variant`) behind `middleware`, and what
     decided the run's outcome; `touched` gathers the sites each judged requirement's evidence
@@ -181,7 +185,7 @@ async def _certify(
             TARGET,
             suites=suites,
             roles=roles,
-            timeout=1.0,
+            timeout=timeout,
             budget=60,
             parallel=1,
             seed=0,
@@ -348,7 +352,7 @@ async def vary(variation: Mutant, baseline: Verdicts) -> Varied:
         operator=variation.operator,
     )
     touched: dict[str, set[Site]] = {}
-    verdicts, _ = await _certify(variation.config, middleware, touched)
+    verdicts, _ = await _certify(variation.config, middleware, touched, timeout=VARIED_TIMEOUT)
     if not middleware.applied:
         return Varied(variation.id, _where(variation), variation.draft, "not-applied")
     newly = sorted(
@@ -384,7 +388,12 @@ async def vary_agent(name: str, baselines: dict[str, Verdicts]) -> Varied:
     errors but the SHOULD readings it names (MUST only under --strict)."""
     variant = references().variants[name]
     config = _variant_config(name)
-    verdicts, _ = await _certify(config, Mutating(app=None), variant=name)  # type: ignore[arg-type]
+    verdicts, _ = await _certify(
+        config,
+        Mutating(app=None),  # type: ignore[arg-type]
+        variant=name,
+        timeout=VARIED_TIMEOUT,
+    )
     baseline = baselines[config]
     newly = sorted(
         r
