@@ -464,6 +464,28 @@ def test_a_session_kept_in_a_rotating_cookie_is_the_application_layers() -> None
     assert verdict.status is Status.PASS, verdict
 
 
+def test_patches_without_new_keys_leave_their_definitions_unjudged() -> None:
+    """SDSI-6.2.2-PATCH-KEY-DEFINITIONS judges new keys: patches that only refine keys give it
+    nothing to judge, which is no pass."""
+    seat = {"key_name": "cabin_class", "semantic_description": "Cabin. 'window seat' -> 'window'."}
+    server = type(
+        "RefinesOnly",
+        (_PatchedBadly,),
+        {"edit": staticmethod(lambda p: (p.pop("new_keys"), p.update(modified_keys=[seat])))},
+    )
+    collect = Collect()
+    changes = Variant("refines-only", "", "", (), server)
+    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
+        options = run_options(
+            target=host.url, suites=("sdsi",), roles=("server",), cacert=host.cacert, timeout=5
+        )
+        asyncio.run(run(options, [collect]))
+    verdict = next(
+        r for r in collect.results if r.requirement == "SDSI-6.2.2-PATCH-KEY-DEFINITIONS"
+    )
+    assert verdict.status is Status.SKIP, verdict
+
+
 class _PatchedBadly(SdsiServer):
     """The seeded seat patch, polled without parent_schema_id, as `edit` breaks it."""
 

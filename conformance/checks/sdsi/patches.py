@@ -428,6 +428,10 @@ async def sdsi_6_2_2_patch_keys_are_key_definitions(
     problems = _violations(
         patches, lambda v: v.requirement in KEY_RULES and v.path.startswith("/new_keys")
     )
+    if not any(_keys(patch, "new_keys") for _, patch, _ in patches) and not problems:
+        return skipped(
+            Skip.NOT_OBSERVED, "no patch seen adds a new key (only refinements): nothing to judge"
+        )
     return _verdict(problems, patches, "every new key is a key definition")
 
 
@@ -473,8 +477,8 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
     """SDSI 7: "Schema negotiation and update messages MUST be integrity-protected": over HTTPS,
     TLS protects them in transit; over plain HTTP only a signature can. There, the template and
     update answers carry signatures that verify (the suite's convention,
-    SDSI-7-SIGNATURES-VERIFY) or HTTP Message Signatures (RFC 9421: present, not verified). Plain
-    HTTP on loopback is waived with --allow-http-loopback."""
+    SDSI-7-SIGNATURES-VERIFY); HTTP Message Signatures (RFC 9421), which the suite does not
+    verify, make it a skip. Plain HTTP on loopback is waived with --allow-http-loopback."""
     endpoint, evidence, found = await payload_endpoint(target)
     if endpoint.startswith("https://"):
         on_the_wire(target)  # in-process, no TLS is seen
@@ -502,9 +506,10 @@ async def sdsi_7_negotiation_integrity(target: Target) -> Verdict:
         for r in answers
         if r.exchange
     ):
-        return passed(
-            f"over plain HTTP ({endpoint}) the answers carry HTTP Message Signatures (RFC 9421;"
-            " not verified)",
+        return skipped(
+            Skip.INCONCLUSIVE,
+            f"over plain HTTP ({endpoint}) the answers carry HTTP Message Signatures (RFC 9421),"
+            " which the suite does not verify",
             *evidence,
         )
     signed = await _signatures(target, found)
