@@ -66,11 +66,7 @@ class ReferenceAgents:
     def client_command(
         self, fault: str | None = None, *, minimal: bool = False, variant: str | None = None
     ) -> str:
-        from .woa_client import CLIENT_VARIABLE
-
-        prefix = command_prefix(fault, minimal=minimal) + (
-            f"{CLIENT_VARIABLE}={shlex.quote(variant)} " if variant else ""
-        )
+        prefix = command_prefix(fault, minimal=minimal, variant=variant)
         return (
             f"{prefix}{shlex.quote(sys.executable)} -m mocks.woa_client {{document}}"
             " {agent} {operation} {input} {cacert}"

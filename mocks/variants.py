@@ -43,7 +43,7 @@ from .reference.woa_client import InvalidMessage
 from .reference.woa_client import Refused
 from .reference.woa_client import WoaClient
 
-__all__ = ["CLIENT_VARIANTS", "VARIANTS", "ClientVariant", "Variant"]
+__all__ = ["CLIENT_VARIANTS", "VARIANTS", "ClientVariant", "Variant", "seat_patch_edited"]
 
 T = TypeVar("T")
 
@@ -193,7 +193,7 @@ class _UnquotedExamples(Evolution):
 class _SeatPatchAs(SdsiServer):
     """The seeded seat patch, edited by `edit`."""
 
-    edit: Callable[[dict[str, Any]], None] = staticmethod(lambda patch: None)
+    edit: Callable[[dict[str, Any]], object] = staticmethod(lambda patch: None)
 
     def seat_patch(self) -> dict[str, Any]:
         patch = super().seat_patch()
@@ -201,7 +201,8 @@ class _SeatPatchAs(SdsiServer):
         return patch
 
 
-def _seat_patch(edit: Callable[[dict[str, Any]], None]) -> type[SdsiServer]:
+def seat_patch_edited(edit: Callable[[dict[str, Any]], object]) -> type[SdsiServer]:
+    """The reference SDSI server whose seeded seat patch, polled and suggested, `edit` changes."""
     return type("SeatPatchAs", (_SeatPatchAs,), {"edit": staticmethod(edit)})
 
 
@@ -389,7 +390,7 @@ VARIANTS: dict[str, Variant] = {
                 "SDSI-4.1-KEY-TYPE-REQUIRED",
                 "SDSI-4.1-KEY-DEFINITION-OBJECT",
             ),
-            _seat_patch(lambda p: p["new_keys"][0].update(key_type="float")),
+            seat_patch_edited(lambda p: p["new_keys"][0].update(key_type="float")),
             expected=("SDSI-6.2.2-PATCH-KEY-DEFINITIONS",),
         ),
         Variant(
@@ -403,7 +404,7 @@ VARIANTS: dict[str, Variant] = {
                 "SDSI-6.2.2-PATCH-TIMESTAMP",
                 "SDSI-6.2.2-PATCH-EXPIRATION",
             ),
-            _seat_patch(
+            seat_patch_edited(
                 lambda p: p.update(
                     parent_schema_id="flight_booking_v0",
                     timestamp="Fri, 01 May 2026 08:00:00 GMT",

@@ -23,15 +23,13 @@ import httpx
 from .faults.woa_client import CLIENT_FAULTS
 from .faults.woa_client import MINIMAL_VARIABLE
 from .faults.woa_client import VARIABLE
+from .faults.woa_client import VARIANT_VARIABLE
 from .reference.woa_client import ClientPolicy
 from .reference.woa_client import InvalidMessage
 from .reference.woa_client import Refused
 from .reference.woa_client import WoaClient
 
-__all__ = ["CLIENT_VARIABLE", "answer", "main"]
-
-#: Set, the reference client is one of its conformant variants (mocks/variants.py).
-CLIENT_VARIABLE = "WOA_CLIENT_VARIANT"
+__all__ = ["answer", "main"]
 
 
 def _policy_from(environ: Mapping[str, str]) -> ClientPolicy:
@@ -56,7 +54,7 @@ async def answer(
     if len(arguments) != 5:
         return 2, "", _USAGE + "\n"
     document, agent, operation, input_file, cacert = arguments
-    fault, variant = environ.get(VARIABLE, ""), environ.get(CLIENT_VARIABLE, "")
+    fault, variant = environ.get(VARIABLE, ""), environ.get(VARIANT_VARIABLE, "")
     if fault and fault not in CLIENT_FAULTS:
         return 2, "", f"unknown {VARIABLE} {fault!r}\n"
     kind: type[WoaClient] = CLIENT_FAULTS[fault].agent if fault else WoaClient
@@ -65,7 +63,7 @@ async def answer(
         from .variants import CLIENT_VARIANTS
 
         if variant not in CLIENT_VARIANTS:
-            return 2, "", f"unknown {CLIENT_VARIABLE} {variant!r}\n"
+            return 2, "", f"unknown {VARIANT_VARIABLE} {variant!r}\n"
         kind = CLIENT_VARIANTS[variant].agent
     cache = environ.get("WOA_CLIENT_CACHE_DIR")
     client = kind(

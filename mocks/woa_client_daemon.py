@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .faults.woa_client import command_prefix
-from .woa_client import CLIENT_VARIABLE
 from .woa_client import answer
 
 __all__ = ["client_daemon"]
@@ -79,9 +78,7 @@ def client_daemon() -> Iterator[Callable[..., str]]:
             def command(
                 fault: str | None = None, *, minimal: bool = False, variant: str | None = None
             ) -> str:
-                prefix = command_prefix(fault, minimal=minimal) + (
-                    f"{CLIENT_VARIABLE}={shlex.quote(variant)} " if variant else ""
-                )
+                prefix = command_prefix(fault, minimal=minimal, variant=variant)
                 forward = " ".join(
                     shlex.quote(p) for p in (sys.executable, "-S", "-E", str(FORWARD))
                 )

@@ -7,14 +7,15 @@ import asyncio
 import json
 import logging
 from collections import Counter
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Annotated
+from typing import TypeVar
 
 import typer
 
 from .. import __version__
 from ..report.model import utc_now
-from ..usecases.mutation import Mutant
 from ..usecases.mutation import Outcome
 from ..usecases.mutation import Varied
 from ..usecases.mutation import equivalents
@@ -35,49 +36,36 @@ from .mock import reference_agents
 
 __all__ = ["mutate"]
 
+Judged = TypeVar("Judged", Outcome, Varied)
+
 
 async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outcome], list[Varied]]:
     baselines, answers = await record()
     mutants = [m for m in plan(answers, per_site) if m.draft in suites]
     variations = [v for v in plan_variations(answers) if v.draft in suites]
-    variants = plan_variants()
+    variants = plan_variants(suites)
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
     gate = asyncio.Semaphore(jobs)
     total = len(mutants) + len(variations) + len(variants) + len(clients)
     with progress_bar("mutants and variations", total) as advance:
 
-        async def judged(mutant: Mutant) -> Outcome:
-            # each mutant has an app of its own: they can wait on their timers side by side
+        async def gated(work: Awaitable[Judged]) -> Judged:
+            # each certification has an app of its own: they can wait on their timers side by side
             async with gate:
-                outcome = await judge(mutant, baselines[mutant.config], reviewed)
+                outcome = await work
             advance(outcome.verdict)
             return outcome
 
-        async def varied(variation: Mutant) -> Varied:
-            async with gate:
-                outcome = await vary(variation, baselines[variation.config])
-            advance(outcome.verdict)
-            return outcome
-
-        async def agent_varied(name: str) -> Varied:
-            async with gate:
-                outcome = await vary_agent(name, baselines)
-            advance(outcome.verdict)
-            return outcome
-
-        outcomes = await asyncio.gather(*(judged(m) for m in mutants))
-        answered = await asyncio.gather(*(varied(v) for v in variations))
-
-        async def client_varied(name: str) -> Varied:
-            async with gate:
-                outcome = await vary_client(name)
-            advance(outcome.verdict)
-            return outcome
-
-        agents = await asyncio.gather(*(agent_varied(n) for n in variants))
-        of_clients = await asyncio.gather(*(client_varied(n) for n in clients))
-        return list(outcomes), [*answered, *(v for v in agents if v.draft in suites), *of_clients]
+        outcomes = await asyncio.gather(
+            *(gated(judge(m, baselines[m.config], reviewed)) for m in mutants)
+        )
+        varied = await asyncio.gather(
+            *(gated(vary(v, baselines[v.config])) for v in variations),
+            *(gated(vary_agent(n, baselines)) for n in variants),
+            *(gated(vary_client(n)) for n in clients),
+        )
+        return list(outcomes), list(varied)
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from functools import cache
 from typing import Annotated
-from typing import Any
 
 import typer
 from rich.table import Table
@@ -14,8 +12,7 @@ from rich.table import Table
 from ..checks import CHECKS
 from ..requirements import Requirement
 from ..requirements import catalogue
-from ..schemas import schema
-from ..schemas import schema_names
+from ..schemas import schemas_by_requirement
 from ._console import console
 
 __all__ = ["requirements"]
@@ -30,27 +27,6 @@ class Draft(StrEnum):
 class Format(StrEnum):
     table = "table"
     json = "json"
-
-
-def _tagged(node: Any, found: set[str]) -> set[str]:
-    if isinstance(node, dict):
-        found.update(node.get("x-requirements", ()))
-        for value in node.values():
-            _tagged(value, found)
-    elif isinstance(node, list):
-        for value in node:
-            _tagged(value, found)
-    return found
-
-
-@cache
-def schemas_by_requirement() -> dict[str, list[str]]:
-    """Which message schemas enforce each requirement (from their x-requirements)."""
-    table: dict[str, list[str]] = {}
-    for name in schema_names():
-        for requirement in sorted(_tagged(schema(name), set())):
-            table.setdefault(requirement, []).append(name)
-    return table
 
 
 def requirements(

@@ -20,7 +20,15 @@ from referencing import Registry
 from referencing import Resource
 from referencing.exceptions import NoSuchResource
 
-__all__ = ["BASE_URI", "fast_validator", "registry", "schema", "schema_names", "validator"]
+__all__ = [
+    "BASE_URI",
+    "fast_validator",
+    "registry",
+    "schema",
+    "schema_names",
+    "schemas_by_requirement",
+    "validator",
+]
 
 BASE_URI = "https://schemas.agent-conformance.invalid/"
 _GROUPS = ("common", "woa", "sdsi", "aci")
@@ -82,3 +90,24 @@ def fast_validator(name: str) -> jsonschema_rs.Validator:
     return jsonschema_rs.validator_for(
         schema(name), registry=ours, validate_formats=True, base_uri=f"{BASE_URI}{name}.json"
     )
+
+
+def _tagged(node: Any, found: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        found.update(node.get("x-requirements", ()))
+        for value in node.values():
+            _tagged(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _tagged(value, found)
+    return found
+
+
+@cache
+def schemas_by_requirement() -> dict[str, list[str]]:
+    """Which message schemas enforce each requirement (from their x-requirements)."""
+    table: dict[str, list[str]] = {}
+    for name in schema_names():
+        for requirement in sorted(_tagged(schema(name), set())):
+            table.setdefault(requirement, []).append(name)
+    return table

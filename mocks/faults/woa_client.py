@@ -29,6 +29,8 @@ __all__ = ["CLIENT_FAULTS", "ClientFault", "command_prefix"]
 VARIABLE = "WOA_CLIENT_FAULT"
 #: Set to 1, the reference client is the minimal conformer instead (mocks/minimal.py).
 MINIMAL_VARIABLE = "WOA_CLIENT_MINIMAL"
+#: Set, the reference client is one of its conformant variants instead (mocks/variants.py).
+VARIANT_VARIABLE = "WOA_CLIENT_VARIANT"
 
 
 @dataclass(frozen=True)
@@ -275,9 +277,13 @@ CLIENT_FAULTS: dict[str, ClientFault] = {
 }
 
 
-def command_prefix(fault: str | None = None, *, minimal: bool = False) -> str:
-    """The variable a --client-command of the reference client sets first: the fault it breaks, or
-    the minimal conformer."""
+def command_prefix(
+    fault: str | None = None, *, minimal: bool = False, variant: str | None = None
+) -> str:
+    """The variable a --client-command of the reference client sets first: the fault it breaks,
+    the minimal conformer, or the conformant variant it is."""
     if fault:
         return f"{VARIABLE}={shlex.quote(fault)} "
+    if variant:
+        return f"{VARIANT_VARIABLE}={shlex.quote(variant)} "
     return f"{MINIMAL_VARIABLE}=1 " if minimal else ""

@@ -1,19 +1,26 @@
-"""What the fault tests share: certify the reference host with a fault, and print the table of
-faults caught."""
+"""What the fault and variant tests share: certify the reference host with a fault or as a test
+changes it, and print the table of faults caught."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from typing import TypeVar
 
 from conformance.engine.runner import run
 from conformance.report import Collect
 from conformance.report import Result
 from conformance.report import Status
 from conformance.target import run_options
+from mocks.reference import woa_host
+from mocks.serve import serve
 from mocks.serve import serve_host
 
-__all__ = ["Collect", "certify", "print_table"]
+T = TypeVar("T")
+
+__all__ = ["Changed", "Collect", "certify", "certify_changed", "print_table"]
 
 
 def certify(
@@ -38,6 +45,39 @@ def certify(
             binding=binding,
             strict=strict,
             **more,
+        )
+        asyncio.run(run(options, [collect]))
+    return collect.results
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What a test changes of the reference host (mocks/reference/woa_host.py's `Changes`): the
+    class an agent runs as, and an edit of the document it serves."""
+
+    agent: type | None = None
+    document: Callable[[dict[str, Any]], None] | None = None
+    mcp_tool: Callable[..., Any] | None = None
+
+    def apply(self, document: dict[str, Any]) -> Any:
+        if self.document is not None:
+            self.document(document)
+        return document
+
+    def agent_for(self, reference: type[T]) -> type[T]:
+        agent = self.agent
+        return agent if agent is not None and issubclass(agent, reference) else reference
+
+
+def certify_changed(
+    changes: Any, suite: str, roles: tuple[str, ...], *, test_mode: bool = True, **more: Any
+) -> list[Result]:
+    """Run one suite against the reference host as `changes` make it (a `Changed`, a conformant
+    variant of mocks/variants.py), with `more` run options; every result."""
+    collect = Collect()
+    with serve(lambda base: woa_host.create_app(base, test_mode, changes=changes)) as host:
+        options = run_options(
+            target=host.url, suites=(suite,), roles=roles, cacert=host.cacert, timeout=5, **more
         )
         asyncio.run(run(options, [collect]))
     return collect.results

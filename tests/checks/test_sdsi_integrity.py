@@ -20,25 +20,10 @@ from conformance.report import Status
 from conformance.target import run_options
 from mocks.reference import woa_host
 from mocks.serve import serve
+from tests.checks.mutants import Changed
 from tests.checks.mutants import Collect
 
 PUBLIC = "http://agents.example.com"
-
-
-class _Document:
-    """The reference host, its document edited by `edit`."""
-
-    mcp_tool = None
-
-    def __init__(self, edit: Any) -> None:
-        self.edit = edit
-
-    def apply(self, document: dict[str, Any]) -> Any:
-        self.edit(document)
-        return document
-
-    def agent_for(self, reference: type) -> type:
-        return reference
 
 
 def _without_keys(document: dict[str, Any]) -> None:
@@ -55,7 +40,7 @@ def _results(target: str, app: Any, **options: Any) -> dict[str, Result]:
 def test_plain_http_on_the_open_internet_with_nothing_to_verify_fails() -> None:
     """The proof that SDSI-7-NEGOTIATION-INTEGRITY can fail (no fault can serve a public name): an
     SDSI server on plain HTTP that publishes no key. It was a skip."""
-    app = woa_host.create_app(PUBLIC, changes=_Document(_without_keys))
+    app = woa_host.create_app(PUBLIC, changes=Changed(document=_without_keys))
     results = _results(PUBLIC, app, transport=in_process(app))
     verdict = results["SDSI-7-NEGOTIATION-INTEGRITY"]
     assert verdict.status is Status.FAIL and verdict.level == "MUST", verdict

@@ -40,10 +40,9 @@ from conformance.target import on_the_open_internet
 from conformance.target import run_options
 from conformance.validation import validate_message
 from conformance.vectors.figures import sdsi_figure
-from mocks.reference import woa_host
-from mocks.reference.sdsi_server import SdsiServer
-from mocks.serve import serve
-from mocks.variants import Variant
+from mocks.variants import seat_patch_edited
+from tests.checks.mutants import Changed
+from tests.checks.mutants import certify_changed
 
 AGENT: dict[str, Any] = {
     "id": "echo",
@@ -468,33 +467,10 @@ def test_patches_without_new_keys_leave_their_definitions_unjudged() -> None:
     """SDSI-6.2.2-PATCH-KEY-DEFINITIONS judges new keys: patches that only refine keys give it
     nothing to judge, which is no pass."""
     seat = {"key_name": "cabin_class", "semantic_description": "Cabin. 'window seat' -> 'window'."}
-    server = type(
-        "RefinesOnly",
-        (_PatchedBadly,),
-        {"edit": staticmethod(lambda p: (p.pop("new_keys"), p.update(modified_keys=[seat])))},
-    )
-    collect = Collect()
-    changes = Variant("refines-only", "", "", (), server)
-    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
-        options = run_options(
-            target=host.url, suites=("sdsi",), roles=("server",), cacert=host.cacert, timeout=5
-        )
-        asyncio.run(run(options, [collect]))
-    verdict = next(
-        r for r in collect.results if r.requirement == "SDSI-6.2.2-PATCH-KEY-DEFINITIONS"
-    )
+    refines_only = seat_patch_edited(lambda p: (p.pop("new_keys"), p.update(modified_keys=[seat])))
+    certified = certify_changed(Changed(refines_only), "sdsi", ("server",))
+    verdict = next(r for r in certified if r.requirement == "SDSI-6.2.2-PATCH-KEY-DEFINITIONS")
     assert verdict.status is Status.SKIP, verdict
-
-
-class _PatchedBadly(SdsiServer):
-    """The seeded seat patch, polled without parent_schema_id, as `edit` breaks it."""
-
-    edit: Any = None
-
-    def seat_patch(self) -> dict[str, Any]:
-        patch = super().seat_patch()
-        type(self).edit(patch)
-        return patch
 
 
 @pytest.mark.parametrize(
@@ -521,46 +497,24 @@ def test_a_patch_that_breaks_its_base_fails_however_it_says_so(edit: Any, requir
     """A remove_keys member, and a patch polled for a schema without naming it its parent, passed
     the rules on the base (only three removal members were read, and the base was found only
     through parent_schema_id)."""
-    server = type("PatchedBadly", (_PatchedBadly,), {"edit": staticmethod(edit)})
-    changes = Variant("patched-badly", "", "", (), server)
-    collect = Collect()
-    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
-        options = run_options(
-            target=host.url, suites=("sdsi",), roles=("server",), cacert=host.cacert, timeout=5
-        )
-        asyncio.run(run(options, [collect]))
-    verdict = next(r for r in collect.results if r.requirement == requirement)
+    certified = certify_changed(Changed(seat_patch_edited(edit)), "sdsi", ("server",))
+    verdict = next(r for r in certified if r.requirement == requirement)
     assert verdict.status is Status.FAIL, verdict
 
 
 # -- ACI --
 
 
-class _Rebased:
-    """The reference host, its document's rest base moved to a private name."""
-
-    mcp_tool = None
-
-    def apply(self, document: dict[str, Any]) -> Any:
-        document["transports"]["rest"]["base"] = "http://hotel.agents.svc.cluster.local:8080"
-        return document
-
-    def agent_for(self, reference: type) -> type:
-        return reference
+def _rebased(document: dict[str, Any]) -> None:
+    """The rest base moved to a private name."""
+    document["transports"]["rest"]["base"] = "http://hotel.agents.svc.cluster.local:8080"
 
 
 def test_plain_http_inside_a_private_network_may_be_secured_out_of_sight() -> None:
     """ "such as TLS-protected channels": a mesh's sidecars or a VPN secure a cluster-local hop,
     which the suite cannot see. It failed; loopback is still judged (waived on demand)."""
-    collect = Collect()
-    with serve(lambda base: woa_host.create_app(base, changes=_Rebased())) as host:
-        options = run_options(
-            target=host.url, suites=("aci",), roles=("invoked",), cacert=host.cacert, timeout=5
-        )
-        asyncio.run(run(options, [collect]))
-    verdict = next(
-        r for r in collect.results if r.requirement == "ACI-6-AGENTCONTEXT-CONFIDENTIALITY"
-    )
+    certified = certify_changed(Changed(document=_rebased), "aci", ("invoked",))
+    verdict = next(r for r in certified if r.requirement == "ACI-6-AGENTCONTEXT-CONFIDENTIALITY")
     assert verdict.status is Status.SKIP and "private network" in verdict.message, verdict
 
 

@@ -12,9 +12,9 @@ from conformance.report import Collect
 from conformance.report import Status
 from conformance.target import run_options
 from mocks.host import create_app
-from mocks.reference import woa_host
 from mocks.serve import serve
 from mocks.variants import VARIANTS
+from tests.checks.mutants import certify_changed
 
 
 class _Relabelled:
@@ -58,19 +58,7 @@ def test_an_ascii_document_labelled_iso_8859_1_is_utf_8() -> None:
 
 
 def _sdsi_results(variant: str, strict: bool = False) -> list[Any]:
-    collect = Collect()
-    changes = VARIANTS[variant]
-    with serve(lambda base: woa_host.create_app(base, changes=changes)) as host:
-        options = run_options(
-            target=host.url,
-            suites=("sdsi",),
-            roles=("server",),
-            cacert=host.cacert,
-            timeout=5,
-            strict=strict,
-        )
-        asyncio.run(run(options, [collect]))
-    return collect.results
+    return certify_changed(VARIANTS[variant], "sdsi", ("server",), strict=strict)
 
 
 def test_a_key_shown_experimental_false_may_have_been_promoted() -> None:

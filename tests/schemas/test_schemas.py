@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.cli.requirements import schemas_by_requirement
 from conformance.requirements import catalogue
 from conformance.schemas import schema
 from conformance.schemas import schema_names
+from conformance.schemas import schemas_by_requirement
 from conformance.validation import UNMAPPED
 from conformance.validation import validate_message
 from conformance.validation.target_schemas import Unjudgeable

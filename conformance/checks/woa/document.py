@@ -8,12 +8,10 @@ transport makes the mcp rules not-applicable, never passed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from ...schemas import schemas_by_requirement
 from ...target import Target
 from ...validation import TRUNCATED
 from ...validation import Violation
@@ -172,16 +170,9 @@ def document_violations(target: Target) -> list[Violation]:
     return violations
 
 
-@cache
-def _schema_judged() -> frozenset[str]:
-    """The requirements the WoA schemas judge (their x-requirements)."""
-    folder = resources.files("conformance.schemas") / "woa"
-    return frozenset(
-        found
-        for entry in folder.iterdir()
-        if entry.name.endswith(".json")
-        for found in re.findall(r'"(WOA-[0-9][0-9A-Z.-]*)"', entry.read_text(encoding="utf-8"))
-    )
+def _schema_judged(requirement: str) -> bool:
+    """Whether a WoA schema judges `requirement` (its x-requirements name it)."""
+    return any(n.startswith("woa/") for n in schemas_by_requirement().get(requirement, ()))
 
 
 def _unreadable(target: Target) -> Verdict | None:
@@ -210,7 +201,7 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     violations = document_violations(target)
     found = [v for v in violations if v.requirement == requirement]
     cut = next((v for v in violations if v.requirement == TRUNCATED), None)
-    if not found and cut is not None and requirement in _schema_judged():
+    if not found and cut is not None and _schema_judged(requirement):
         # this rule's breach may be among the schema errors not looked for (a rule of its own
         # always runs whole)
         return errored(f"not judged: the document has {cut.message}", evidence)

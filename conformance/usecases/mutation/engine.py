@@ -378,9 +378,11 @@ def _variant_config(name: str) -> str:
     return "aci-master" if requirement.role == "master" else "aci-invoked"
 
 
-def plan_variants() -> list[str]:
-    """The reference agents' conformant variants (mocks/variants.py), by name."""
-    return sorted(references().variants)
+def plan_variants(suites: set[str]) -> list[str]:
+    """The reference agents' conformant variants (mocks/variants.py) of the drafts in `suites`,
+    by name."""
+    variants = references().variants
+    return sorted(n for n, v in variants.items() if catalogue()[v.bears_on[0]].draft in suites)
 
 
 async def vary_agent(name: str, baselines: dict[str, Verdicts]) -> Varied:
