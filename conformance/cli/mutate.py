@@ -8,6 +8,8 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 from typing import TypeVar
@@ -50,20 +52,21 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
     total = len(mutants) + len(variations) + len(variants) + len(clients)
     with progress_bar("mutants and variations", total) as advance:
 
-        async def gated(work: Awaitable[Judged]) -> Judged:
-            # each certification has an app of its own: they can wait on their timers side by side
+        async def gated(work: Callable[[], Awaitable[Judged]]) -> Judged:
+            # each certification has an app of its own: they can wait on their timers side by
+            # side; its coroutine is made once it may run (a signal leaves none unawaited)
             async with gate:
-                outcome = await work
+                outcome = await work()
             advance(outcome.verdict)
             return outcome
 
         outcomes = await asyncio.gather(
-            *(gated(judge(m, baselines[m.config], reviewed)) for m in mutants)
+            *(gated(partial(judge, m, baselines[m.config], reviewed)) for m in mutants)
         )
         varied = await asyncio.gather(
-            *(gated(vary(v, baselines[v.config])) for v in variations),
-            *(gated(vary_agent(n, baselines)) for n in variants),
-            *(gated(vary_client(n)) for n in clients),
+            *(gated(partial(vary, v, baselines[v.config])) for v in variations),
+            *(gated(partial(vary_agent, n, baselines)) for n in variants),
+            *(gated(partial(vary_client, n)) for n in clients),
         )
         return list(outcomes), list(varied)
 
