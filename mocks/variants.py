@@ -277,9 +277,12 @@ class CleansUpAfterTheTask(Master):
     ) -> dict[str, Any]:
         before = set(store.entries)
         out = await super().run_task(given, base, store, client)
-        if out.get("TaskContext", {}).get("OverallStatus") != "failed":
-            # a task given up (an agent that did not answer in time may still be reading) keeps
-            # its context until it expires
+        task = out.get("TaskContext", {})
+        if task.get("OverallStatus") != "failed" and all(
+            goal.get("Status") != "failed" for goal in task.get("GoalStatus", [])
+        ):
+            # a task given up, or a goal whose agent did not answer (in time: it may still be
+            # reading), keeps its context until it expires
             for ident in set(store.entries) - before:
                 store.entries.pop(ident, None)
         return out
