@@ -225,6 +225,8 @@ class HttpClient:
                     if method not in _IDEMPOTENT:
                         raise
                     response = await self._client.send(request, stream=True)
+                # a replay answers by the recorded URL where the request's hid a credential
+                evidence["url"] = str(request.url)
                 try:
                     body = bytearray()
                     # decoded: a compression bomb meets the cap too

@@ -315,6 +315,7 @@ def _recorder(options: RunOptions, redaction: Redaction) -> Recorder | None:
                 "drafts": {d: DRAFTS[d] for d in options.suites},
                 "seed": options.seed,
                 "options": _recorded(options, redaction),
+                "issued_key": redaction.issued_key,
             }
         )
     return recorder
@@ -378,6 +379,8 @@ async def run(
             command=options.client_command,
         )
     )
+    if options.replay is not None and "issued_key" in options.replay.meta:
+        redaction.handed_out(options.replay.handed_texts(), options.replay.meta["issued_key"])
     recorder = _recorder(options, redaction)
     transport = ObservedOnly() if options.observed is not None else options.transport
     async with HttpClient(

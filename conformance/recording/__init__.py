@@ -57,6 +57,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO
 from typing import Any
+from urllib.parse import parse_qsl
 from urllib.parse import unquote
 from urllib.parse import urlsplit
 from urllib.parse import urlunsplit
@@ -64,6 +65,7 @@ from urllib.parse import urlunsplit
 from starlette.types import ASGIApp
 
 from ..report.redaction import is_credential
+from ..report.redaction import is_marked
 from .inbound import replay_request
 from .recorder import FILES
 from .recorder import FORMAT
@@ -88,6 +90,26 @@ def _key(method: str, url: str, body: str) -> tuple[str, str, str]:
     parts = urlsplit(url)
     netloc = parts.netloc.rpartition("@")[2]
     return method.upper(), unquote(urlunsplit(parts._replace(netloc=netloc))), body
+
+
+def _credentialless(key: tuple[str, str, str]) -> tuple[str, str, str] | None:
+    """A request's key with its credential query values left out, when it has any."""
+    method, url, body = key
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(is_credential(name, query=True) for name, _ in pairs):
+        return None
+    query = "&".join(
+        f"{name}={'*' if is_credential(name, query=True) else value}" for name, value in pairs
+    )
+    return method, urlunsplit(parts._replace(query=query)), body
+
+
+def _hides_a_credential(url: str) -> bool:
+    return any(
+        is_credential(name, query=True) and is_marked(value)
+        for name, value in parse_qsl(urlsplit(url).query, keep_blank_values=True)
+    )
 
 
 def _headers_key(headers: Mapping[str, str]) -> str:
@@ -120,6 +142,9 @@ class Replay:
     #: digest: positions into `records`, in recorded order
     loose: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     exact: dict[tuple[str, str, str, str], list[int]] = field(default_factory=dict)
+    #: Those whose URL hides a credential value, by request with such values left out: a
+    #: request made with a value the recording could not keep (a signature the suite altered)
+    hidden: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
     inbound: list[dict[str, Any]] = field(default_factory=list)  # by arrival
@@ -146,10 +171,13 @@ class Replay:
         records = _lines(folder / "exchanges.jsonl")
         loose: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         exact: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+        hidden: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         for n, record in enumerate(records):
             key = _key(record["method"], record["url"], record["request_body"])
             loose[key].append(n)
             exact[(*key, _headers_key(record.get("request_headers", {})))].append(n)
+            if _hides_a_credential(record["url"]) and (without := _credentialless(key)):
+                hidden[without].append(n)
         values: dict[str, deque[float]] = defaultdict(deque)
         for record in _lines(folder / "values.jsonl"):
             values[record["purpose"]].append(record["value"])
@@ -157,22 +185,37 @@ class Replay:
         bases = {r["hosted"]: r["base"] for r in inbound if "hosted" in r}
         received = sorted((r for r in inbound if "server" in r), key=lambda r: float(r["at"]))
         return cls(
-            folder, meta, dict(loose), dict(exact), records, set(), received, bases, dict(values)
+            folder,
+            meta,
+            dict(loose),
+            dict(exact),
+            dict(hidden),
+            records,
+            set(),
+            received,
+            bases,
+            dict(values),
         )
 
     def answer(
         self, method: str, url: str, body: bytes, headers: Mapping[str, str]
     ) -> dict[str, Any]:
         """The recorded outcome of this request; raises `NotRecorded`. The first unused answer to
-        the same request with the same headers, else to the same request; when every one was
-        used, the last again (a replay may ask more often than the recorded run did)."""
+        the same request with the same headers, else to the same request, else to one whose
+        credential query value the recording hid; when every one was used, the last again (a
+        replay may ask more often than the recorded run did)."""
         key = _key(method, url, sha256(body))
         candidates = self.exact.get((*key, _headers_key(headers))) or self.loose.get(key)
+        hid = False
+        if not candidates and (without := _credentialless(key)):
+            candidates, hid = self.hidden.get(without), True
         if not candidates:
             raise NotRecorded(f"not in the recording: {method} {url}")
         chosen = next((n for n in candidates if n not in self.used), candidates[-1])
         self.used.add(chosen)
-        return self.records[chosen]
+        # found by a value the recording hid: the evidence shows the recorded URL, as the
+        # recorded run's report did
+        return self.records[chosen] | ({"hid": True} if hid else {})
 
     @contextlib.contextmanager
     def open_body(self, digest: str) -> Iterator[IO[bytes]]:
@@ -186,6 +229,14 @@ class Replay:
         """A recorded body, no more than `limit` + 1 bytes of it."""
         with self.open_body(digest) as stored:
             return stored.read(-1 if limit is None else limit + 1)
+
+    def handed_texts(self) -> Iterator[str]:
+        """The recorded bodies that may hand out a signed URL, as text."""
+        folder = self.folder / "bodies"
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+            data = path.read_bytes()
+            if b"=" in data:
+                yield data.decode("utf-8", errors="replace")
 
     def lines(self, name: str) -> list[dict[str, Any]]:
         """The lines of one of the recording's files, in order."""

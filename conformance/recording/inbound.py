@@ -39,6 +39,8 @@ class RecordedInbound:
             message = await receive()
             if message["type"] == "http.request" and len(body) < _CAP:
                 body.extend(message.get("body", b"")[: _CAP - len(body)])
+                if not message.get("more_body"):
+                    self.recorder.handed(bytes(body))  # before the app fetches what it was handed
             return message
 
         async def sending(message: Message) -> None:

@@ -149,6 +149,8 @@ class _Replaying:
         record = self.replay.answer(
             request.method, str(request.url), await request.aread(), request.headers
         )
+        if record.get("hid"):
+            request.url = self.module.URL(record["url"])
         # what the target sent the suite's servers meanwhile
         await self.replay.feed(record.get("ended_at"))
         failure = record.get("failure")

@@ -7,13 +7,17 @@ exchange or a result is made known, by a marker that keeps its shape and tells t
 
 What is a credential: the value of a header the user sent (`--header`), of Authorization,
 Proxy-Authorization, Cookie and Set-Cookie, and of any header or query parameter whose name says
-key, token, secret, session, password or auth; a URL's userinfo. A value once seen is replaced
-wherever it appears after (a message quoting it, an answer echoing it). The marker is a digest of
-the value under a key made for the run and never written: two values stay apart within a run, and
-no marker can be tried against guesses of the value. The runner applies the run's `Redaction` to
-every event before any handler sees it, and the recorder to every exchange it keeps, so that no
-writer can forget it. `--keep-credentials-in-evidence` (for recordings kept in a private place)
-turns it off, and every report says so.
+key, token, secret, session, password or auth; of a query parameter whose name says signature
+or is `sig` (a signed URL's, as ACI ContextURIs are); a URL's userinfo. A value once seen is
+replaced wherever it appears after (a message quoting it, an answer echoing it). The marker is a
+digest of the value under a key made for the run and never written: two values stay apart within a
+run, and no marker can be tried against guesses of the value. What the target itself handed out in
+a body (a signed URL) is marked under a second key, which a recording keeps with the bodies that
+hold those values anyway, so that a re-judging marks them alike. The runner applies the run's
+`Redaction` to every event before any handler sees it, and the recorder to every exchange it
+keeps (bodies too, but for what the target handed out), so that no writer can forget it.
+`--keep-credentials-in-evidence` (for recordings kept in a private place) turns it off, and every
+report says so.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import json
 import re
 import secrets
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from contextlib import suppress
@@ -53,10 +58,15 @@ _ALWAYS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cook
 #: session): no credential, whatever their name says.
 _SUITES_OWN = frozenset({"sdsi-test-session"})
 _NAMED = re.compile(r"key|token|secret|session|passw|auth|credential", re.IGNORECASE)
+#: A query parameter that signs a URL makes it a capability (an S3 or ContextURI signature);
+#: a header of that name carries a signature anyone may verify (RFC 9421, JWS), no secret.
+_SIGNING = re.compile(r"signature|^sig$", re.IGNORECASE)
 #: NAME=value and --name=value or --name value, in a shell command.
 _ASSIGNED = re.compile(r"(?:^|\s)-{0,2}([A-Za-z_][\w-]*)(?:=|\s+(?=[^-\s]))(\S+)")
 #: Values too short to replace wherever they appear (they would mark innocent text).
 _SHORTEST = 4
+#: A query parameter of a URL written in text (a message, a body handing out a signed URL).
+_QUERY_IN_TEXT = re.compile(r"[?&]([A-Za-z0-9_.~%-]{1,64})=([^&#\s\"'<>\\]{8,4096})")
 
 
 def is_marked(text: str) -> bool:
@@ -74,10 +84,15 @@ def public(url: str) -> str:
     return plain().url(url)
 
 
-def is_credential(name: str) -> bool:
-    """Whether a header or query parameter of this name carries a credential by its name."""
+def is_credential(name: str, *, query: bool = False) -> bool:
+    """Whether a header (or, with `query`, a query parameter) of this name carries a credential
+    by its name."""
     lowered = name.lower()
-    return lowered in _ALWAYS or (lowered not in _SUITES_OWN and _NAMED.search(name) is not None)
+    return (
+        lowered in _ALWAYS
+        or (lowered not in _SUITES_OWN and _NAMED.search(name) is not None)
+        or (query and _SIGNING.search(name) is not None)
+    )
 
 
 @dataclass
@@ -90,7 +105,13 @@ class Redaction:
     #: how a value is marked; by default a digest under the run's own key
     marker_of: Callable[[str], str] | None = field(default=None, repr=False)
     _values: dict[str, str] = field(default_factory=dict, repr=False)
+    #: credential values first seen in a body (handed out by the target, a signed URL's): a
+    #: recording keeps bodies as they crossed the wire, so its URLs may keep them too (`url`)
+    issued: set[str] = field(default_factory=set, repr=False)
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    #: the key of the markers of issued values: a recording, which keeps those values anyway,
+    #: keeps it too, so that a re-judging marks them alike (`issued_key`, `handed_out`)
+    _issued_key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     @classmethod
     def of(
@@ -120,29 +141,68 @@ class Redaction:
                 self._learn(value.strip("'\""))
         return self.text(command)
 
-    def marker(self, value: str) -> str:
+    @property
+    def issued_key(self) -> str:
+        """What a recording keeps to mark the values the target handed out (hex)."""
+        return self._issued_key.hex()
+
+    def handed_out(self, texts: Iterable[str], key: str) -> None:
+        """A re-judging's redaction: the values a recording's bodies hand out learned first, and
+        marked with the recording's `key`, as the recorded run marked them."""
+        self._issued_key = bytes.fromhex(key)
+        for text in texts:
+            self.learn(text)
+
+    def marker(self, value: str, *, issued: bool = False) -> str:
         if self.marker_of is not None:
             return self.marker_of(value)
-        digest = hmac.new(self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        key = self._issued_key if issued else self._key
+        digest = hmac.new(key, value.encode("utf-8", "surrogatepass"), hashlib.sha256)
         return f"{MARK}{digest.hexdigest()[:12]}>"
 
-    def _learn(self, value: str) -> str:
+    def _learn(self, value: str, *, issued: bool = False) -> str:
         """The marker of a credential `value`, which is replaced wherever it appears from now on."""
         if not value or is_marked(value) or value == "<redacted>":
             return value
-        marked = self.marker(value)
+        marked = self.marker(value, issued=issued)
         if len(value) >= _SHORTEST:
             self._values[value] = marked
         return marked
 
-    def text(self, text: str) -> str:
-        """`text` with every credential seen so far replaced (the longest first)."""
-        if self.keep or not self._values or not text:
+    def learn(self, text: str) -> None:
+        """Learns the credential query values of the URLs written in `text` (a body handing out a
+        signed URL, a message quoting one): they are replaced wherever they appear from now on."""
+        if self.keep or "=" not in text:
+            return
+        for name, value in _QUERY_IN_TEXT.findall(text):
+            if is_credential(unquote(name), query=True) and value not in self._values:
+                for form in {value, unquote(value)}:
+                    if form not in self._values:
+                        self.issued.add(form)
+                        self._learn(form, issued=True)
+
+    def text(self, text: str, spare: Collection[str] = ()) -> str:
+        """`text` with every credential seen so far replaced (the longest first), those in `spare`
+        kept."""
+        if self.keep or not text:
             return text
+        self.learn(text)
         for value in sorted(self._values, key=len, reverse=True):
-            if value in text:
+            if value in text and value not in spare:
                 text = text.replace(value, self._values[value])
         return text
+
+    def echoed(self, body: bytes) -> bytes:
+        """A body as a recording keeps it: every credential seen so far replaced, but those the
+        target handed out itself (`issued`: a re-judging finds the requests that use them by
+        them). A compressed body is kept as it is."""
+        if self.keep or not self._values:
+            return body
+        for value in sorted(self._values, key=len, reverse=True):
+            raw = value.encode("utf-8", "surrogatepass")
+            if value not in self.issued and raw in body:
+                body = body.replace(raw, self._values[value].encode())
+        return body
 
     def header_value(self, name: str, value: str) -> str:
         """A header's value as evidence: its scheme word kept ("Bearer", "Basic"), the rest
@@ -158,9 +218,10 @@ class Redaction:
     def headers(self, headers: Mapping[str, str]) -> dict[str, str]:
         return {name: self.header_value(name, value) for name, value in headers.items()}
 
-    def url(self, url: str) -> str:
+    def url(self, url: str, *, spare_issued: bool = False) -> str:
         """`url` (or a path with its query) with its userinfo and credential query values
-        marked."""
+        marked; with `spare_issued`, those the target handed out in a body kept (a recording,
+        whose bodies keep them, finds its requests again by them)."""
         if self.keep:
             return url
         try:
@@ -180,12 +241,23 @@ class Redaction:
         query = parts.query
         if query:
             pairs = parse_qsl(query, keep_blank_values=True)
-            if any(is_credential(name) for name, _ in pairs):
+            spared = self.issued if spare_issued else frozenset()
+            if any(
+                is_credential(name, query=True) and value not in spared for name, value in pairs
+            ):
                 query = "&".join(
-                    f"{quote(name)}={self._learn(value) if is_credential(name) else quote(value)}"
+                    f"{quote(name)}="
+                    + (
+                        self._learn(value)
+                        if is_credential(name, query=True) and value not in spared
+                        else quote(value)
+                    )
                     for name, value in pairs
                 )
-        return self.text(urlunsplit(parts._replace(netloc=netloc, query=query)))
+        return self.text(
+            urlunsplit(parts._replace(netloc=netloc, query=query)),
+            self.issued if spare_issued else (),
+        )
 
     def exchange(self, exchange: Exchange) -> Exchange:
         if self.keep:

@@ -6,6 +6,7 @@ re-judges to the attested report. A client command's helpers do not outlive it."
 from __future__ import annotations
 
 import json
+import re
 import signal
 import ssl
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import httpx
 
+from conformance.recording import Recorder
 from conformance.report.model import Exchange
 from conformance.report.redaction import Redaction
 from mocks.serve import serve_host
@@ -170,3 +172,39 @@ def test_usage_errors_and_a_client_command_name_no_credential(tmp_path: Path) ->
     assert [d.returncode for d in done] == [2, 2, 2, 2], [d.stderr for d in done]
     printed = "".join(d.stdout + d.stderr for d in done)
     assert _leaks(tmp_path, printed=printed) == []
+
+
+def test_a_signed_reference_the_target_hands_out_stays_out_of_the_reports(tmp_path: Path) -> None:
+    """The reference master hands its spies ContextURIs signed with `sig`: reports and the
+    terminal carry markers; the recording keeps them as the bodies did, and re-judges alike."""
+    reports, recording = tmp_path / "reports", tmp_path / "recording"
+    ran = agent_conformance(
+        *("run", "--mock", "--suite", "aci", "--role", "master"),
+        *("--record", str(recording), "--report-dir", str(reports)),
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    signed = re.compile(rb"sig=([0-9a-f]{64})")
+    handed = {
+        found
+        for path in recording.rglob("*")
+        if path.is_file()
+        for found in signed.findall(path.read_bytes())
+    }
+    assert handed, "the reference offloaded no context: nothing was judged"
+    assert b"sig=<redacted:sha256:" in (reports / "report.json").read_bytes()
+    rejudged = agent_conformance("rejudge", str(recording), "--report-dir", str(tmp_path / "again"))
+    assert "0 verdicts changed since the recording." in rejudged.stdout, rejudged.stdout
+    for path in [*reports.rglob("*"), *(tmp_path / "again").rglob("*")]:
+        if path.is_file():
+            assert not [v for v in handed if v in path.read_bytes()], path
+    printed = (ran.stdout + ran.stderr + rejudged.stdout + rejudged.stderr).encode()
+    assert not [v for v in handed if v in printed]
+
+
+def test_a_credential_a_target_echoes_stays_out_of_the_recordings_bodies(tmp_path: Path) -> None:
+    redaction = Redaction.of("https://agents.example", [("Authorization", f"Bearer {CANARIES[0]}")])
+    recorder = Recorder(tmp_path, redaction)
+    recorder.start({})
+    request = httpx.Request("GET", "https://agents.example/x")
+    recorder.exchange(request, b"", {"status": 200, "response_body": f"hi {CANARIES[0]}".encode()})
+    assert _leaks(tmp_path) == []
