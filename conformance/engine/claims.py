@@ -224,6 +224,11 @@ def _rest_coverage(
     judged: dict[str, Status],
     judged_by: dict[str, tuple[str, ...]],
 ) -> AgentCoverage:
+    if not probes:  # most agents of a large document: said at once
+        why = getattr(plan, "why", {}).get(agent_id)
+        return AgentCoverage(
+            agent_id, False, (), why if why is not None else "no valid invocation was sent"
+        )
     answered = [p for p in probes if p.response is not None]
     requirements = sorted(
         {

@@ -34,6 +34,9 @@ _CHUNK = 64 * 1024
 def tls_version_of(response: Any) -> str | None:
     """The TLS version the connection of an httpx (or httpx2) response negotiated; None without
     TLS."""
+    request = getattr(response, "_request", None)
+    if request is not None and request.url.scheme == "http":
+        return None  # asking the stream costs a system call a request (anyio's getpeername)
     stream = response.extensions.get("network_stream")
     ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
     return str(ssl_object.version()) if ssl_object is not None else None

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from typing import Any
 
 from .model import Result
@@ -104,8 +105,9 @@ class Summary:
     #: per draft, the MUST-level failures that are stale baseline entries, not the target's
     stale_must: dict[str, int] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def unexercised(self) -> list[dict[str, Any]]:
+        """The advertised agents the run did not exercise (asked by every surface: once)."""
         return [a for a in self.coverage if not a.get("exercised")]
 
     @property

@@ -156,8 +156,9 @@ def validate_message(name: str, data: Any, **context: Any) -> list[Violation]:
                     f" {MAX_SCHEMA_ERRORS:,} are listed, the rest were not looked for",
                 )
             )
+        given = Context(**context)  # one for every rule: what one works out the next reuses
         for check in RULES.get(name, ()):
-            violations.extend(check(data, Context(**context)))
+            violations.extend(check(data, given))
     except RecursionError:
         violations = [Violation(UNMAPPED, "/", "the message nests too deeply to be judged")]
     return sorted(set(violations))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
+from dataclasses import field
 from datetime import UTC
 from datetime import date
 from datetime import datetime
@@ -41,6 +42,9 @@ class Context:
     operation: str | None = None
     #: for an AgentContext an invoked agent returned, the one it was sent
     sent: dict[str, Any] | None = None
+    #: what one validation of a message worked out once for all its rules: why each schema
+    #: object of a document is not valid 2020-12 (None when it is), by its id
+    schema_errors: dict[int | tuple[Any, ...], str | None] = field(default_factory=dict)
 
 
 Rule = Callable[[Any, Context], Iterator[Violation]]
@@ -90,13 +94,13 @@ def json_type_matches(value: Any, json_type: str) -> bool:
 
 def _agent_schemas(document: Any) -> Iterator[tuple[str, str, Any]]:
     for i, agent in enumerate(_objects(_member(document, "agents"))):
-        for field in ("inputs", "outputs"):
-            if field in agent:
-                yield f"/agents/{i}/{field}", field, agent[field]
+        for member in ("inputs", "outputs"):
+            if member in agent:
+                yield f"/agents/{i}/{member}", member, agent[member]
         for j, operation in enumerate(_objects(agent.get("operations"))):
-            for field in ("inputs", "outputs"):
-                if field in operation:
-                    yield f"/agents/{i}/operations/{j}/{field}", field, operation[field]
+            for member in ("inputs", "outputs"):
+                if member in operation:
+                    yield f"/agents/{i}/operations/{j}/{member}", member, operation[member]
 
 
 @rule("woa/document")
@@ -129,10 +133,6 @@ def WOA_4_1_AGENT_TRANSPORTS_DEFINED(document: Any, _: Context) -> Iterator[Viol
 
 
 _CHECKED_SCHEMAS: dict[str, str | None] = {}
-#: The same, by the schema object itself: each rule asks again of the same parsed schema, and a
-#: content key (its canonical JSON) costs more than the answer (issue 25: half the time of
-#: validating a document).
-_CHECKED_OBJECTS: dict[int, tuple[dict[str, Any], str | None]] = {}
 
 
 #: The $schema URIs of the dialects before 2020-12 (with any trailing # or / removed).
@@ -152,6 +152,8 @@ _DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _URI_REFERENCE = re.compile(r"(?:[^\x00-\x20\"<>\\^`{|}\x7f%]|%[0-9A-Fa-f]{2})*")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _URI_KEYWORDS = {"$schema": "a URI", "$id": "a URI-reference", "$ref": "a URI-reference"}
+#: Keywords whose values are instances, not schemas.
+_NOT_SCHEMAS = frozenset({"const", "enum", "examples", "default"})
 
 
 def _uri_error(schema: dict[str, Any], budget: int = 100_000) -> str | None:
@@ -162,29 +164,46 @@ def _uri_error(schema: dict[str, Any], budget: int = 100_000) -> str | None:
     while stack and budget > 0:
         value = stack.pop()
         if isinstance(value, list):
-            stack.extend(value)
-            continue
-        if not isinstance(value, dict):
+            stack.extend(v for v in value if isinstance(v, dict | list))
             continue
         budget -= 1
-        for keyword, kind in _URI_KEYWORDS.items():
-            given = value.get(keyword)
-            if isinstance(given, str) and not (
-                _URI_REFERENCE.fullmatch(given) and (keyword != "$schema" or _SCHEME.match(given))
-            ):
-                return f"its {keyword} {given[:80]!r} is not {kind}"
+        if "$schema" in value or "$id" in value or "$ref" in value:
+            for keyword, kind in _URI_KEYWORDS.items():
+                given = value.get(keyword)
+                if isinstance(given, str) and not (
+                    _URI_REFERENCE.fullmatch(given)
+                    and (keyword != "$schema" or _SCHEME.match(given))
+                ):
+                    return f"its {keyword} {given[:80]!r} is not {kind}"
         stack.extend(
-            v for k, v in value.items() if k not in ("const", "enum", "examples", "default")
+            v for k, v in value.items() if isinstance(v, dict | list) and k not in _NOT_SCHEMAS
         )
     return None
 
 
-def _schema_error(schema: dict[str, Any]) -> str | None:
-    """Why `schema` is not valid 2020-12 (None if it is), checked once per distinct schema: a
-    document may repeat one schema for thousands of agents, and each rule asks again."""
-    known = _CHECKED_OBJECTS.get(id(schema))
-    if known is not None and known[0] is schema:
-        return known[1]
+def _schema_error(schema: dict[str, Any], context: Context) -> str | None:
+    """Why `schema` is not valid 2020-12 (None if it is), worked out once per schema object for
+    every rule of the validation (`context`), and once per distinct invalid schema: a document may
+    repeat one schema for thousands of agents."""
+    known = context.schema_errors
+    if id(schema) not in known:
+        # a schema of scalar keywords alone ({"type": "object"}: thousands of agents' in a
+        # generated document) is worked out once by its content
+        flat = (
+            tuple((k, v.__class__, v) for k, v in schema.items())  # the class: True == 1
+            if len(schema) <= 4 and all(isinstance(v, str | bool | int) for v in schema.values())
+            else None
+        )
+        if flat is not None and flat in known:
+            known[id(schema)] = known[flat]
+        else:
+            known[id(schema)] = _schema_problem(schema)
+            if flat is not None:
+                known[flat] = known[id(schema)]
+    return known[id(schema)]
+
+
+def _schema_problem(schema: dict[str, Any]) -> str | None:
     if schema.get("$schema", _DIALECT_2020_12) in (_DIALECT_2020_12, _DIALECT_2020_12 + "#"):
         # jsonschema-rs says valid in a microsecond; what it finds wrong the walk below says
         with suppress(ValueError, TypeError, OverflowError):
@@ -207,17 +226,13 @@ def _schema_error(schema: dict[str, Any]) -> str | None:
             _CHECKED_SCHEMAS[key] = (
                 f"its $schema declares an earlier dialect ({dialect}), not 2020-12"
             )
-    if len(_CHECKED_OBJECTS) > 10_000:
-        _CHECKED_OBJECTS.clear()
-    # the object kept: its id is not reused meanwhile
-    _CHECKED_OBJECTS[id(schema)] = (schema, _CHECKED_SCHEMAS[key])
     return _CHECKED_SCHEMAS[key]
 
 
 @rule("woa/document")
-def WOA_4_2_SCHEMAS_VALID_2020_12(document: Any, _: Context) -> Iterator[Violation]:
+def WOA_4_2_SCHEMAS_VALID_2020_12(document: Any, context: Context) -> Iterator[Violation]:
     for path, _field, schema in _agent_schemas(document):
-        problem = _schema_error(schema) if isinstance(schema, dict) else None
+        problem = _schema_error(schema, context) if isinstance(schema, dict) else None
         if problem:
             yield Violation(
                 "WOA-4.2-SCHEMAS-VALID-2020-12",
@@ -227,9 +242,9 @@ def WOA_4_2_SCHEMAS_VALID_2020_12(document: Any, _: Context) -> Iterator[Violati
 
 
 @rule("woa/document")
-def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, _: Context) -> Iterator[Violation]:
-    for path, field, schema in _agent_schemas(document):
-        if field != "inputs" or not isinstance(schema, dict) or _schema_error(schema):
+def WOA_4_2_MINIMAL_SCHEMA_PROFILE(document: Any, context: Context) -> Iterator[Violation]:
+    for path, member, schema in _agent_schemas(document):
+        if member != "inputs" or not isinstance(schema, dict) or _schema_error(schema, context):
             continue  # an invalid schema is judged by WOA-4.2-SCHEMAS-VALID-2020-12 alone
         root = schema
         reference = schema.get("$ref")
@@ -348,10 +363,10 @@ def WOA_5_2_SUCCESS_CONFORMS_OUTPUTS(body: Any, context: Context) -> Iterator[Vi
 
 
 def _listed_keys(message: Any, *fields: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    for field in fields:
-        for i, key in enumerate(_member(message, field) or []):
+    for name in fields:
+        for i, key in enumerate(_member(message, name) or []):
             if isinstance(key, dict):
-                yield f"/{field}/{i}", key
+                yield f"/{name}/{i}", key
 
 
 def _keys_of(message: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:

@@ -59,3 +59,38 @@ def test_a_long_array_of_messages_is_judged_item_by_item_with_the_same_violation
     assert sorted((tuple(e.absolute_path), e.message) for e in errors) == walked
     paths = {v.path for v in validate_message("woa/document", document)}
     assert {"/agents/5", "/agents/70/version", "/agents/199", "/woa_version"} <= paths
+
+
+def test_a_schema_is_judged_once_per_validation_and_by_its_content_when_flat() -> None:
+    """Schemas of scalar keywords alone are worked out once by content: `True` and `1` compare
+    equal in Python, and {"minLength": true} is not the valid {"minLength": 1}; two schema
+    objects with the same content get the same answer, each at its own path."""
+    from conformance.validation import validate_message
+
+    def agent(n: int, inputs: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": f"a{n}",
+            "name": "A",
+            "description": "d",
+            "inputs": inputs,
+            "outputs": {"type": "object"},
+            "transports": ["rest"],
+        }
+
+    document = {
+        "woa_version": "2",
+        "agents": [
+            agent(0, {"minLength": 1}),
+            agent(1, {"minLength": True}),
+            agent(2, {"minLength": 1}),
+            agent(3, {"minLength": True}),
+            agent(4, {"type": "string"}),
+        ],
+        "transports": {"rest": {"base": "https://x.example", "invoke_path": "/a/{agent_id}"}},
+    }
+    found = {(v.requirement, v.path) for v in validate_message("woa/document", document)}
+    assert {p for r, p in found if r == "WOA-4.2-SCHEMAS-VALID-2020-12"} == {
+        "/agents/1/inputs",
+        "/agents/3/inputs",
+    }
+    assert {p for r, p in found if r == "WOA-4.2-MINIMAL-SCHEMA-PROFILE"} == {"/agents/4/inputs"}

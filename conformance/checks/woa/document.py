@@ -9,6 +9,7 @@ transport makes the mcp rules not-applicable, never passed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 from ...schemas import schemas_by_requirement
@@ -33,15 +34,17 @@ REGISTERED = ("rest", "mcp")
 NotApplicable = Callable[[dict[str, Any]], str | None]
 
 
-def _agents(document: dict[str, Any]) -> list[dict[str, Any]]:
+def _each_agent(document: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The agent objects of `document`, one at a time (a question about one need not list
+    80,000)."""
     agents = document.get("agents")
-    return [a for a in agents if isinstance(a, dict)] if isinstance(agents, list) else []
+    return (a for a in agents if isinstance(a, dict)) if isinstance(agents, list) else iter(())
 
 
 def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         o
-        for a in _agents(document)
+        for a in _each_agent(document)
         if isinstance(a.get("operations"), list)
         for o in a["operations"]
         if isinstance(o, dict)
@@ -54,7 +57,9 @@ def _transports(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def needs_agents(document: dict[str, Any]) -> str | None:
-    return None if _agents(document) else "the document lists no agent objects"
+    return (
+        None if any(True for _ in _each_agent(document)) else "the document lists no agent objects"
+    )
 
 
 def needs_entries(document: dict[str, Any]) -> str | None:
@@ -64,7 +69,7 @@ def needs_entries(document: dict[str, Any]) -> str | None:
 
 def needs_agent_member(member: str) -> NotApplicable:
     def when(document: dict[str, Any]) -> str | None:
-        return None if any(member in a for a in _agents(document)) else f"no agent has {member}"
+        return None if any(member in a for a in _each_agent(document)) else f"no agent has {member}"
 
     return when
 
