@@ -1,8 +1,7 @@
 """The pytest plugin: certify an agent inside a team's own pytest run, one test per requirement.
 
     pytest --agent-target https://agents.example.com [--agent-cacert CA.pem]
-    pytest --agent-app my_service.main:app            # in-process through httpx's ASGI transport,
-                                                      no socket
+    pytest --agent-app my_service.main:app     # in-process (httpx's ASGI transport, no socket)
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
 Registered through the `pytest11` entry point and inert unless --agent-target, --agent-app or

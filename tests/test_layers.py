@@ -102,6 +102,19 @@ def test_every_package_imports_only_its_floor_and_below() -> None:
     assert upward == []
 
 
+def test_the_engine_names_no_drafts_check_module() -> None:
+    """The engine reaches the drafts' checks through the registry alone (the WoA invocations
+    through `invocations_of`, which checks/woa registers), never a module of one draft."""
+    drafts = ("conformance.checks.woa", "conformance.checks.sdsi", "conformance.checks.aci")
+    assert [
+        (m, t)
+        for m, targets in _graph().items()
+        if m.startswith("conformance.engine")
+        for t in targets
+        if t.startswith(drafts)
+    ] == []
+
+
 def test_the_suite_never_imports_its_mocks() -> None:
     assert [
         (m, t) for m, targets in _graph().items() for t in targets if t.split(".")[0] == "mocks"

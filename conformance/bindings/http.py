@@ -1,9 +1,8 @@
 """The one way the suite speaks HTTP: every request with a deadline, every response with a size cap.
 
-    HttpClient.request() -> HttpResponse (status, headers, body, TLS version, Exchange for evidence)
-        raises Unreachable      the target cannot be connected to (DNS, refused, TLS, connect
-                                timeout)
-        raises ExchangeFailed   it was reached but the exchange broke (deadline, size cap, protocol)
+    HttpClient.request() -> HttpResponse (status, headers, body, TLS version, evidence)
+        raises Unreachable      not connected to (DNS, refused, TLS, connect timeout)
+        raises ExchangeFailed   reached, but the exchange broke (deadline, size cap, protocol)
 
 Redirects are never followed here: a caller that wants to follow one must check where it leads
 (see `same_origin`). A target can be a URL or, for in-process testing, an ASGI app's transport.

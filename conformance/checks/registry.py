@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "COVERAGE",
     "Check",
     "Decided",
+    "Invocations",
     "Skip",
     "Unmet",
     "Verdict",
@@ -45,8 +47,10 @@ __all__ = [
     "driven_by",
     "errored",
     "failed",
+    "invocations_of",
     "not_applicable",
     "passed",
+    "reads_invocations",
     "skipped",
     "waived",
 ]
@@ -140,6 +144,38 @@ def covers(role: str) -> Callable[[Callable[[Any], list[dict[str, Any]]]], Any]:
 def agent_coverage(target: Any, roles: Iterable[str]) -> list[dict[str, Any]]:
     """Every agent of the certified `roles` the drafts can tell exercised or not."""
     return [entry for role in roles if role in COVERAGE for entry in COVERAGE[role](target)]
+
+
+@dataclass(frozen=True)
+class Invocations:
+    """What a WoA host's run invoked, for the engine's claims and coverage map: the plan of
+    probes it sent or watched (None: it made none), the requirements each kind of probe serves,
+    and per agent offered over mcp whether a tool call of it was answered with a result."""
+
+    plan: Any
+    judged_by: Mapping[str, tuple[str, ...]]
+    mcp_answered: Mapping[str, bool]
+
+
+#: How a draft reads what a run invoked of a WoA host (checks/woa registers it): the engine
+#: names no check module.
+INVOCATIONS: dict[str, Callable[[Any], Invocations]] = {}
+
+
+def reads_invocations(draft: str) -> Callable[[Callable[[Any], Invocations]], Any]:
+    """Register the function that reads what a run invoked of a WoA host."""
+
+    def register(function: Callable[[Any], Invocations]) -> Any:
+        INVOCATIONS[draft] = function
+        return function
+
+    return register
+
+
+def invocations_of(target: Any) -> Invocations:
+    """What the run invoked of a WoA host (nothing, when the WoA checks are not loaded)."""
+    read = INVOCATIONS.get("woa")
+    return read(target) if read is not None else Invocations(None, {}, {})
 
 
 _OF: dict[str, list[str]] = {}  # the names of each requirement's checks

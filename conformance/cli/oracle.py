@@ -121,9 +121,8 @@ def bench(
 ) -> None:
     """Print the oracle's figures: replay throughput and peak memory at each size (384-dimension
     vectors around 1,000 intents, made from a seed outside the timed work; nothing is written to
-    disk), min and median over
-    --repeat runs, the machine's float32 matrix-product roof, the ratio against the per-fragment
-        loop, and the encoders' sentences per second."""
+    disk), min and median over --repeat runs, the machine's float32 matrix-product roof, the ratio
+    against the per-fragment loop, and the encoders' sentences per second."""
     from ..oracle import bench as figures
 
     try:

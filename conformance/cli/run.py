@@ -387,13 +387,15 @@ def run(
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
     and write report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is
-    certified with
-    --client-command (the suite plays the host); --mock --suite woa --role client certifies the
-        reference client.
+    certified with --client-command (the suite plays the host); --mock --suite woa --role client
+    certifies the reference client.
 
-    Exit codes: 0 at least one MUST tested and none failed or errored; 1 a MUST failed; 2 a usage
-    error or nothing could be certified; 3 a defect of the suite; 4 inconclusive (a MUST check
-    errored, or the run was interrupted or ran out of budget)."""
+    Exit codes:
+    0  at least one MUST tested, and none failed or errored
+    1  a MUST failed
+    2  a usage error, or nothing could be certified
+    3  a defect of the suite
+    4  inconclusive: a MUST check errored, or the run was interrupted or ran out of budget"""
     formats = report_format or list(FORMATS)
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:

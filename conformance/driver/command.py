@@ -8,12 +8,10 @@ the agent id; the operation name (an empty string for the agent's default); the 
 holding the inputs object; the path of the PEM CA the spy host's certificates chain to. The command
 runs under /bin/sh with the environment of the suite plus
 
-    HTTPS_PROXY, HTTP_PROXY (and lower case)  the suite's recording proxy; NO_PROXY is emptied
-    WOA_CLIENT_ALLOWED_HOSTS                   the host names an administrator allows
-                                               (comma-separated)
-    WOA_CLIENT_CACHE_DIR                       a folder the client may keep its cache in, kept
-                                               across
-                                               the runs of one scenario
+    HTTPS_PROXY, HTTP_PROXY (and lower case)  the suite's recording proxy (NO_PROXY emptied)
+    WOA_CLIENT_ALLOWED_HOSTS                   the hosts an administrator allows, comma-separated
+    WOA_CLIENT_CACHE_DIR                       a folder for the client's cache, kept across the
+                                               runs of one scenario
 
 A client prints the agent's outputs as JSON on stdout and exits 0, or exits non-zero to refuse.
 The command has a deadline (its whole process group is killed past it) and its output is capped;

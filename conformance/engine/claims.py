@@ -5,10 +5,8 @@ Per agent: each transport it names, each operation, each capability, and what th
 
     pass            invoked over it (or with it) and answered as the draft asks
     fail            invoked, and answered wrongly: the requirement that failed says how
-    untested        claimed, but the run did not exercise it (the probe cap, no input could be made,
-                    ...)
-    not verifiable  the drafts give it no behaviour the suite can check (a capability URI, a private
-                    transport)
+    untested        claimed, but the run did not exercise it (the probe cap, no input made, ...)
+    not verifiable  the drafts give it no checkable behaviour (a capability URI, private transport)
 
 A claimed transport or operation that fails is already a failure of its requirements; this table
 shows it from the implementer's side. What the document does not claim (an mcp transport, an
@@ -222,7 +220,7 @@ def _rest_coverage(
     probes: list[Any],
     plan: Any,
     judged: dict[str, Status],
-    judged_by: dict[str, tuple[str, ...]],
+    judged_by: Mapping[str, tuple[str, ...]],
 ) -> AgentCoverage:
     if not probes:  # most agents of a large document: said at once
         why = getattr(plan, "why", {}).get(agent_id)
@@ -269,7 +267,7 @@ def coverage_of(
     document: Any,
     plan: Any,
     results: list[Result],
-    judged_by: dict[str, tuple[str, ...]],
+    judged_by: Mapping[str, tuple[str, ...]],
     mcp_answered: Mapping[str, bool] = MappingProxyType({}),
 ) -> list[AgentCoverage]:
     """Every agent `document` advertises, exercised or not and why, from the run's invocation `plan`

@@ -1,9 +1,8 @@
 """A run: probe the target, judge every selected requirement, and send each result to the handlers.
 
-    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts), or, for
-        a
-                   client driven by --client-command, nothing: the suite serves what the client
-                       reads
+    RunOptions ──> probe (GET the WoA document; Unreachable ends the run before it starts),
+                   or, for a client driven by --client-command, nothing: the suite serves
+                   what the client reads
                ──> for each requirement of the selected drafts, in catalogue order:
                        its checks' verdicts, or not-applicable (role), or skip / error (untested)
                ──> RunStarted, ResultRecorded..., RunFinished to every handler
@@ -41,10 +40,8 @@ from ..checks import Decided
 from ..checks import agent_coverage
 from ..checks import checks_for
 from ..checks import driven_by
+from ..checks import invocations_of
 from ..checks.preconditions import DOCUMENT_RULES
-from ..checks.woa.invocation import JUDGED_BY
-from ..checks.woa.invocation import PLAN_KEY
-from ..checks.woa.mcp import MCP_ANSWERED
 from ..driver.command import unstartable
 from ..recording import NotRecorded
 from ..recording import Recorder
@@ -446,10 +443,14 @@ async def run(
             completion = "interrupted"
         finally:
             woa_host = "woa" in options.suites and None in options.drivers
-            document, plan = target.fetched.document, target.finished(PLAN_KEY)
+            document, invoked = target.fetched.document, invocations_of(target)
             # each redacted whole, not entry by entry: a host of 80,000 agents has as many
             claims = (
-                tuple(redaction.value([c.as_dict() for c in claims_of(document, plan, results)]))
+                tuple(
+                    redaction.value(
+                        [c.as_dict() for c in claims_of(document, invoked.plan, results)]
+                    )
+                )
                 if woa_host
                 else ()
             )
@@ -460,10 +461,10 @@ async def run(
                             c.as_dict()
                             for c in coverage_of(
                                 document,
-                                plan,
+                                invoked.plan,
                                 results,
-                                JUDGED_BY,
-                                target.cache.get(MCP_ANSWERED, {}),
+                                invoked.judged_by,
+                                invoked.mcp_answered,
                             )
                         ]
                     )

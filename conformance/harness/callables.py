@@ -2,9 +2,8 @@
 own binding (WoA REST: a document naming one agent and its invocation route), then certified like
 any in-process app.
 
-    run --agent-callable my_agents:agent --suite aci      # an ACI invoked agent
-    run --agent-callable my_agents:server --suite sdsi --scenario flight_booking   # an SDSI server
-        agent
+    run --agent-callable my_agents:agent --suite aci                                # ACI invoked
+    run --agent-callable my_agents:server --suite sdsi --scenario flight_booking    # SDSI server
 
 The signatures (each may be a plain function or a coroutine function):
 

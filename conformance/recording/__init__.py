@@ -19,10 +19,8 @@ agent-conformance-recording/2):
                      the proxy), one line per session, bodies by hash
     inbound.jsonl    one line per request a target made to a server the suite hosted (the ACI
                      spies, the context store): the server's name and base URL, the request, the
-                     answer, when it arrived, and the stamps the server's own code took (arrival,
-                     answer)
-    values.jsonl     the times the suite read from the clock where they enter a message or a
-                     verdict
+                     answer, when it arrived, and the stamps its own code took (arrival, answer)
+    values.jsonl     the clock readings that enter a message or a verdict
     bodies/<sha256>  each body once, by content hash
     results.jsonl    the verdicts the recorded run reached (requirement, status, message),
                      written at its end, so that a re-judging can say which verdicts changed

@@ -2,13 +2,14 @@
 failures.
 
     {"format": "agent-conformance-baseline/1",
-     "expected_failures": {"WOA-7-CACHING-HEADERS": "the CDN strips ETag; fix tracked in OPS-12",
+     "expected_failures": {
+         "WOA-7-CACHING-HEADERS": "the CDN strips ETag; fix tracked in OPS-12",
          ...}}
 
 `run --baseline FILE` applies it to every result as it is made:
 
 - a failure of a listed requirement is `waived`, its message saying the baseline absorbed it and
-why;
+  why;
 - a failure of a requirement not listed stays a failure (the gate fails);
 - a listed requirement that now passes is a `fail`, its message saying the entry is stale and what
   the check found; the stale entries fail the gate (exit 1, the outcome "stale baseline" on every

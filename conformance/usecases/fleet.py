@@ -1,7 +1,7 @@
 """Fleets: certify many targets into one folder of per-target reports, a fleet summary and the
 matrix.
 
-    agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT]
+    agent-conformance fleet --targets hosts.txt [--jobs N] [--scheduler tcp://HOST:PORT] \
         [--report-dir D]
 
 A targets file holds one URL a line (`#` comments), or a JSON list of objects with per-target

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conformance.checks.woa.invocation import JUDGED_ON
+from conformance.checks.woa.invocation_session import JUDGED_ON
 from conformance.checks.woa.observed import kind_of
 
 INPUTS = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}

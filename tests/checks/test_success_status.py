@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from conformance.bindings.http import HttpResponse
-from conformance.checks.woa.invocation import Probe
 from conformance.checks.woa.invocation import _succeeded_elsewhere
+from conformance.checks.woa.invocation_session import Probe
 from conformance.report.model import Exchange
 
 OUTPUTS = {"type": "object", "required": ["summary"]}

@@ -4,8 +4,11 @@ reference oracle.
 The binding (recorded in ARCHITECTURE.md and the errata): an SDSI server agent that runs in a test
 mode declares it in its WoA agent entry,
 
-    "x-sdsi-test-mode": {"clock_header": "SDSI-Test-Clock", "session_header": "SDSI-Test-Session",
-                         "dsp": {"<scenario>": {<the oracle configuration it runs>}, ...}}
+    "x-sdsi-test-mode": {
+        "clock_header": "SDSI-Test-Clock",
+        "session_header": "SDSI-Test-Session",
+        "dsp": {"<scenario>": {<the oracle configuration it runs>}, ...}
+    }
 
 and then honours both headers on every invocation: the session names a fresh, isolated DSP world
 (the suite uses a new one per drive), the clock is the request's simulated time (RFC 3339), at

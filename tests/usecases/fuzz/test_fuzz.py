@@ -218,7 +218,12 @@ def test_an_edge_answered_without_end_is_cut_off_within_the_timeout() -> None:
 
     async def endless(request: Any) -> StreamingResponse:
         async def chunks() -> Any:
-            while True:
+            # 64 MiB, past the cap and the timeout: endless to the client; bounded, and ended
+            # when it has gone, so that the server thread ends too (writing on to a closed
+            # socket, uvicorn spun at 100% CPU and the test never left `serve`)
+            for _ in range(1024):
+                if await request.is_disconnected():
+                    return
                 yield b" " * 65_536
 
         return StreamingResponse(chunks(), media_type="application/json")
