@@ -36,3 +36,18 @@ def test_mypy_strict_finds_nothing(tmp_path: Path) -> None:
     its own, so that a stale cache in the checkout never hides an error."""
     done = _run("mypy", "--cache-dir", str(tmp_path / "cache"))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_reference_agents_are_rooms_of_small_handlers() -> None:
+    """No function of mocks/reference/ over 80 lines (issue 39): the reference host is a state
+    object with one handler per route, grouped by draft, not one function of twenty closures."""
+    import ast
+
+    long = [
+        f"{path.name}:{node.name} ({(node.end_lineno or node.lineno) - node.lineno + 1} lines)"
+        for path in sorted((ROOT / "mocks" / "reference").glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (node.end_lineno or node.lineno) - node.lineno + 1 > 80
+    ]
+    assert long == []

@@ -7,7 +7,6 @@ outside a run."""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import logging
 import re
@@ -209,18 +208,10 @@ def version() -> None:
     typer.echo(f"agent-conformance {__version__}")
 
 
-#: New containers between two collections of the youngest generation.
-GC_THRESHOLD = 50_000
-
-
 def main() -> None:
     # Libraries that configure logging themselves (the MCP SDK does) find it configured already.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     signals_interrupt()
-    # The cyclic collector's default (a collection every 700 new containers) walked a large
-    # document's 80,000 agents again and again: 0.6 s of a 3.5 s run. A command's cycles are few;
-    # this process, not a library's user, collects less often (issue 37).
-    gc.set_threshold(GC_THRESHOLD, 50, 100)
     try:
         app()
     except (Interrupted, KeyboardInterrupt) as interrupted:

@@ -433,6 +433,55 @@ class Master:
 
     # -- the operation --
 
+    def _agent_context(
+        self, subtask: Subtask, plan: TaskPlan, progress: Progress, store: ContextStore, query: str
+    ) -> dict[str, Any]:
+        """The AgentContext a subtask's agent is sent (ACI 5.2), its context offloaded when long."""
+        task_id = progress.task_id
+        context = self.context_for(subtask, plan, progress)
+        subtask = self.addressed(plan, subtask)
+        built: dict[str, Any] = {
+            "AgentID": subtask.agent,
+            "AgentName": subtask.agent.replace("-", " ").title() + " Agent",
+            "SubTaskID": f"{task_id}/{subtask.key}",
+            "SubTaskName": subtask.name,
+            "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
+            "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
+            "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items],
+            "KeyInformation": [],
+            "LastUpdated": format_time(time.time()),
+            "Optional": ["LastUpdated"],
+        }
+        if len(context.encode()) > OFFLOAD_AT and not self.minimal:
+            built["ContextURI"] = store.put(context)  # ACI 4.1: allowed, not required
+        else:
+            built["Context"] = context
+        if self.minimal:  # only what Section 5.3 delivers: the todoItems and the context
+            for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):
+                del built[member]
+        return self.delivers(built, plan, subtask, task_id, query)
+
+    def _judged(self, subtask: Subtask, reply: Any, progress: Progress) -> str:
+        """The goal's status once its agent's reply is read (ACI 5.3), its verified results kept."""
+        context = reply.get("AgentContext") if isinstance(reply, dict) else None
+        context = context if isinstance(context, dict) else {}
+        progress.returned[subtask.key] = context
+        raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
+        states = (
+            {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)}
+            if isinstance(raw, list)
+            else {}
+        )
+        info: list[Any] = (
+            context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
+        )
+        abstracts = {
+            k.get("itemId"): str(k.get("outputabstract", "")) for k in info if isinstance(k, dict)
+        }
+        done = [i for i, _ in subtask.items if self.verified(states, abstracts, i)]
+        progress.results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
+        return "completed" if len(done) == len(subtask.items) else "pending"
+
     async def run_task(
         self, given: Any, base: str, store: ContextStore, client: HttpClient
     ) -> dict[str, Any]:
@@ -471,7 +520,6 @@ class Master:
         }
         initial = json.loads(json.dumps(task))
         progress = Progress(task_id)
-        results, returned = progress.results, progress.returned
         try:
             invoke = _agents(await _get_json(client, "GET", agents_url), agents_url, base)
         except AciError as error:
@@ -480,59 +528,17 @@ class Master:
         if missing:
             return unrunnable(f"The agents document lists no {missing}.")
 
-        def agent_context(subtask: Subtask) -> dict[str, Any]:
-            context = self.context_for(subtask, plan, progress)
-            subtask = self.addressed(plan, subtask)
-            built: dict[str, Any] = {
-                "AgentID": subtask.agent,
-                "AgentName": subtask.agent.replace("-", " ").title() + " Agent",
-                "SubTaskID": f"{task_id}/{subtask.key}",
-                "SubTaskName": subtask.name,
-                "Dependencies": [f"{task_id}/{k}" for k in subtask.after],
-                "todoItems": [{"itemId": i, "description": d} for i, d in subtask.items],
-                "ItemstateUpdates": [{"itemId": i, "state": 0} for i, _ in subtask.items],
-                "KeyInformation": [],
-                "LastUpdated": format_time(time.time()),
-                "Optional": ["LastUpdated"],
-            }
-            if len(context.encode()) > OFFLOAD_AT and not self.minimal:
-                built["ContextURI"] = store.put(context)  # ACI 4.1: allowed, not required
-            else:
-                built["Context"] = context
-            if self.minimal:  # only what Section 5.3 delivers: the todoItems and the context
-                for member in ("ItemstateUpdates", "KeyInformation", "LastUpdated", "Optional"):
-                    del built[member]
-            return self.delivers(built, plan, subtask, task_id, query)
-
         async def dispatch(subtask: Subtask, wait: float) -> None:
             await asyncio.sleep(wait)
-            message = self.message(agent_context(subtask), task)
+            built = self._agent_context(subtask, plan, progress, store, query)
+            message = self.message(built, task)
             envelope = {"agent": subtask.agent, "operation": "execute_subtask", "input": message}
             try:
                 reply = await _get_json(client, "POST", invoke[subtask.agent], envelope)
             except AciError:
                 goals[subtask.key] = "failed"
                 return
-            context = reply.get("AgentContext") if isinstance(reply, dict) else None
-            context = context if isinstance(context, dict) else {}
-            returned[subtask.key] = context
-            raw = context.get("ItemstateUpdates", context.get("ItemStateUpdates", []))
-            states = (
-                {s.get("itemId"): s.get("state") for s in raw if isinstance(s, dict)}
-                if isinstance(raw, list)
-                else {}
-            )
-            info: list[Any] = (
-                context["KeyInformation"] if isinstance(context.get("KeyInformation"), list) else []
-            )
-            abstracts = {
-                k.get("itemId"): str(k.get("outputabstract", ""))
-                for k in info
-                if isinstance(k, dict)
-            }
-            done = [i for i, _ in subtask.items if self.verified(states, abstracts, i)]
-            results[subtask.key] = [abstracts[i] for i in done if i in abstracts]
-            goals[subtask.key] = "completed" if len(done) == len(subtask.items) else "pending"
+            goals[subtask.key] = self._judged(subtask, reply, progress)
 
         await self.schedules(plan, self.dispatched(plan), dispatch, goals)
         task["GoalStatus"] = [{"Goal": s.goal, "Status": goals[s.key]} for s in plan.subtasks]

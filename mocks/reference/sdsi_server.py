@@ -553,39 +553,6 @@ def woa_agent(
     """
     templates = MINIMAL_TEMPLATES if minimal else TEMPLATES
     schema_ids = [t["schema_id"] for t in templates.values()]
-    template_schema = {
-        "type": "object",
-        "required": ["schema_id", "scenario", "keys"],
-        "properties": {
-            "schema_id": {"type": "string"},
-            "scenario": {"type": "string"},
-            "keys": {"type": "array", "items": {"type": "object"}},
-        },
-    }
-    execute_inputs = {
-        "type": "object",
-        "required": ["schema_id", "payload"],
-        "additionalProperties": False,
-        "properties": {
-            "schema_id": {"type": "string", "enum": schema_ids},
-            "payload": {"type": "object"},
-        },
-        "allOf": [
-            {
-                "if": {"properties": {"schema_id": {"const": t["schema_id"]}}},
-                "then": {"properties": {"payload": payload_schema(t)}},
-            }
-            for t in templates.values()
-        ],
-    }
-    if not minimal:
-        execute_inputs["examples"] = [
-            {
-                "schema_id": "flight_booking_v1",
-                "payload": {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"},
-            },
-            {"schema_id": "photo_retouch_v2", "payload": {"filter_style": "vintage"}},
-        ]
     operations = [
         {
             "name": "get_schema_template",
@@ -599,12 +566,12 @@ def woa_agent(
                     "preferred_language": {"type": "string", "maxLength": 35},
                 },
             },
-            "outputs": template_schema,
+            "outputs": _template_schema(),
         },
         {
             "name": "execute",
             "description": "Execute a structured payload (SDSI 3.2 steps 4 and 5).",
-            "inputs": execute_inputs,
+            "inputs": _execute_inputs(templates, minimal),
             "outputs": {"type": "string"} if minimal else {"type": "object"},
         },
     ]
@@ -634,9 +601,52 @@ def woa_agent(
             "required": ["scenario"],
             "properties": {"scenario": {"type": "string"}},
         },
-        "outputs": template_schema,
+        "outputs": _template_schema(),
         "transports": ["rest"],
         **({"jwks_uri": base + "/sdsi/jwks.json"} if base else {}),
         **({"x-sdsi-test-mode": test_mode_member()} if test_mode else {}),
         "operations": [*operations, *([] if minimal else [updates])],
     }
+
+
+def _template_schema() -> dict[str, Any]:
+    """A template's outputs schema, made anew for each document (a fault may change one)."""
+    return {
+        "type": "object",
+        "required": ["schema_id", "scenario", "keys"],
+        "properties": {
+            "schema_id": {"type": "string"},
+            "scenario": {"type": "string"},
+            "keys": {"type": "array", "items": {"type": "object"}},
+        },
+    }
+
+
+def _execute_inputs(templates: dict[str, Any], minimal: bool) -> dict[str, Any]:
+    """execute's inputs: a schema id and its payload, each template's payload schema by its id."""
+    schema_ids = [t["schema_id"] for t in templates.values()]
+    execute_inputs = {
+        "type": "object",
+        "required": ["schema_id", "payload"],
+        "additionalProperties": False,
+        "properties": {
+            "schema_id": {"type": "string", "enum": schema_ids},
+            "payload": {"type": "object"},
+        },
+        "allOf": [
+            {
+                "if": {"properties": {"schema_id": {"const": t["schema_id"]}}},
+                "then": {"properties": {"payload": payload_schema(t)}},
+            }
+            for t in templates.values()
+        ],
+    }
+    if not minimal:
+        execute_inputs["examples"] = [
+            {
+                "schema_id": "flight_booking_v1",
+                "payload": {"origin": "PEK", "destination": "SHA", "departure_date": "2026-05-04"},
+            },
+            {"schema_id": "photo_retouch_v2", "payload": {"filter_style": "vintage"}},
+        ]
+    return execute_inputs

@@ -168,79 +168,80 @@ class Changes(Protocol):
     def agent_for(self, reference: type[T]) -> type[T]: ...
 
 
-def create_app(
-    base: str, test_mode: bool = True, *, minimal: bool = False, changes: Changes | None = None
-) -> Any:
-    """The host, announcing `base` as its REST base URL, as `changes` make it if any. In
-    `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
-    `minimal`: the minimal conformer, what the MUSTs demand and nothing more (mocks/minimal.py); it
-    has no test clock."""
-    test_mode = test_mode and not minimal
+class _Host:
+    """The reference host's state, one handler per route, grouped by draft: WoA (the document and
+    invocations), SDSI (the server agent, the assistant, Appendix A's endpoint, the signing key),
+    ACI (the master and its context store; the invoked agents mount their own routes)."""
 
-    def agent(reference: type[T]) -> type[T]:
+    def __init__(self, base: str, test_mode: bool, minimal: bool, changes: Changes | None) -> None:
+        self.base, self.test_mode, self.minimal, self.changes = base, test_mode, minimal, changes
+        document = woa_document(base, test_mode, minimal=minimal)
+        self.document = changes.apply(document) if changes else document
+        self.body = json.dumps(self.document, indent=2).encode()
+        self.etag = '"' + hashlib.sha256(self.body).hexdigest()[:16] + '"'
+        self.modified = datetime.now(UTC).replace(microsecond=0)
+        self.caching = {
+            "etag": self.etag,
+            "last-modified": format_datetime(self.modified, usegmt=True),
+            "cache-control": "max-age=300",
+        }
+        self.agents = _served_ids(self.document)
+        self.summarizer_inputs = Draft202012Validator(SUMMARIZER_INPUTS)
+        # ACI
+        self.clients = aci_host.Clients()
+        self.fetch_context = aci_host.fetcher(base, self.clients)
+        self.context_store = self.agent(ContextStore)(base)
+        self.master_agent = self.agent(Master)(minimal=minimal)
+        self.executor = self.agent(SubtaskExecutor)(minimal=minimal)
+        self.master_inputs = Draft202012Validator(
+            aci_master.master_entry(base)["inputs"],
+            format_checker=Draft202012Validator.FORMAT_CHECKER,
+        )
+        # SDSI
+        self.server = self.agent(SdsiServer)(minimal=minimal)
+        self.assistant_agent = self.agent(SdsiClient)()
+        # the envelope's input as the document describes it, less execute's payload schemas: the
+        # server agent judges payloads by its own templates (which a fault may change)
+        self.sdsi_inputs = {
+            o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
+            for o in sdsi_server.woa_agent(minimal=minimal)["operations"]
+        }
+        self.assistant_inputs = Draft202012Validator(
+            sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+        self.signing_key = ECKey.generate_key(
+            "P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"}
+        )
+        # MCP
+        tool = changes.mcp_tool if changes and changes.mcp_tool else summarizer_tool
+        self.mcp = _mcp_server(tool)
+
+    def agent(self, reference: type[T]) -> type[T]:
         """The class an agent runs as: the reference's, or a fault's subclass of it."""
-        return changes.agent_for(reference) if changes else reference
+        return self.changes.agent_for(reference) if self.changes else reference
 
-    document = woa_document(base, test_mode, minimal=minimal)
-    document = changes.apply(document) if changes else document
-    body = json.dumps(document, indent=2).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-    modified = datetime.now(UTC).replace(microsecond=0)
-    caching = {
-        "etag": etag,
-        "last-modified": format_datetime(modified, usegmt=True),
-        "cache-control": "max-age=300",
-    }
-    agents = _served_ids(document)
-    validator = Draft202012Validator(SUMMARIZER_INPUTS)
+    # -- WoA: the document, invocations, errors --
 
-    async def well_known(request: Request) -> Response:
-        if request.headers.get("if-none-match") in (etag, "*"):
-            return Response(status_code=304, headers=caching)
+    async def well_known(self, request: Request) -> Response:
+        if request.headers.get("if-none-match") in (self.etag, "*"):
+            return Response(status_code=304, headers=self.caching)
         since = request.headers.get("if-modified-since")
         if since and "if-none-match" not in request.headers:
             try:
-                if parsedate_to_datetime(since) >= modified:
-                    return Response(status_code=304, headers=caching)
+                if parsedate_to_datetime(since) >= self.modified:
+                    return Response(status_code=304, headers=self.caching)
             except (TypeError, ValueError):
                 pass  # an unreadable date is ignored (RFC 9110 section 13.1.3)
-        return Response(body, headers={**caching, "content-type": WOA_JSON})
+        return Response(self.body, headers={**self.caching, "content-type": WOA_JSON})
 
-    async def invoke(request: Request) -> Response:
+    async def invoke(self, request: Request) -> Response:
         agent_id = request.path_params["agent_id"]
-        if agent_id not in agents:
+        if agent_id not in self.agents:
             return problem(404, "Unknown agent", f"this host has no agent {agent_id!r}")
-        if (
-            request.headers.get("content-type", "").split(";")[0].strip().lower()
-            != "application/json"
-        ):
-            return problem(
-                415, "Unsupported media type", "send the invocation envelope as application/json"
-            )
-        try:
-            raw = await read_capped(request, MAX_BODY)
-        except TooLarge:
-            return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
-        try:
-            envelope = read_message(raw)
-        except NotJson as error:
-            return problem(400, "Malformed JSON", f"the request body {error}")
-        if not isinstance(envelope, dict):
-            return problem(
-                400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)"
-            )
-        named = envelope.get("agent", agent_id)
-        if named != agent_id:
-            return problem(
-                400,
-                "Agent mismatch",
-                f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)",
-            )
-        if "operation" in envelope and not isinstance(envelope["operation"], str):
-            return problem(
-                400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)"
-            )
-        operation = envelope.get("operation")
+        envelope = await _envelope(request, agent_id)
+        if isinstance(envelope, Response):
+            return envelope
+        operation, given = envelope.get("operation"), envelope.get("input")
         if operation not in (None, "default") and agent_id not in (
             SDSI_AGENT,
             sdsi_client.CLIENT_AGENT_ID,
@@ -248,157 +249,129 @@ def create_app(
             *ACI_AGENTS,
         ):
             return unknown_operation(agent_id, operation)
-        given = envelope.get("input")
         if not isinstance(given, dict):
             return problem(
                 400, "Invalid envelope", "the envelope's input must be a JSON object (WoA 5.1)"
             )
         if agent_id == SDSI_AGENT:
-            return sdsi(operation, given, envelope, request)
+            return self.sdsi(operation, given, envelope, request)
         if agent_id == sdsi_client.CLIENT_AGENT_ID:
-            return await assistant(operation, given)
+            return await self.assistant(operation, given)
         if agent_id == aci_master.MASTER_ID:
-            return await master(operation, given)
+            return await self.master(operation, given)
         if agent_id in ACI_AGENTS:
             return await aci_host.invoke_invoked(
-                agent_id, operation, envelope.get("input"), fetch_context, executor
+                agent_id, operation, given, self.fetch_context, self.executor
             )
-        errors = [e.message for e in validator.iter_errors(given)]
+        errors = [e.message for e in self.summarizer_inputs.iter_errors(given)]
         if errors:
             return problem(422, "Input does not conform", "; ".join(errors), errors=errors)
         return JSONResponse({"summary": summarize(given["text"], int(given.get("max_words", 40)))})
 
-    clients = aci_host.Clients()
-    fetch_context = aci_host.fetcher(base, clients)
-    context_store = agent(ContextStore)(base)
-    master_agent = agent(Master)(minimal=minimal)
-    executor = agent(SubtaskExecutor)(minimal=minimal)
-    master_inputs = Draft202012Validator(
-        aci_master.master_entry(base)["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    async def not_found(self, request: Request, _: Exception) -> Response:
+        return problem(404, "Not found", f"nothing at {request.url.path}")
 
-    async def master(operation: str | None, given: dict[str, Any]) -> Response:
-        no = refused(aci_master.MASTER_ID, operation, "run_task", master_inputs, given)
+    async def not_allowed(self, request: Request, _: Exception) -> Response:
+        return problem(
+            405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}"
+        )
+
+    # -- ACI: the master and its context store --
+
+    async def master(self, operation: str | None, given: dict[str, Any]) -> Response:
+        no = refused(aci_master.MASTER_ID, operation, "run_task", self.master_inputs, given)
         if no is not None:
             return no
         try:
             return JSONResponse(
-                await master_agent.run_task(given, base, context_store, clients.get())
+                await self.master_agent.run_task(
+                    given, self.base, self.context_store, self.clients.get()
+                )
             )
         except AciError as error:
             return problem(error.status, error.title, error.detail)
 
-    async def stored_context(request: Request) -> Response:
-        status, text = context_store.get(request.path_params["ident"], request.url.query)
+    async def stored_context(self, request: Request) -> Response:
+        status, text = self.context_store.get(request.path_params["ident"], request.url.query)
         if status != 200:
             return problem(status, "Context refused", text)
         return Response(
             text, media_type="text/plain; charset=utf-8", headers={"cache-control": "no-store"}
         )
 
-    server = agent(SdsiServer)(minimal=minimal)
-    assistant_agent = agent(SdsiClient)()
-    # the envelope's input as the document describes it, less execute's payload schemas: the server
-    # agent judges payloads by its own templates (which a fault may change)
-    sdsi_inputs = {
-        o["name"]: Draft202012Validator({k: v for k, v in o["inputs"].items() if k != "allOf"})
-        for o in sdsi_server.woa_agent(minimal=minimal)["operations"]
-    }
+    # -- SDSI: the server agent, the assistant, Appendix A's endpoint, the signing key --
 
     def sdsi(
-        operation: str | None, given: dict[str, Any], envelope: dict[str, Any], request: Request
+        self,
+        operation: str | None,
+        given: dict[str, Any],
+        envelope: dict[str, Any],
+        request: Request,
     ) -> Response:
-        if operation not in sdsi_inputs:
+        if operation not in self.sdsi_inputs:
             return unknown_operation(SDSI_AGENT, operation)
         if (
-            server.validates_payloads()
-            and (refused := nonconforming(sdsi_inputs[operation], given)) is not None
+            self.server.validates_payloads()
+            and (refusal := nonconforming(self.sdsi_inputs[operation], given)) is not None
         ):
-            return refused
+            return refusal
         client_id = (
             envelope["client_id"] if isinstance(envelope.get("client_id"), str) else "anonymous"
         )
         try:
-            moment = _moment(request)
+            moment = _moment(request, self.test_mode)
             if operation == "get_schema_template":
-                return signed(server.template(given["scenario"], given.get("preferred_language")))
+                return self.signed(
+                    self.server.template(given["scenario"], given.get("preferred_language"))
+                )
             if operation == "execute":
                 return JSONResponse(
-                    server.execute(given["schema_id"], given["payload"], client_id, moment)
+                    self.server.execute(given["schema_id"], given["payload"], client_id, moment)
                 )
-            return signed(
-                server.updates(
+            return self.signed(
+                self.server.updates(
                     given["schema_id"], "authorization" in request.headers, client_id, moment
                 )
             )
         except sdsi_server.SdsiError as error:
             return problem(error.status, error.title, error.detail)
 
-    def _moment(request: Request) -> sdsi_server.Moment:
-        """The test session and simulated time a request names, honoured only in test mode."""
-        session, clock = request.headers.get(SESSION_HEADER), request.headers.get(CLOCK_HEADER)
-        if not test_mode or (session is None and clock is None):
-            return sdsi_server.Moment()
-        if session is None or clock is None or not 0 < len(session) <= 128:
-            raise sdsi_server.SdsiError(
-                400,
-                "Invalid test headers",
-                f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}",
-            )
-        try:
-            moment = parse_time(clock)
-        except ValueError as error:
-            raise sdsi_server.SdsiError(
-                400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}"
-            ) from error
-        # the lifecycle's deadlines, years ahead, must stay datable
-        if not 0 <= moment < _LATEST_TEST_CLOCK:
-            raise sdsi_server.SdsiError(
-                400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000"
-            )
-        return sdsi_server.Moment(moment, session)
-
-    signing_key = ECKey.generate_key(
-        "P-256", parameters={"kid": "sdsi-1", "use": "sig", "alg": "ES256"}
-    )
-
-    def signed(value: Any) -> Response:
+    def signed(self, value: Any) -> Response:
         """The answer, with a detached JWS over its exact bytes in JWS-Signature (SDSI 7;
         E-SDSI-7-SIGNED-MESSAGES)."""
         body = json.dumps(value).encode()
-        if minimal:
+        if self.minimal:
             return Response(body, media_type="application/json")
-        signed_bytes = body
         header, _, signature = jws.serialize_compact(
-            {"alg": "ES256", "kid": "sdsi-1"}, signed_bytes, signing_key
+            {"alg": "ES256", "kid": "sdsi-1"}, body, self.signing_key
         ).split(".")
         return Response(
             body, media_type="application/json", headers={"JWS-Signature": f"{header}..{signature}"}
         )
 
-    async def jwks(request: Request) -> Response:
+    async def jwks(self, request: Request) -> Response:
         return JSONResponse(
-            KeySet([signing_key]).as_dict(private=False), media_type="application/jwk-set+json"
+            KeySet([self.signing_key]).as_dict(private=False), media_type="application/jwk-set+json"
         )
 
-    assistant_inputs = Draft202012Validator(
-        sdsi_client.woa_agent()["inputs"], format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
-
-    async def assistant(operation: str | None, given: dict[str, Any]) -> Response:
+    async def assistant(self, operation: str | None, given: dict[str, Any]) -> Response:
         no = refused(
-            sdsi_client.CLIENT_AGENT_ID, operation, "handle_user_request", assistant_inputs, given
+            sdsi_client.CLIENT_AGENT_ID,
+            operation,
+            "handle_user_request",
+            self.assistant_inputs,
+            given,
         )
         if no is not None:
             return no
         try:
             return JSONResponse(
-                await assistant_agent.handle_user_request(given["utterance"], given["server"])
+                await self.assistant_agent.handle_user_request(given["utterance"], given["server"])
             )
         except RuntimeError as error:
             return problem(500, "Internal error", str(error))
 
-    async def sdsi_rpc(request: Request) -> Response:
+    async def sdsi_rpc(self, request: Request) -> Response:
         """SDSI as in its Appendix A: method/params requests and bare payload messages to one
         endpoint; answers framed as JSON-RPC 2.0 when the request is."""
         try:
@@ -409,29 +382,7 @@ def create_app(
             return problem(400, "Malformed JSON", f"the request body {error}")
         framed = isinstance(message, dict) and message.get("jsonrpc") == "2.0"
         try:
-            if not isinstance(message, dict):
-                raise sdsi_server.SdsiError(
-                    400, "Invalid request", "the request must be a JSON object"
-                )
-            params: dict[str, Any] = (
-                message["params"] if isinstance(message.get("params"), dict) else {}
-            )
-            if message.get("method") == "get_schema_template" and isinstance(
-                params.get("scenario"), str
-            ):
-                result = server.template(params["scenario"], params.get("preferred_language"))
-            elif message.get("method") == "get_schema_updates":
-                result = server.updates(
-                    params.get("schema_id"), authenticated="authorization" in request.headers
-                )
-            elif "schema_id" in message and "payload" in message and "method" not in message:
-                result = server.execute(message["schema_id"], message["payload"])
-            else:
-                raise sdsi_server.SdsiError(
-                    400,
-                    "Invalid request",
-                    "expected get_schema_template, get_schema_updates or a payload message",
-                )
+            result = self._rpc_result(message, "authorization" in request.headers)
         except sdsi_server.SdsiError as error:
             if framed:
                 return JSONResponse(
@@ -446,36 +397,117 @@ def create_app(
             {"jsonrpc": "2.0", "id": message.get("id"), "result": result} if framed else result
         )
 
-    async def not_found(request: Request, _: Exception) -> Response:
-        return problem(404, "Not found", f"nothing at {request.url.path}")
-
-    async def not_allowed(request: Request, _: Exception) -> Response:
-        return problem(
-            405, "Method not allowed", f"{request.method} is not allowed on {request.url.path}"
+    def _rpc_result(self, message: Any, authenticated: bool) -> Any:
+        if not isinstance(message, dict):
+            raise sdsi_server.SdsiError(400, "Invalid request", "the request must be a JSON object")
+        params: dict[str, Any] = (
+            message["params"] if isinstance(message.get("params"), dict) else {}
+        )
+        if message.get("method") == "get_schema_template" and isinstance(
+            params.get("scenario"), str
+        ):
+            return self.server.template(params["scenario"], params.get("preferred_language"))
+        if message.get("method") == "get_schema_updates":
+            return self.server.updates(params.get("schema_id"), authenticated=authenticated)
+        if "schema_id" in message and "payload" in message and "method" not in message:
+            return self.server.execute(message["schema_id"], message["payload"])
+        raise sdsi_server.SdsiError(
+            400,
+            "Invalid request",
+            "expected get_schema_template, get_schema_updates or a payload message",
         )
 
-    mcp = _mcp_server(changes.mcp_tool if changes and changes.mcp_tool else summarizer_tool)
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/")
+    # -- the app --
 
-    @asynccontextmanager
-    async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        async with mcp.session_manager.run():
-            yield
-        await clients.aclose()
+    def app(self) -> Starlette:
+        mcp_app = self.mcp.streamable_http_app(streamable_http_path="/")
 
-    document_path = "/.well-known/woa.json"
-    host = Starlette(
-        routes=[
-            Route(document_path, well_known, methods=["GET", "HEAD"]),
-            Route("/agents/{agent_id}/invoke", invoke, methods=["POST"]),
-            Route("/sdsi/rpc", sdsi_rpc, methods=["POST"]),
-            Route("/sdsi/jwks.json", jwks),
-            Route("/aci/contexts/{ident}", stored_context),
-            Mount("/mcp", app=mcp_app),
-            *aci_host.invoked_mounts(base, fetch_context, executor),
-        ],
-        exception_handlers={404: not_found, 405: not_allowed},
-        middleware=[Middleware(ProblemDetailsOnly)],
-        lifespan=lifespan,
-    )
+        @asynccontextmanager
+        async def lifespan(_: Starlette) -> AsyncIterator[None]:
+            async with self.mcp.session_manager.run():
+                yield
+            await self.clients.aclose()
+
+        return Starlette(
+            routes=[
+                Route("/.well-known/woa.json", self.well_known, methods=["GET", "HEAD"]),
+                Route("/agents/{agent_id}/invoke", self.invoke, methods=["POST"]),
+                Route("/sdsi/rpc", self.sdsi_rpc, methods=["POST"]),
+                Route("/sdsi/jwks.json", self.jwks),
+                Route("/aci/contexts/{ident}", self.stored_context),
+                Mount("/mcp", app=mcp_app),
+                *aci_host.invoked_mounts(self.base, self.fetch_context, self.executor),
+            ],
+            exception_handlers={404: self.not_found, 405: self.not_allowed},
+            middleware=[Middleware(ProblemDetailsOnly)],
+            lifespan=lifespan,
+        )
+
+
+async def _envelope(request: Request, agent_id: str) -> dict[str, Any] | Response:
+    """The invocation envelope of `request` to `agent_id` as WoA 5.1 and 5.2 make it (strict
+    JSON, a size limit, the agent and the operation's type checked), or the problem answered."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        return problem(
+            415, "Unsupported media type", "send the invocation envelope as application/json"
+        )
+    try:
+        raw = await read_capped(request, MAX_BODY)
+    except TooLarge:
+        return problem(413, "Request body too large", f"the limit is {MAX_BODY} bytes")
+    try:
+        envelope = read_message(raw)
+    except NotJson as error:
+        return problem(400, "Malformed JSON", f"the request body {error}")
+    if not isinstance(envelope, dict):
+        return problem(
+            400, "Invalid envelope", "the invocation envelope must be a JSON object (WoA 5.1)"
+        )
+    named = envelope.get("agent", agent_id)
+    if named != agent_id:
+        return problem(
+            400,
+            "Agent mismatch",
+            f"the URL names agent {agent_id!r} but the envelope names {named!r} (WoA 5.2)",
+        )
+    if "operation" in envelope and not isinstance(envelope["operation"], str):
+        return problem(
+            400, "Invalid envelope", "the envelope's operation must be a string (WoA 5.1)"
+        )
+    return envelope
+
+
+def _moment(request: Request, test_mode: bool) -> sdsi_server.Moment:
+    """The test session and simulated time a request names, honoured only in test mode."""
+    session, clock = request.headers.get(SESSION_HEADER), request.headers.get(CLOCK_HEADER)
+    if not test_mode or (session is None and clock is None):
+        return sdsi_server.Moment()
+    if session is None or clock is None or not 0 < len(session) <= 128:
+        raise sdsi_server.SdsiError(
+            400,
+            "Invalid test headers",
+            f"send both {SESSION_HEADER} (1-128 characters) and {CLOCK_HEADER}",
+        )
+    try:
+        moment = parse_time(clock)
+    except ValueError as error:
+        raise sdsi_server.SdsiError(
+            400, "Invalid test clock", f"{CLOCK_HEADER} must be an RFC 3339 date-time: {error}"
+        ) from error
+    # the lifecycle's deadlines, years ahead, must stay datable
+    if not 0 <= moment < _LATEST_TEST_CLOCK:
+        raise sdsi_server.SdsiError(
+            400, "Invalid test clock", f"{CLOCK_HEADER} must fall between 1970 and 9000"
+        )
+    return sdsi_server.Moment(moment, session)
+
+
+def create_app(
+    base: str, test_mode: bool = True, *, minimal: bool = False, changes: Changes | None = None
+) -> Any:
+    """The host, announcing `base` as its REST base URL, as `changes` make it if any. In
+    `test_mode` (the default: it is a mock) its SDSI server agent declares and honours a test clock.
+    `minimal`: the minimal conformer, what the MUSTs demand and nothing more (mocks/minimal.py); it
+    has no test clock."""
+    host = _Host(base, test_mode and not minimal, minimal, changes).app()
     return MinimalResponses(host) if minimal else host
