@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import hashlib
 import time
 from collections.abc import Callable
@@ -434,10 +433,6 @@ async def run(
                 broadcast(ResultRecorded(results[-1]), handlers)
 
         in_order = InOrder(hand_on)
-        # What exists now (the target's parsed document: 80,000 agents' of it, say) lives through
-        # the run: the cyclic collector need not walk it again at each collection (0.6 s of a 3.5 s
-        # run); what the run makes is collected as ever (an exploding schema's instances).
-        gc.freeze()
         try:
             async with asyncio.timeout_at(deadline):
                 await _judge_lanes(selected, target, in_order)
@@ -447,45 +442,42 @@ async def run(
             _uncancel()
             completion = "interrupted"
         finally:
-            try:
-                woa_host = "woa" in options.suites and None in options.drivers
-                document, invoked = target.fetched.document, invocations_of(target)
-                # each redacted whole, not entry by entry: a host of 80,000 agents has as many
-                claims = (
-                    tuple(
-                        redaction.value(
-                            [c.as_dict() for c in claims_of(document, invoked.plan, results)]
-                        )
-                    )
-                    if woa_host
-                    else ()
-                )
-                coverage = (
-                    tuple(
-                        redaction.value(
-                            [
-                                c.as_dict()
-                                for c in coverage_of(
-                                    document,
-                                    invoked.plan,
-                                    results,
-                                    invoked.judged_by,
-                                    invoked.mcp_answered,
-                                )
-                            ]
-                        )
-                    )
-                    if woa_host
-                    else ()
-                )
-                listed = {a["id"] for a in coverage}
-                coverage += tuple(
+            woa_host = "woa" in options.suites and None in options.drivers
+            document, invoked = target.fetched.document, invocations_of(target)
+            # each redacted whole, not entry by entry: a host of 80,000 agents has as many
+            claims = (
+                tuple(
                     redaction.value(
-                        [a for a in agent_coverage(target, options.roles) if a["id"] not in listed]
+                        [c.as_dict() for c in claims_of(document, invoked.plan, results)]
                     )
                 )
-            finally:
-                gc.unfreeze()
+                if woa_host
+                else ()
+            )
+            coverage = (
+                tuple(
+                    redaction.value(
+                        [
+                            c.as_dict()
+                            for c in coverage_of(
+                                document,
+                                invoked.plan,
+                                results,
+                                invoked.judged_by,
+                                invoked.mcp_answered,
+                            )
+                        ]
+                    )
+                )
+                if woa_host
+                else ()
+            )
+            listed = {a["id"] for a in coverage}
+            coverage += tuple(
+                redaction.value(
+                    [a for a in agent_coverage(target, options.roles) if a["id"] not in listed]
+                )
+            )
             try:
                 await target.aclose()
             except asyncio.CancelledError:  # a second signal: the reports come first

@@ -79,6 +79,8 @@ class NotRecorded(Exception):
     """The replayed run needs traffic its recording lacks."""
 
 
+#: The most of a recorded body read for what it hands out (a run reads 10 MiB of an answer).
+_HANDED_CAP = 16 * 1024 * 1024
 _UNKEYED = frozenset({"host", "content-length", "user-agent", "accept-encoding", "connection"})
 
 
@@ -229,10 +231,12 @@ class Replay:
             return stored.read(-1 if limit is None else limit + 1)
 
     def handed_texts(self) -> Iterator[str]:
-        """The recorded bodies that may hand out a signed URL, as text."""
+        """The recorded bodies that may hand out a signed URL, as text (no more of each than a
+        run takes of an answer: a recording may come from anyone)."""
         folder = self.folder / "bodies"
         for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-            data = path.read_bytes()
+            with path.open("rb") as stored:
+                data = stored.read(_HANDED_CAP)
             if b"=" in data:
                 yield data.decode("utf-8", errors="replace")
 
