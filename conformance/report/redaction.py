@@ -224,6 +224,7 @@ class Redaction:
         whose bodies keep them, finds its requests again by them)."""
         if self.keep:
             return url
+        spared: Collection[str] = self.issued if spare_issued else ()
         try:
             parts = urlsplit(url)
         except ValueError:
@@ -241,7 +242,6 @@ class Redaction:
         query = parts.query
         if query:
             pairs = parse_qsl(query, keep_blank_values=True)
-            spared = self.issued if spare_issued else frozenset()
             if any(
                 is_credential(name, query=True) and value not in spared for name, value in pairs
             ):
@@ -254,10 +254,7 @@ class Redaction:
                     )
                     for name, value in pairs
                 )
-        return self.text(
-            urlunsplit(parts._replace(netloc=netloc, query=query)),
-            self.issued if spare_issued else (),
-        )
+        return self.text(urlunsplit(parts._replace(netloc=netloc, query=query)), spared)
 
     def exchange(self, exchange: Exchange) -> Exchange:
         if self.keep:

@@ -44,7 +44,9 @@ class Context:
     sent: dict[str, Any] | None = None
     #: what one validation of a message worked out once for all its rules: why each schema
     #: object of a document is not valid 2020-12 (None when it is), by its id
-    schema_errors: dict[int | tuple[Any, ...], str | None] = field(default_factory=dict)
+    schema_errors: dict[int, str | None] = field(default_factory=dict)
+    #: the same, by content, for schemas of scalar keywords alone
+    flat_schema_errors: dict[tuple[Any, ...], str | None] = field(default_factory=dict)
 
 
 Rule = Callable[[Any, Context], Iterator[Violation]]
@@ -185,7 +187,7 @@ def _schema_error(schema: dict[str, Any], context: Context) -> str | None:
     """Why `schema` is not valid 2020-12 (None if it is), worked out once per schema object for
     every rule of the validation (`context`), and once per distinct invalid schema: a document may
     repeat one schema for thousands of agents."""
-    known = context.schema_errors
+    known, by_content = context.schema_errors, context.flat_schema_errors
     if id(schema) not in known:
         # a schema of scalar keywords alone ({"type": "object"}: thousands of agents' in a
         # generated document) is worked out once by its content
@@ -194,12 +196,12 @@ def _schema_error(schema: dict[str, Any], context: Context) -> str | None:
             if len(schema) <= 4 and all(isinstance(v, str | bool | int) for v in schema.values())
             else None
         )
-        if flat is not None and flat in known:
-            known[id(schema)] = known[flat]
-        else:
+        if flat is None:
             known[id(schema)] = _schema_problem(schema)
-            if flat is not None:
-                known[flat] = known[id(schema)]
+        else:
+            if flat not in by_content:
+                by_content[flat] = _schema_problem(schema)
+            known[id(schema)] = by_content[flat]
     return known[id(schema)]
 
 
