@@ -13,6 +13,7 @@ from .http import ExchangeFailed
 from .http import HttpClient
 from .http import HttpResponse
 from .jsonparse import NotJson
+from .jsonparse import parse_lasting
 from .jsonparse import parse_json
 
 __all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding", "document_from"]
@@ -40,6 +41,9 @@ class DocumentFetch:
     not_utf8: bool = False
     #: with cause not-json: the body goes beyond the parser's limits (nesting, digits)
     beyond_limit: bool = False
+    #: the document was frozen out of the cyclic collector's walks (`parse_lasting`): whoever
+    #: fetched it gives it back with `gc.unfreeze()` when it is done with it
+    frozen: bool = False
 
     @property
     def final_url(self) -> str:
@@ -62,9 +66,12 @@ class WoaRestBinding:
         self,
         headers: dict[str, str] | None = None,
         may_follow: Callable[[str], bool] = lambda url: False,
+        *,
+        lasting: bool = False,
     ) -> DocumentFetch:
-        """GET the WoA document, following at most five redirects to URLs `may_follow` allows.
-        Raises `Unreachable` when nothing answers; any other defect is the fetch's `problem`."""
+        """GET the WoA document, following at most five redirects to URLs `may_follow` allows
+        (`lasting`: the document lasts the caller's run, see `document_from`). Raises
+        `Unreachable` when nothing answers; any other defect is the fetch's `problem`."""
         url, hops = self.document_url, [self.document_url]
         while True:
             try:
@@ -99,14 +106,22 @@ class WoaRestBinding:
                     cause="redirect",
                     redirects=tuple(hops[1:]),
                 )
-        return document_from(self.document_url, response, final=url, redirects=tuple(hops[1:]))
+        return document_from(
+            self.document_url, response, final=url, redirects=tuple(hops[1:]), lasting=lasting
+        )
 
 
 def document_from(
-    url: str, response: HttpResponse, *, final: str | None = None, redirects: tuple[str, ...] = ()
+    url: str,
+    response: HttpResponse,
+    *,
+    final: str | None = None,
+    redirects: tuple[str, ...] = (),
+    lasting: bool = False,
 ) -> DocumentFetch:
     """The fetch of the WoA document at `url` that `response` answered (from `final`, after
-    `redirects`): the document, or why there is none."""
+    `redirects`): the document, or why there is none. With `lasting` (the document lasts a whole
+    run) a large one may come `frozen`, for its fetcher to give back."""
     if response.status != 200:
         return DocumentFetch(
             url,
@@ -116,7 +131,10 @@ def document_from(
             redirects=redirects,
         )
     try:
-        return DocumentFetch(url, response, parse_json(response.body), redirects=redirects)
+        document, frozen = (
+            parse_lasting(response.body) if lasting else (parse_json(response.body), False)
+        )
+        return DocumentFetch(url, response, document, redirects=redirects, frozen=frozen)
     except NotJson as error:
         return DocumentFetch(
             url,

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import hashlib
 import time
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from dataclasses import field
 from types import MappingProxyType
@@ -363,7 +365,21 @@ async def run(
     Cancelling the task that runs this (a signal) ends the run early but still finishes it: the
     summary says `interrupted`, and the handlers get every result decided so far and the footer.
     `completion` says how what the run judges ended when it was not the run's own doing (watched
-    traffic a signal cut short is judged whole, and the run is `interrupted`)."""
+    traffic a signal cut short is judged whole, and the run is `interrupted`).
+
+    A large WoA document lasts the whole run out of the cyclic collector's walks and is given
+    back at its very end, after the reports (`parse_lasting`)."""
+    with ExitStack() as lasting:
+        return await _run(options, handlers, about, completion, lasting)
+
+
+async def _run(
+    options: RunOptions,
+    handlers: Sequence[Handler],
+    about: Mapping[str, Any],
+    completion: str,
+    lasting: ExitStack,
+) -> Summary:
     started, clock = utc_now(), time.perf_counter()
     deadline = asyncio.get_running_loop().time() + options.budget
     redaction = (
@@ -401,8 +417,10 @@ async def run(
                     discovery = await _probe_jsonrpc(options, client)
                 else:
                     discovery = await binding.fetch_document(
-                        may_follow=lambda url: may_call(options, url)
+                        may_follow=lambda url: may_call(options, url), lasting=True
                     )
+                    if discovery.frozen:
+                        lasting.callback(gc.unfreeze)
         except Unreachable as error:
             raise TargetUnreachable(redaction.text(str(error))) from None
         except TimeoutError:

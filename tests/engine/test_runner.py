@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from conformance.bindings import DocumentFetch
 from conformance.bindings import HttpClient
 from conformance.bindings import WoaRestBinding
+from conformance.bindings.jsonparse import LASTING_FROM
 from conformance.checks import Check
 from conformance.checks.registry import Verdict
 from conformance.checks.registry import passed
@@ -29,6 +30,7 @@ from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
 from conformance.target import Target
 from conformance.target import run_options
+from mocks.hostile import hosts
 from mocks.reference.woa_host import create_app
 from tests.command import EVERY_ROLE
 
@@ -126,6 +128,41 @@ async def test_anything_a_check_raises_is_an_error_result(
     # the collector, off while JSON is parsed, is on again (a user's process, the pytest
     # plugin's, is left as it was)
     assert gc.isenabled()
+
+
+async def test_a_large_document_is_kept_out_of_the_collector_for_the_run_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A WoA document of a mebibyte or more is frozen out of the cyclic collector's walks while
+    the run judges it, and given back when the run ends, reports included; a process that froze
+    objects of its own is left as it was."""
+    body = hosts.many_agents(TARGET, 12_000)
+    assert len(body) >= LASTING_FROM
+    frozen_while: list[int] = []
+
+    class Watch:
+        def handle(self, event: object) -> None:
+            if isinstance(event, RunFinished):
+                frozen_while.append(gc.get_freeze_count())
+
+    async def certify() -> None:
+        transport = httpx.ASGITransport(app=hosts.host(lambda base: body)(TARGET))
+        await run(
+            run_options(target=TARGET, suites=("woa",), transport=transport, max_probes=4),
+            [Watch()],
+        )
+
+    await certify()
+    assert frozen_while[-1] > 0 and gc.get_freeze_count() == 0 and gc.isenabled()
+    # a process that froze its own objects (a pre-fork server) keeps them frozen
+    gc.freeze()
+    try:
+        theirs = gc.get_freeze_count()
+        await certify()
+        # none frozen beside them (some of theirs freed since), and none given back
+        assert frozen_while[-1] <= theirs and 0 < gc.get_freeze_count() <= theirs
+    finally:
+        gc.unfreeze()
 
 
 async def test_a_run_out_of_budget_finishes_in_order(

@@ -4,7 +4,6 @@ invocation session (invocation_session.py) that concern its requirement.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -102,7 +101,7 @@ async def _verdict(
             raise NotObserved(
                 f"no invocation of the kind this rule judges ({', '.join(kinds)}) passed by"
             )
-        reasons = _grouped(run.unreachable + run.ungenerated)
+        reasons = _grouped(run.unreachable, run.ungenerated)
         return absent or skipped(
             Skip.UNREACHABLE, "nothing to invoke" + (f": {'; '.join(reasons)}" if reasons else "")
         )
@@ -142,19 +141,13 @@ async def _verdict(
     )
 
 
-_AGENT_REASON = re.compile(
-    r"^agent ('(?:[^'\\]|\\.)*'(?: operation (?:'(?:[^'\\]|\\.)*'|None))?): (.*)$", re.S
-)
-
-
-def _grouped(reasons: list[str], named: int = 3) -> list[str]:
+def _grouped(*reasons: dict[str, list[str]], named: int = 3) -> list[str]:
     """Each reason once, with the first `named` agents it stands for and how many more: 80,000
     agents not invoked for one reason are one line, not 80,000."""
     agents: dict[str, list[str]] = {}
-    for reason in reasons:
-        matched = _AGENT_REASON.match(reason)
-        why, who = (matched.group(2), matched.group(1)) if matched else (reason, "")
-        agents.setdefault(why, []).append(who)
+    for by_why in reasons:
+        for why, who in by_why.items():
+            agents.setdefault(why, []).extend(who)
     said = []
     for why, who in agents.items():
         listed = [w for w in who if w]

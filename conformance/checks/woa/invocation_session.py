@@ -47,6 +47,11 @@ CONCURRENCY = 8
 _SENDING = ("valid", "invalid", "mismatch", "implied", "malformed", "agentless")
 
 
+_BUILDING_SPENT = "not invoked, the run's time for building inputs was spent"
+_BUILDING_SPENT_WHY = (
+    "not invoked: the run's time for building inputs from schemas was spent before it"
+)
+
 #: The kinds of probe each requirement judges: one table for the checks below and for the coverage
 #: map, which names the requirements judged on each agent from the probes it answered.
 JUDGED_ON = {
@@ -99,8 +104,10 @@ class Plan:
     """Every probe sent, and why agents or operations could not be probed."""
 
     probes: list[Probe] = field(default_factory=list)
-    unreachable: list[str] = field(default_factory=list)  # reasons an agent was not invoked
-    ungenerated: list[str] = field(default_factory=list)  # reasons no valid input was made
+    #: why agents were not invoked, each reason with the agents it stands for (as shown: "'a1'")
+    unreachable: dict[str, list[str]] = field(default_factory=dict)
+    #: why no valid input was made, each with the agents and operations it stands for
+    ungenerated: dict[str, list[str]] = field(default_factory=dict)
     why: dict[str, str] = field(default_factory=dict)  # agent id -> why it got no valid invocation
     rest_agents: int = 0
     #: in a run that watches: the invocations that passed by but are no probe, by why
@@ -143,7 +150,7 @@ def _agent_probes(
     agent_id = agent["id"]
     url, reason = target.invoke_url(agent_id)
     if url is None:
-        plan.unreachable.append(f"agent {agent_id!r}: {reason}")
+        plan.unreachable.setdefault(str(reason), []).append(repr(agent_id))
         plan.why.setdefault(agent_id, reason or "")
         return []
     cheap: list[Probe] = []
@@ -161,7 +168,9 @@ def _agent_probes(
                     "the inputs schema admits no object, and the envelope's input is one (WoA 5.1)"
                 )
         except Ungeneratable as error:
-            plan.ungenerated.append(f"agent {agent_id!r} operation {operation!r}: {error}")
+            plan.ungenerated.setdefault(str(error), []).append(
+                f"{agent_id!r} operation {operation!r}"
+            )
             plan.why.setdefault(
                 agent_id,
                 "no valid input could be"
@@ -265,6 +274,9 @@ async def _run_plan(target: Target) -> Plan:
         return plan
     cap = target.options.max_probes
     tiers: list[list[Probe]] = [[], [], []]
+    # one text for every agent past the cap: a document may list 80,000
+    spent = f"not invoked, the run's {cap} probes were spent (--max-probes)"
+    spent_why = f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)"
     loop = asyncio.get_running_loop()
     # inputs are built on the loop: a quarter of the plan's time
     building_until = loop.time() + target.options.shared_deadline / 4
@@ -278,26 +290,16 @@ async def _run_plan(target: Target) -> Plan:
         plan.rest_agents += 1
         agent_id = agent.get("id")
         if not isinstance(agent_id, str) or not agent_id:
-            plan.unreachable.append("an agent without a usable id")
+            plan.unreachable.setdefault("an agent without a usable id", []).append("")
             continue
         # examples are made only for the agents the cap lets through
         if len(tiers[0]) + len(tiers[1]) >= cap:
-            plan.unreachable.append(
-                f"agent {agent_id!r}: not invoked, the run's {cap} probes were spent (--max-probes)"
-            )
-            plan.why.setdefault(
-                agent_id,
-                f"not invoked: the run's {cap} probes were spent before it (raise --max-probes)",
-            )
+            plan.unreachable.setdefault(spent, []).append(repr(agent_id))
+            plan.why.setdefault(agent_id, spent_why)
             continue
         if loop.time() > building_until:
-            plan.unreachable.append(
-                f"agent {agent_id!r}: not invoked, the run's time for building inputs was spent"
-            )
-            plan.why.setdefault(
-                agent_id,
-                "not invoked: the run's time for building inputs from schemas was spent before it",
-            )
+            plan.unreachable.setdefault(_BUILDING_SPENT, []).append(repr(agent_id))
+            plan.why.setdefault(agent_id, _BUILDING_SPENT_WHY)
             continue
         for tier, probes in zip(tiers, _agent_probes(target, document, agent, plan), strict=False):
             tier.extend(probes)
