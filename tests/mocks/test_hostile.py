@@ -20,10 +20,9 @@ from tests.command import agent_conformance
 from tests.command import at_loopback
 
 ROOT = Path(__file__).resolve().parents[2]
-# seconds for the whole run (--budget), the process may take a few more to start and stop; the
-# 80,000
+#: seconds for the whole run (--budget); the process may take a few more to start and stop (the
+#: 80,000 agents take about 3 s alone, twice that beside another test worker on two cores)
 BUDGET = 30
-# agents take 9 s alone and up to 25 s beside the other test worker on two cores
 MEMORY_MB = 500
 
 
