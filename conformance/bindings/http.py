@@ -28,6 +28,7 @@ from ..recording.transport import ReplayTransport
 from ..recording.transport import tls_version_of
 from ..report.model import Exchange
 from ..report.model import truncate
+from .sockets import cheap_idle_checks
 
 __all__ = [
     "ExchangeFailed",
@@ -148,9 +149,11 @@ class HttpClient:
         for the CA, idle connections dropped early) or an app's, recorded when the run is."""
         if self.replay is not None:
             return ReplayTransport(self.replay)
-        inner = self._transport or httpx.AsyncHTTPTransport(
-            verify=tls_context(str(self._cacert) if self._cacert else None),
-            limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
+        inner = self._transport or cheap_idle_checks(
+            httpx.AsyncHTTPTransport(
+                verify=tls_context(str(self._cacert) if self._cacert else None),
+                limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
+            )
         )
         return RecordingTransport(inner, self.recorder) if self.recorder is not None else inner
 

@@ -13,8 +13,8 @@ from .http import ExchangeFailed
 from .http import HttpClient
 from .http import HttpResponse
 from .jsonparse import NotJson
-from .jsonparse import parse_lasting
 from .jsonparse import parse_json
+from .jsonparse import parse_lasting
 
 __all__ = ["WELL_KNOWN_PATH", "DocumentFetch", "WoaRestBinding", "document_from"]
 
