@@ -51,7 +51,7 @@ from bench.timing import spread
 from conformance.engine.runner import RunOptions
 from conformance.engine.runner import run
 from conformance.report import Collect
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference.woa_host import create_app
 from mocks.serve import serve_host
 

@@ -41,13 +41,13 @@ from .report.outcome import Outcome
 from .report.outcome import told
 from .requirements import Requirement
 from .requirements import catalogue
-from .target import DEFAULT_ROLES
-from .target import OptionsUnusable
-from .target import RunOptions
-from .target import run_options
-from .target.sources import PLUGIN
-from .target.sources import Sources
-from .target.sources import refused
+from .targeting import DEFAULT_ROLES
+from .targeting import OptionsUnusable
+from .targeting import RunOptions
+from .targeting import run_options
+from .targeting.sources import PLUGIN
+from .targeting.sources import Sources
+from .targeting.sources import refused
 
 __all__ = ["RequirementFailed", "RequirementItem"]
 

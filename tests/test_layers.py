@@ -68,7 +68,7 @@ FLOORS = {
     "usecases": 9,
     "engine": 8,  # a run: lanes of checks, results to handlers, the gate
     "checks": 7,  # one function per requirement
-    "target": 6,  # what a check gets: the run's options, the target, the address policy
+    "targeting": 6,  # what a check gets: the run's options, the target, the address policy
     "spy": 5,
     "driver": 5,
     "harness": 5,  # the suite's own servers and drivers of a client under test

@@ -13,7 +13,7 @@ from .registry import skipped
 
 if TYPE_CHECKING:
     from ..report import Exchange
-    from ..target import Target
+    from ..targeting import Target
     from .registry import Verdict
 
 __all__ = [

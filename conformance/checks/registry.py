@@ -29,7 +29,7 @@ from ..report.model import Status
 from ..requirements import catalogue
 
 if TYPE_CHECKING:
-    from ..target import Target
+    from ..targeting import Target
 
 __all__ = [
     "CHECKS",

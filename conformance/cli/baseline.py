@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..target.baseline import from_report
+from ..targeting.baseline import from_report
 from ._console import fail_usage
 
 __all__ = ["baseline"]

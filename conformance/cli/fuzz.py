@@ -12,7 +12,7 @@ import typer
 
 from ..report.outcome import told
 from ..report.redaction import public
-from ..target import run_options
+from ..targeting import run_options
 from ..usecases.fuzz.session import FuzzUnavailable
 from ..usecases.fuzz.session import fuzz_target
 from ._console import console

@@ -26,8 +26,8 @@ from ..report.redaction import public
 from ..report.writers import FORMATS
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
-from ..target import origin
-from ..target import usable_cacert
+from ..targeting import origin
+from ..targeting import usable_cacert
 from ..usecases.proxy import forwarding_app
 from ..usecases.proxy import judged_run
 from ._console import console

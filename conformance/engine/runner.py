@@ -65,10 +65,10 @@ from ..requirements import DRAFTS
 from ..requirements import Requirement
 from ..requirements import catalogue
 from ..requirements import catalogue_digest
-from ..target import DEFAULT_ROLES
-from ..target import RunOptions
-from ..target import Target
-from ..target import may_call
+from ..targeting import DEFAULT_ROLES
+from ..targeting import RunOptions
+from ..targeting import Target
+from ..targeting import may_call
 from .claims import claims_of
 from .claims import coverage_of
 from .gate import gated

@@ -112,8 +112,8 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
     from ..engine.runner import run
     from ..report.outcome import told
     from ..report.writers import writers_for
-    from ..target import OptionsUnusable
-    from ..target import run_options
+    from ..targeting import OptionsUnusable
+    from ..targeting import run_options
 
     folder = Path(out) / slug(spec.target)
     earlier = _complete(folder)

@@ -20,7 +20,7 @@ from ..report import Handler
 from ..report import Result
 from ..report import Skip
 from ..report import Summary
-from ..target import SUITES
+from ..targeting import SUITES
 from .proxy import judged_run
 
 __all__ = ["NOT_JUDGED", "changed_verdicts", "options_for", "rejudge", "rejudged"]

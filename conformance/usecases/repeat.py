@@ -34,8 +34,8 @@ from ..report import broadcast
 from ..report import summarize
 from ..report.model import RunHeader
 from ..report.model import utc_now
-from ..target import RunOptions
-from ..target import fresh_seed
+from ..targeting import RunOptions
+from ..targeting import fresh_seed
 
 __all__ = ["CONFIDENCE", "METHOD", "Tally", "repeated", "upper_bound"]
 

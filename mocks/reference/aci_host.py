@@ -20,7 +20,7 @@ from starlette.routing import Mount
 from conformance.bindings.http import ExchangeFailed
 from conformance.bindings.http import HttpClient
 from conformance.bindings.http import Unreachable
-from conformance.target import is_loopback
+from conformance.targeting import is_loopback
 
 from .aci_agents import AGENTS
 from .aci_agents import CAPABILITY

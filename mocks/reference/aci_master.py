@@ -30,7 +30,7 @@ from conformance.bindings.http import ExchangeFailed
 from conformance.bindings.http import HttpClient
 from conformance.bindings.http import Unreachable
 from conformance.oracle.clock import format_time
-from conformance.target import is_loopback
+from conformance.targeting import is_loopback
 
 from .aci_agents import CAPABILITY
 from .aci_agents import AciError

@@ -17,7 +17,7 @@ from conformance.report import Result
 from conformance.report import ResultRecorded
 from conformance.report import Skip
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference.woa_host import woa_document as reference_document
 
 TARGET = "https://host.test"

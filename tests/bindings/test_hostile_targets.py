@@ -18,7 +18,7 @@ from conformance.report import Status
 from conformance.report.outcome import told
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.serve import serve
 from tests import hostile
 

@@ -13,7 +13,7 @@ from conformance.engine.runner import run
 from conformance.report import Collect
 from conformance.report import Result
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference import woa_host
 from mocks.serve import serve
 from mocks.serve import serve_host

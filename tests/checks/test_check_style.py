@@ -16,7 +16,7 @@ from conformance.checks.registry import name_prefix
 from conformance.engine.runner import run
 from conformance.report import Skip
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
 

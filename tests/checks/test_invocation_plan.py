@@ -6,7 +6,7 @@ import httpx
 
 from conformance.engine.runner import run
 from conformance.report import Collect
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.hostile import hosts
 
 TARGET = "https://host.test"

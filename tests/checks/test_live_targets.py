@@ -81,7 +81,7 @@ def test_one_live_server_certified_a_hundred_times_stays_the_same_and_keeps_noth
     from conformance.engine.runner import run
     from conformance.report import Collect
     from conformance.report.outcome import told
-    from conformance.target import run_options
+    from conformance.targeting import run_options
 
     def certify(host: ServedMock) -> tuple[int, dict[str, str], str]:
         collect = Collect()

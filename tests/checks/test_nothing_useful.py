@@ -28,7 +28,7 @@ from conformance.engine.runner import run
 from conformance.report import Collect
 from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.host import create_app
 from mocks.serve import serve
 from tests.command import agent_conformance

@@ -14,7 +14,7 @@ from starlette.types import Send
 from conformance.engine.runner import run
 from conformance.report import Result
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference.woa_host import create_app
 from tests.checks.mutants import Collect
 

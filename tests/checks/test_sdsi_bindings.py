@@ -13,7 +13,7 @@ from conformance.bindings.sdsi import JsonRpcSdsi
 from conformance.checks.sdsi.session import example_value
 from conformance.checks.sdsi.session import payload_for
 from conformance.report import Status
-from conformance.target import DEFAULT_ROLES
+from conformance.targeting import DEFAULT_ROLES
 from conformance.vectors.figures import sdsi_figure
 from tests.checks.mutants import certify
 

@@ -17,7 +17,7 @@ from conformance.engine.runner import run
 from conformance.harness.inprocess import in_process
 from conformance.report import Result
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference import woa_host
 from mocks.serve import serve
 from tests.checks.mutants import Changed

@@ -36,8 +36,8 @@ from conformance.spy import SCENARIOS
 from conformance.spy import ProxyAttempt
 from conformance.spy import SpyRequest
 from conformance.spy.scenarios import LINK_LOCAL
-from conformance.target import on_the_open_internet
-from conformance.target import run_options
+from conformance.targeting import on_the_open_internet
+from conformance.targeting import run_options
 from conformance.validation import validate_message
 from conformance.vectors.figures import sdsi_figure
 from mocks.variants import seat_patch_edited

@@ -13,7 +13,7 @@ import pytest
 from conformance.engine.runner import run
 from conformance.report import Collect
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.reference.aci_master import Master
 from mocks.reference.sdsi_client import SdsiClient
 from mocks.variants import CLIENT_VARIANTS

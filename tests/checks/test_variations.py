@@ -10,7 +10,7 @@ from typing import Any
 from conformance.engine.runner import run
 from conformance.report import Collect
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.host import create_app
 from mocks.serve import serve
 from mocks.variants import VARIANTS

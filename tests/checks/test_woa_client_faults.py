@@ -22,7 +22,7 @@ from conformance.engine.runner import run
 from conformance.report import Result
 from conformance.report import Status
 from conformance.requirements import catalogue
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.faults.woa_client import CLIENT_FAULTS
 from mocks.woa_client_daemon import client_daemon
 from tests.checks.mutants import Collect

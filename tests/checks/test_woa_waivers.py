@@ -13,8 +13,8 @@ from starlette.routing import Route
 from conformance.engine.runner import run
 from conformance.harness.inprocess import in_process
 from conformance.report import Status
-from conformance.target import on_the_open_internet
-from conformance.target import run_options
+from conformance.targeting import on_the_open_internet
+from conformance.targeting import run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 

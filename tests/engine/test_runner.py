@@ -28,8 +28,8 @@ from conformance.report import RunFinished
 from conformance.report import Status
 from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
-from conformance.target import Target
-from conformance.target import run_options
+from conformance.targeting import Target
+from conformance.targeting import run_options
 from mocks.hostile import hosts
 from mocks.reference.woa_host import create_app
 from tests.command import EVERY_ROLE

@@ -16,7 +16,7 @@ from conformance.harness.inprocess import lifespan
 from conformance.report import Collect
 from conformance.report import Result
 from conformance.report import Status
-from conformance.target import run_options
+from conformance.targeting import run_options
 from examples import fastapi_host
 from examples.fastapi_host import create_app
 from mocks.reference.woa_host import create_app as reference_host

@@ -43,7 +43,7 @@ def test_skips_are_counted_as_untested_never_as_passed() -> None:
 def test_a_must_only_selection_earns_must_compliant_and_says_so() -> None:
     """The issue's case: with only MUSTs selected every SHOULD is a skip; nothing earns
     SHOULD-compliant, and the headline names the selection."""
-    from conformance.target.selection import Selection
+    from conformance.targeting.selection import Selection
 
     results = [
         Result.of(MUST, Status.PASS, ""),

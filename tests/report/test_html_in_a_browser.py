@@ -26,7 +26,7 @@ from conformance.report import Status
 from conformance.report import summarize
 from conformance.report.model import Exchange
 from conformance.report.writers import HtmlWriter
-from conformance.target import run_options
+from conformance.targeting import run_options
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 

@@ -10,10 +10,10 @@ from ...bindings.aci import aci_agents
 from ...bindings.aci import role_of
 from ...bindings.observed import NotObserved
 from ...report.model import Exchange
-from ...target import Target
-from ...target import is_loopback
-from ...target import on_the_open_internet
-from ...target import rest_config
+from ...targeting import Target
+from ...targeting import is_loopback
+from ...targeting import on_the_open_internet
+from ...targeting import rest_config
 from ...validation import validate_message
 from ..preconditions import certifies
 from ..preconditions import document_read

@@ -35,7 +35,7 @@ from ...bindings.reply import Reply
 from ...harness.context_store import ContextStore
 from ...harness.context_store import tampered
 from ...harness.hosting import hosted
-from ...target import Target
+from ...targeting import Target
 from ...validation import Violation
 from ...validation import validate_message
 from ...vectors import vectors_root

@@ -20,7 +20,7 @@ from ...bindings.observed import carried
 from ...harness.aci_spies import SPIES
 from ...report.model import Exchange
 from ...report.model import Status
-from ...target import Target
+from ...targeting import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ...validation.rules import is_not_done

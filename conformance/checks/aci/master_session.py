@@ -37,7 +37,7 @@ from ...harness.aci_spies import Spies
 from ...harness.aci_spies import SpyRun
 from ...harness.aci_spies import spies_app
 from ...harness.hosting import hosted
-from ...target import Target
+from ...targeting import Target
 from ..registry import Unmet
 
 __all__ = ["RUNS", "SCENARIO_SPIES", "UPSTREAM", "MasterRun", "MasterSession", "master_session"]

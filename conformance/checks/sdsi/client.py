@@ -21,7 +21,7 @@ from ...bindings.reply import operation_names
 from ...harness.hosting import hosted
 from ...harness.sdsi_spy import Recorded
 from ...report.model import Exchange
-from ...target import Target
+from ...targeting import Target
 from ...validation import validate_message
 from ...validation.rules import is_done
 from ..preconditions import document_read

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from ...bindings.observed import NotObserved
 from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
-from ...target import Target
-from ...target import rest_config
+from ...targeting import Target
+from ...targeting import rest_config
 from ..preconditions import document_read
 from ..preconditions import watching
 from ..registry import Decided

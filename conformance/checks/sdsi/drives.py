@@ -38,7 +38,7 @@ from ...oracle.clock import format_time
 from ...oracle.clock import parse_time
 from ...oracle.config import DAY
 from ...oracle.evolution import STOP_WORDS
-from ...target import Target
+from ...targeting import Target
 from .session import TEST_MODE
 from .session import Session
 from .session import payload_for

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ...report.model import Exchange
-from ...target import Target
+from ...targeting import Target
 from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict

@@ -7,7 +7,7 @@ import json
 
 from ...bindings.observed import NotObserved
 from ...bindings.sdsi import sdsi_agents
-from ...target import Target
+from ...targeting import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ..preconditions import on_the_wire

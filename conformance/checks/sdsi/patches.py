@@ -15,7 +15,7 @@ from ...bindings.reply import Reply
 from ...bindings.sdsi import sdsi_agents
 from ...report.model import Exchange
 from ...report.model import Status
-from ...target import Target
+from ...targeting import Target
 from ...validation import Violation
 from ...validation import validate_message
 from ..preconditions import on_the_wire

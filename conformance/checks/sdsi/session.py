@@ -24,7 +24,7 @@ from ...bindings.sdsi import WoaRestSdsi
 from ...bindings.sdsi import sdsi_agents
 from ...instances import listed_values
 from ...report.model import Exchange
-from ...target import Target
+from ...targeting import Target
 from ...validation.rules import JSON_TYPES
 from ...validation.rules import json_type_matches
 from ..registry import Unmet

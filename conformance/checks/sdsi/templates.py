@@ -8,7 +8,7 @@ from typing import Any
 
 from ...bindings.observed import NotObserved
 from ...report.model import Exchange
-from ...target import Target
+from ...targeting import Target
 from ...validation import validate_message
 from ..registry import Skip
 from ..registry import Verdict

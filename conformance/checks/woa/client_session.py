@@ -32,7 +32,7 @@ from ...spy import Scenario
 from ...spy import SpyRequest
 from ...spy import SpyWorld
 from ...spy import spy_world
-from ...target import Target
+from ...targeting import Target
 
 __all__ = ["MEMO_KEY", "ClientSession", "ScenarioRecord", "client_session"]
 

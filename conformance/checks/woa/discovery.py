@@ -11,8 +11,8 @@ from ...bindings import ExchangeFailed
 from ...bindings import HttpResponse
 from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
-from ...target import Target
-from ...target import on_the_open_internet
+from ...targeting import Target
+from ...targeting import on_the_open_internet
 from ..preconditions import no_document
 from ..preconditions import on_the_wire
 from ..registry import Decided

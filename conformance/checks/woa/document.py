@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...schemas import schemas_by_requirement
-from ...target import Target
+from ...targeting import Target
 from ...validation import TRUNCATED
 from ...validation import Violation
 from ...validation import validate_message

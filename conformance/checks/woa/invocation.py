@@ -11,8 +11,8 @@ from ...bindings import HttpResponse
 from ...bindings.jsonparse import NotJson
 from ...bindings.jsonparse import parse_json
 from ...bindings.observed import NotObserved
-from ...target import Target
-from ...target import rest_config
+from ...targeting import Target
+from ...targeting import rest_config
 from ...validation import validate_message
 from ...validation.rules import agent_of
 from ...validation.rules import selected_schema

@@ -30,8 +30,8 @@ from ...instances import Ungeneratable
 from ...instances import invalid_examples
 from ...instances import valid_examples
 from ...report.model import Exchange
-from ...target import Target
-from ...target import rest_config
+from ...targeting import Target
+from ...targeting import rest_config
 from ...validation.rules import selected_schema
 from ..registry import Invocations
 from ..registry import reads_invocations

@@ -13,7 +13,7 @@ from ...bindings.jsonparse import parse_json
 from ...instances import Ungeneratable
 from ...instances import valid_examples
 from ...report.model import Status
-from ...target import Target
+from ...targeting import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable

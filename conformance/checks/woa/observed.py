@@ -32,8 +32,8 @@ from ...bindings.http import media_type_of
 from ...bindings.observed import Observed
 from ...bindings.observed import Traffic
 from ...bindings.reply import operation_names
-from ...target import Target
-from ...target import rest_config
+from ...targeting import Target
+from ...targeting import rest_config
 from ...validation.rules import agent_of
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable

@@ -28,8 +28,8 @@ from ...report import Handler
 from ...report import Summary
 from ...report.redaction import Redaction
 from ...report.redaction import public
-from ...target import RunOptions
-from ...target import may_call
+from ...targeting import RunOptions
+from ...targeting import may_call
 from .engine import fuzz
 from .openapi import openapi_from_woa
 

@@ -36,7 +36,7 @@ from ...report import ResultRecorded
 from ...report import Status
 from ...report.outcome import told
 from ...requirements import catalogue
-from ...target import run_options
+from ...targeting import run_options
 from ..references import references
 from .middleware import Mutating
 from .middleware import Recorded

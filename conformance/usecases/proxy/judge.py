@@ -20,8 +20,8 @@ from ...report import Collect
 from ...report import Handler
 from ...report import Result
 from ...report import Summary
-from ...target import DEFAULT_ROLES
-from ...target import run_options
+from ...targeting import DEFAULT_ROLES
+from ...targeting import run_options
 
 __all__ = ["judge", "judged_run"]
 

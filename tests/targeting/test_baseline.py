@@ -110,7 +110,7 @@ def test_a_stale_entry_for_a_may_is_no_failure(tmp_path: Path) -> None:
     from conformance.report import Result
     from conformance.report import Status
     from conformance.requirements import catalogue
-    from conformance.target.baseline import Baseline
+    from conformance.targeting.baseline import Baseline
 
     may = next(r for r in catalogue() if r.level == "MAY")
     path = tmp_path / "b.json"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.target import SUITES
-from conformance.target import OptionsUnusable
-from conformance.target import run_options
+from conformance.targeting import SUITES
+from conformance.targeting import OptionsUnusable
+from conformance.targeting import run_options
 
 ROOT = Path(__file__).parents[1]
 
@@ -106,7 +106,7 @@ def test_what_a_run_records_of_its_options_reads_back_whole(tmp_path: Path) -> N
     that was recorded (a header's value is never recorded: only its name comes back)."""
     import dataclasses
 
-    from conformance.target import RunOptions
+    from conformance.targeting import RunOptions
 
     baseline = tmp_path / "baseline.json"
     baseline.write_text(

@@ -91,7 +91,7 @@ class RunOptions:
     client_command: str | None = None
     #: which requirements are judged (the rest: skip)
     selection: Selection = field(default_factory=Selection)
-    baseline: Baseline | None = None  # expected failures (conformance/target/baseline.py)
+    baseline: Baseline | None = None  # expected failures (conformance/targeting/baseline.py)
     #: sent with every request (credentials for a protected host)
     headers: tuple[tuple[str, str], ...] = ()
     record: Path | None = None  # write a recording of every exchange here (conformance/recording)

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from conformance.cli import app
 from conformance.requirements import catalogue
-from conformance.target.selection import Selection
-from conformance.target.selection import UnknownSelection
+from conformance.targeting.selection import Selection
+from conformance.targeting.selection import UnknownSelection
 
 runner = CliRunner()
 
