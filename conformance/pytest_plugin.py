@@ -170,6 +170,19 @@ def _refused(config: pytest.Config) -> None:
         )
     except OptionsUnusable as error:
         raise pytest.UsageError(str(error)) from None
+    # each option's value, as the command line checks it before anything starts
+    _options("https://agents.example", **_given(config))
+
+
+def _given(config: pytest.Config) -> dict[str, Any]:
+    """run_options' keywords from the plugin's options (every way of giving a target alike)."""
+    return {
+        "suites": _suites(config),
+        "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
+        "timeout": config.getoption("--agent-timeout"),
+        "baseline": config.getoption("--agent-baseline"),
+        "allowed_origins": tuple(config.getoption("--agent-allow-origin") or ()),
+    }
 
 
 def _anchor(config: pytest.Config) -> Path | None:
@@ -285,13 +298,7 @@ async def _certify(config: pytest.Config) -> tuple[dict[str, list[Result]], Outc
     from .harness.inprocess import load_app
 
     collect = Collect()
-    common: dict[str, Any] = {
-        "suites": _suites(config),
-        "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
-        "timeout": config.getoption("--agent-timeout"),
-        "baseline": config.getoption("--agent-baseline"),
-        "allowed_origins": tuple(config.getoption("--agent-allow-origin") or ()),
-    }
+    common = _given(config)
     reference, function = config.getoption("--agent-app"), config.getoption("--agent-callable")
     if function:
         from .harness.callables import KINDS

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.targeting.sources import Sources
+from conformance.targeting.sources import refused
+
 from .faults.catalogue import FAULTS
 from .faults.rate import AtRate
 from .reference import woa_host
@@ -31,8 +34,13 @@ def create_app(
     """The host announcing `base`, with the named `fault` if any: on every request, or with
     `fault_rate` on that fraction of them (a coin seeded by `fault_seed`, mocks/faults/rate.py).
     `minimal`: the minimal conformer (mocks/minimal.py), which takes no fault."""
-    if minimal and fault:
-        raise ValueError("the minimal conformer takes no fault: faults break the reference host")
+    # the command line's rules (a ValueError): a fault rate goes with a fault, the minimal
+    # conformer takes none
+    refused(
+        Sources(
+            mock=True, fault=fault is not None, fault_rate=fault_rate is not None, minimal=minimal
+        )
+    )
     broken = FAULTS[fault] if fault else None
     if broken is None:
         return woa_host.create_app(base, test_mode, minimal=minimal)

@@ -196,6 +196,10 @@ def test_a_node_id_the_plugin_prints_runs_that_requirement_again(pytester: pytes
             ("--agent-callable", "my_sdsi:server", "--suite", "sdsi"),
         ),
         (
+            ("--agent-target", "https://a.example", "--agent-role", "bogus"),
+            ("--target", "https://a.example", "--role", "bogus"),
+        ),
+        (
             ("--agent-callable", "my_sdsi:server", "--agent-suite", "woa"),
             ("--agent-callable", "my_sdsi:server", "--suite", "woa"),
         ),
@@ -219,7 +223,7 @@ def test_the_plugin_refuses_what_the_command_line_refuses_in_the_same_words(
     in_cli = command.stderr.strip().splitlines()[-1].removeprefix("agent-conformance: ")
 
     def spelled(text: str) -> str:
-        return re.sub(r"--agent-(suite|scenario|target|app)\b", r"--\1", text)
+        return re.sub(r"--agent-(suite|scenario|target|app|role)\b", r"--\1", text)
 
     assert spelled(said) == spelled(in_cli).replace("--target", "--app"), (said, in_cli)
 

@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from ..targeting import OptionsUnusable
+from ..targeting.sources import Sources
+from ..targeting.sources import refused
 from ..usecases.references import References
 from ..usecases.references import ReferencesMissing
 from ..usecases.references import references
@@ -63,11 +66,18 @@ def server(
 ) -> None:
     """Serve the reference WoA host on loopback until interrupted (HTTPS with a CA made on the
     fly)."""
+    try:
+        refused(
+            Sources(
+                mock=True,
+                fault=fault is not None,
+                fault_rate=fault_rate is not None,
+                minimal=minimal,
+            )
+        )
+    except OptionsUnusable as error:
+        fail_usage(str(error))
     check_fault(fault)
-    if fault_rate is not None and not fault:
-        fail_usage("--fault-rate goes with --fault")
-    if minimal and fault:
-        fail_usage("--minimal takes no --fault: faults break the reference host")
     with reference_agents().serve_host(
         fault,
         port=port,

@@ -16,9 +16,9 @@ from typing import Any
 from typing import NoReturn
 from typing import TypeVar
 
+import httpx
 import typer
 
-from ..bindings import BINDINGS
 from ..engine.runner import DEFAULT_ROLES
 from ..engine.runner import RunInterrupted
 from ..engine.runner import TargetUnreachable
@@ -396,102 +396,35 @@ def run(
     2  a usage error, or nothing could be certified
     3  a defect of the suite
     4  inconclusive: a MUST check errored, or the run was interrupted or ran out of budget"""
-    formats = report_format or list(FORMATS)
-    unknown = [f for f in formats if f not in FORMATS]
-    if unknown:
-        fail_usage(f"unknown --format {', '.join(unknown)}; choose from {', '.join(FORMATS)}")
-    transport = None
-    roles = tuple(role or DEFAULT_ROLES)
-    bad_roles = [r for r in roles if r not in (*DEFAULT_ROLES, "client")]
-    if bad_roles:
-        fail_usage(f"unknown --role {', '.join(bad_roles)}")
+    flags = dict(locals())  # the command line as given, for the translations below
+    roles, scenarios = tuple(role or DEFAULT_ROLES), tuple(scenario or ())
+    usable(refused, _sources(flags))
     certifies_client = client_command is not None or (
         mock and roles == ("client",) and suite is Suite.woa
     )
-    usable(
-        refused,
-        Sources(
-            target=target is not None,
-            mock=mock,
-            agent_callable=agent_callable is not None,
-            client_command=client_command is not None,
-            suite=suite.value,
-            scenarios=tuple(scenario or ()),
-            binding=binding,
-        ),
-    )
-    if client_command is not None and (
-        suite not in (Suite.woa, Suite.all) or roles not in (("client",), DEFAULT_ROLES)
-    ):
-        fail_usage("--client-command certifies a WoA client: --suite woa --role client")
+    transport = None
     if agent_callable is not None:
-        try:
-            function = load_function(agent_callable)
-            agent_app = callable_app(
-                function,
-                suite.value,
-                agent_id=getattr(function, "__name__", "agent"),
-                scenarios=tuple(scenario or ()),
-            )
-        except AppUnusable as error:
-            fail_usage(str(error))
-        transport = in_process(agent_app)
-        target, roles = IN_PROCESS_ORIGIN, (KINDS[suite.value],)
-    elif client_command is None and not (target or mock):
-        fail_usage("give either --target URL, --mock, --client-command or --agent-callable")
-    if fault and not mock:
-        fail_usage("--fault goes with --mock")
-    if minimal and (not mock or fault):
-        fail_usage("--minimal goes with --mock and without --fault")
-    if fault_rate is not None and not fault:
-        fail_usage("--fault-rate goes with --fault")
-    if binding not in BINDINGS:
-        fail_usage(f"unknown --binding {binding!r}; choose from {', '.join(BINDINGS)}")
-    given = {
-        "levels": level or (),
-        "requirements": requirement or (),
-        "sections": section or (),
-        "exclude": exclude or (),
-        "baseline": baseline,
-        "headers": header or (),
-        "cacert": cacert,
-        "scenarios": scenario or (),
-        "binding": binding,
-        "suites": "woa" if certifies_client else suite.value,
-        "roles": ("client",) if certifies_client else roles,
-        "allowed_origins": allow_origin or (),
-    }
+        transport, target, roles = _function_target(agent_callable, suite.value, scenarios)
+    given = _given(
+        flags,
+        suites="woa" if certifies_client else suite.value,
+        roles=("client",) if certifies_client else roles,
+    )
     # every option checked before anything starts
     usable(run_options, "https://agents.example", **given)
     check_fault(fault, client=certifies_client)
+    formats = report_format or list(FORMATS)
     writers = prepared_writers(report_dir, formats, debug=debug)
     if certifies_client:
-        client_command = client_command or reference_agents().client_command(fault, minimal=minimal)
-        target = client_command
+        client_command = target = client_command or reference_agents().client_command(
+            fault, minimal=minimal
+        )
         if not quiet:
             shown = Redaction().command(client_command)
             console.print(f"Certifying the WoA client run as: {shown}", markup=False)
     with ExitStack() as stack:
         if mock and not certifies_client:
-            # The mock's own log (a reference server logs what the drafts tell servers to log) is
-            # not the run's output; nor is its MCP server's, which logs a request cut off by an
-            # interrupt as an error with its traceback.
-            logging.getLogger("mocks").setLevel(logging.ERROR)
-            logging.getLogger("mcp.server.streamable_http").setLevel(logging.CRITICAL)
-            try:
-                served = stack.enter_context(
-                    reference_agents().serve_host(
-                        fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
-                    )
-                )
-            except ValueError as error:
-                fail_usage(str(error))
-            # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other
-            # binding starts at its document
-            target, cacert = (
-                served.url + ("/sdsi/rpc" if binding == "jsonrpc" else ""),
-                served.cacert,
-            )
+            target, cacert = _served_mock(stack, binding, fault, fault_rate, fault_seed, minimal)
             if not quiet:
                 console.print(f"Reference mock serving at {target}")
         assert target is not None
@@ -499,43 +432,139 @@ def run(
             run_options,
             target,
             **{**given, "cacert": cacert},
-            timeout=timeout,
-            allow_http_loopback=allow_http_loopback,
-            max_experimental_keys=max_experimental_keys,
-            check_timeout=check_timeout,
-            budget=budget,
-            strict=strict,
             client_command=client_command,
-            record=record,
-            parallel=parallel,
-            max_probes=max_probes,
-            require_every_agent=require_every_agent,
-            transport=transport if agent_callable is not None else None,
-            seed=seed,
-            keep_credentials=keep_credentials_in_evidence,
+            transport=transport,
         )
         display = RunDisplay(quiet=quiet)
-        runs = repeat if max_violation_rate is None or repeat > 1 else 100
-        try:
-            with reported(report_dir, formats):
-                if runs > 1:
-                    summary = asyncio.run(
-                        interruptible(
-                            repeated(
-                                options,
-                                runs,
-                                [*writers, display],
-                                max_violation_rate=max_violation_rate,
-                                progress=None if quiet else _progress,
-                            )
-                        )
-                    )
-                else:
-                    summary = asyncio.run(interruptible(run_suite(options, [*writers, display])))
-        except TargetUnreachable as error:
-            fail_usage(f"target unreachable: {error}")
+        with reported(report_dir, formats):
+            summary = _certified(options, [*writers, display], repeat, max_violation_rate, quiet)
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)
+
+
+#: run_options' keywords the command line gives as they are, each under its flag's name
+_AS_GIVEN = (
+    "timeout",
+    "max_experimental_keys",
+    "check_timeout",
+    "budget",
+    "strict",
+    "parallel",
+    "max_probes",
+    "require_every_agent",
+    "allow_http_loopback",
+    "record",
+    "seed",
+    "baseline",
+    "binding",
+    "cacert",
+)
+#: run_options' keywords the command line gives one flag at a time (repeatable): keyword -> flag
+_REPEATED = {
+    "levels": "level",
+    "requirements": "requirement",
+    "sections": "section",
+    "exclude": "exclude",
+    "headers": "header",
+    "scenarios": "scenario",
+    "allowed_origins": "allow_origin",
+}
+
+
+def _sources(flags: dict[str, Any]) -> Sources:
+    """What `run`'s flags certify, for the rules about options that go together."""
+    return Sources(
+        target=flags["target"] is not None,
+        mock=flags["mock"],
+        agent_callable=flags["agent_callable"] is not None,
+        client_command=flags["client_command"] is not None,
+        suite=flags["suite"].value,
+        scenarios=tuple(flags["scenario"] or ()),
+        binding=flags["binding"],
+        roles=tuple(flags["role"]) if flags["role"] else None,
+        fault=flags["fault"] is not None,
+        fault_rate=flags["fault_rate"] is not None,
+        minimal=flags["minimal"],
+    )
+
+
+def _given(flags: dict[str, Any], **decided: Any) -> dict[str, Any]:
+    """run_options' keywords from `run`'s flags, and what `decided` says (the suites, the roles)."""
+    return {
+        **{keyword: flags[keyword] for keyword in _AS_GIVEN},
+        **{keyword: tuple(flags[flag] or ()) for keyword, flag in _REPEATED.items()},
+        "keep_credentials": flags["keep_credentials_in_evidence"],
+        **decided,
+    }
+
+
+def _function_target(
+    reference: str, suite: str, scenarios: tuple[str, ...]
+) -> tuple[httpx.AsyncBaseTransport, str, tuple[str, ...]]:
+    """Agent code given as module:function, served in-process: its transport, origin and role."""
+    try:
+        function = load_function(reference)
+        agent_app = callable_app(
+            function, suite, agent_id=getattr(function, "__name__", "agent"), scenarios=scenarios
+        )
+    except AppUnusable as error:
+        fail_usage(str(error))
+    return in_process(agent_app), IN_PROCESS_ORIGIN, (KINDS[suite],)
+
+
+def _served_mock(
+    stack: ExitStack,
+    binding: str,
+    fault: str | None,
+    fault_rate: float | None,
+    fault_seed: int,
+    minimal: bool,
+) -> tuple[str, Path | None]:
+    """The reference host served on loopback for the run (until `stack` closes): where the run
+    aims, and the CA to trust."""
+    # The mock's own log (a reference server logs what the drafts tell servers to log) is not the
+    # run's output; nor is its MCP server's, which logs a request cut off by an interrupt as an
+    # error with its traceback.
+    logging.getLogger("mocks").setLevel(logging.ERROR)
+    logging.getLogger("mcp.server.streamable_http").setLevel(logging.CRITICAL)
+    try:
+        served = stack.enter_context(
+            reference_agents().serve_host(
+                fault, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
+            )
+        )
+    except ValueError as error:
+        fail_usage(str(error))
+    # the mock serves SDSI's Appendix A JSON-RPC at one endpoint of its own; every other binding
+    # starts at its document
+    return served.url + ("/sdsi/rpc" if binding == "jsonrpc" else ""), served.cacert
+
+
+def _certified(
+    options: RunOptions,
+    handlers: list[Any],
+    repeat: int,
+    max_violation_rate: float | None,
+    quiet: bool,
+) -> Summary:
+    """The run, or (--repeat, --max-violation-rate) the runs, of `options`; an unreachable target
+    is a usage error."""
+    runs = repeat if max_violation_rate is None or repeat > 1 else 100
+    certifying = (
+        repeated(
+            options,
+            runs,
+            handlers,
+            max_violation_rate=max_violation_rate,
+            progress=None if quiet else _progress,
+        )
+        if runs > 1
+        else run_suite(options, handlers)
+    )
+    try:
+        return asyncio.run(interruptible(certifying))
+    except TargetUnreachable as error:
+        fail_usage(f"target unreachable: {error}")
 
 
 def _progress(done: int, runs: int, summary: Summary) -> None:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..bindings import BINDINGS
 from ..bindings import WoaRestBinding
 from ..bindings.http import same_origin
 from ..bindings.http import tls_context
@@ -298,7 +299,22 @@ def run_options(
     scenarios: Sequence[str] = (),
     binding: str = WoaRestBinding.name,
     seed: int | None = None,
-    **rest: Any,
+    timeout: float = RunOptions.timeout,
+    max_body: int = RunOptions.max_body,
+    allow_http_loopback: bool = False,
+    max_experimental_keys: int | None = None,
+    strict: bool = False,
+    parallel: int = RunOptions.parallel,
+    check_timeout: float | None = None,
+    budget: float = DEFAULT_BUDGET,
+    client_command: str | None = None,
+    record: Path | None = None,
+    replay: Replay | None = None,
+    max_probes: int = DEFAULT_MAX_PROBES,
+    require_every_agent: bool = False,
+    keep_credentials: bool = False,
+    transport: httpx.AsyncBaseTransport | None = None,
+    observed: Traffic | None = None,
 ) -> RunOptions:
     """The one way every entry point (the CLI, the pytest plugin, fleet, rejudge, mutate, tests)
     makes a run's options from what a user gave, checked and normalised alike; OptionsUnusable names
@@ -308,8 +324,9 @@ def run_options(
     the suite drives a client (`client_command`); suites are "all" or draft names; roles always
     include "any"; the CA certificate must load (unless the run is a replay); allowed origins are
     origins; headers are "Name: value"; the selection and the baseline are read here; an unseeded
-    run gets a fresh seed. `rest` are RunOptions' other fields."""
-    if not (rest.get("transport") is not None or rest.get("client_command")):
+    run gets a fresh seed. The other parameters are RunOptions' fields of the same names, taken as
+    given."""
+    if not (transport is not None or client_command):
         target = origin(target)
     chosen = SUITES if suites == "all" else (suites,) if isinstance(suites, str) else tuple(suites)
     unknown = [s for s in chosen if s not in SUITES]
@@ -317,6 +334,15 @@ def run_options(
         raise OptionsUnusable(
             "suite", f"is one of {', '.join(SUITES)} or all, not {', '.join(unknown) or 'nothing'}"
         )
+    unknown = [r for r in roles if r not in (*DEFAULT_ROLES, "client")]
+    if unknown:
+        raise OptionsUnusable(
+            "role",
+            f"is one of {', '.join(r for r in DEFAULT_ROLES if r != 'any')}, client or any, not"
+            f" {', '.join(unknown)}",
+        )
+    if binding not in BINDINGS:
+        raise OptionsUnusable("binding", f"is one of {', '.join(BINDINGS)}, not {binding!r}")
     if scenarios and "sdsi" not in chosen:
         raise OptionsUnusable("scenario", "names SDSI scenarios: give --suite sdsi (or all)")
     if binding == "a2a" and chosen != ("aci",):
@@ -343,9 +369,7 @@ def run_options(
     except BaselineUnusable as error:
         raise OptionsUnusable("baseline", str(error), whole=True) from None
     # a replay makes no connection: the recorded run's CA (a path on its machine) is not loaded
-    trusted = (
-        usable_cacert(cacert) if rest.get("replay") is None else Path(cacert) if cacert else None
-    )
+    trusted = usable_cacert(cacert) if replay is None else Path(cacert) if cacert else None
     return RunOptions(
         target=target,
         suites=chosen,
@@ -358,5 +382,20 @@ def run_options(
         scenarios=tuple(scenarios),
         binding=binding,
         seed=fresh_seed() if seed is None else seed,
-        **rest,
+        timeout=timeout,
+        max_body=max_body,
+        allow_http_loopback=allow_http_loopback,
+        max_experimental_keys=max_experimental_keys,
+        strict=strict,
+        parallel=parallel,
+        check_timeout=check_timeout,
+        budget=budget,
+        client_command=client_command,
+        record=record,
+        replay=replay,
+        max_probes=max_probes,
+        require_every_agent=require_every_agent,
+        keep_credentials=keep_credentials,
+        transport=transport,
+        observed=observed,
     )

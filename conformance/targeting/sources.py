@@ -8,7 +8,11 @@ the flags).
                     --suite sdsi with at least one --scenario (an SDSI server agent)
     a WoA client    --client-command (the suite plays the host)
 
-Exactly one is given. `refused` raises `OptionsUnusable` (whole: its message names the flags).
+Exactly one is given. `refused` holds every rule about options that go together (a fault goes
+with the mock, a fault rate with a fault, the minimal conformer with neither...), for every entry
+point that has them: `run`, `mock server`, the plugin and the mocks' own `create_app`. It raises
+`OptionsUnusable` (whole: its message names the flags). What one option's value may be is
+`run_options`'s to say.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ def PLUGIN(name: str) -> str:
 
 @dataclass(frozen=True)
 class Sources:
-    """What the user gave: which sources, the suite and the scenarios."""
+    """What the user gave: which sources, the suite, the scenarios and the roles, and the mock's
+    fault and form."""
 
     target: bool = False
     mock: bool = False
@@ -49,6 +54,11 @@ class Sources:
     suite: str = "all"
     scenarios: tuple[str, ...] = ()
     binding: str = "woa-rest"
+    #: the roles asked for (None: the default ones)
+    roles: tuple[str, ...] | None = None
+    fault: bool = False
+    fault_rate: bool = False
+    minimal: bool = False
 
 
 def refused(given: Sources, flag: Spelling = CLI) -> None:
@@ -93,3 +103,20 @@ def refused(given: Sources, flag: Spelling = CLI) -> None:
             f"{flag('binding')} jsonrpc certifies an SDSI endpoint: give {flag('suite')} sdsi and"
             f" at least one {flag('scenario')}"
         )
+    if given.client_command and (
+        given.suite not in ("woa", "all") or given.roles not in (None, ("client",))
+    ):
+        raise no(
+            f"{flag('client-command')} certifies a WoA client: {flag('suite')} woa"
+            f" {flag('role')} client"
+        )
+    if not chosen:
+        raise no(f"give one of {', '.join(flag(n) for n in named if n != 'app')}")
+    if given.fault and not given.mock:
+        raise no(f"{flag('fault')} goes with {flag('mock')}")
+    if given.minimal and not given.mock:
+        raise no(f"{flag('minimal')} goes with {flag('mock')}")
+    if given.minimal and given.fault:
+        raise no(f"{flag('minimal')} takes no {flag('fault')}: faults break the reference host")
+    if given.fault_rate and not given.fault:
+        raise no(f"{flag('fault-rate')} goes with {flag('fault')}")

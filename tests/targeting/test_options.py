@@ -152,3 +152,17 @@ def test_what_a_run_records_of_its_options_reads_back_whole(tmp_path: Path) -> N
         if f.compare and getattr(given, f.name) != getattr(defaults, f.name)
     }
     assert changed - {"target", "suites", "headers"} <= set(recorded) | {"check_timeout"}
+
+
+def test_run_options_names_every_field_it_takes() -> None:
+    """No option reaches RunOptions unchecked through a catch-all: run_options takes each field
+    by name and type (the selection through its four parts), none through **kwargs."""
+    import dataclasses
+    import inspect
+
+    from conformance.targeting import RunOptions
+
+    taken = inspect.signature(run_options).parameters
+    assert not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in taken.values())
+    assert {f.name for f in dataclasses.fields(RunOptions)} - {"selection"} <= set(taken)
+    assert {"levels", "requirements", "sections", "exclude"} <= set(taken)

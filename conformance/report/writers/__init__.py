@@ -80,6 +80,12 @@ def prepare_report_dir(directory: Path) -> None:
 
 def writers_for(directory: Path, formats: tuple[str, ...] = tuple(FORMATS)) -> list[Writer]:
     """One writer per format, each writing into `directory` (prepared first: see
-    `prepare_report_dir`)."""
+    `prepare_report_dir`). An unknown format is `ReportDirUnusable` too, before the folder is
+    touched."""
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise ReportDirUnusable(
+            f"unknown --format {', '.join(unknown)}; choose from {', '.join(FORMATS)}"
+        )
     prepare_report_dir(directory)
     return [FORMATS[name](directory) for name in formats]
