@@ -79,7 +79,7 @@ def main() -> None:
             f" {time.perf_counter() - started:.1f} s"
         )
         specs = [
-            TargetSpec(h["target"], suite=arguments.suite, cacert=h["cacert"])
+            TargetSpec.of(h["target"], suite=arguments.suite, cacert=h["cacert"])
             for listing in listings
             for h in json.loads(listing.read_text())
         ]

@@ -41,10 +41,11 @@ from .report.outcome import Outcome
 from .report.outcome import told
 from .requirements import Requirement
 from .requirements import catalogue
-from .targeting import DEFAULT_ROLES
 from .targeting import OptionsUnusable
 from .targeting import RunOptions
 from .targeting import run_options
+from .targeting.declared import GIVEN
+from .targeting.declared import Given
 from .targeting.sources import PLUGIN
 from .targeting.sources import Sources
 from .targeting.sources import refused
@@ -91,42 +92,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             " --agent-scenario)"
         ),
     )
-    group.addoption(
-        "--agent-scenario",
-        action="append",
-        default=None,
-        help="An SDSI scenario the callable serves (repeatable)",
-    )
-    group.addoption(
-        "--agent-suite", default="all", choices=(*_SUITES, "all"), help="Which draft (default: all)"
-    )
-    group.addoption(
-        "--agent-role", action="append", default=None, help="Roles to certify in (repeatable)"
-    )
-    group.addoption(
-        "--agent-baseline",
-        type=Path,
-        default=None,
-        help="Expected failures (agent-conformance baseline)",
-    )
-    group.addoption(
-        "--agent-cacert",
-        type=Path,
-        default=None,
-        help="Trust this CA certificate (PEM) for --agent-target",
-    )
-    group.addoption(
-        "--agent-timeout", type=float, default=10.0, help="Seconds for each request (default 10)"
-    )
-    group.addoption(
-        "--agent-allow-origin",
-        action="append",
-        default=None,
-        help=(
-            "Another origin the suite may call (repeatable): one the agent's document names, such"
-            " as the public origin of an app certified in-process"
-        ),
-    )
+    for given in GIVEN.values():
+        if given.plugin:
+            group.addoption(f"--agent-{given.flag}", **_as_pytest_option(given))
+
+
+def _as_pytest_option(given: Given) -> dict[str, Any]:
+    """A run option as the plugin offers it (targeting/declared.py declares it once)."""
+    if given.repeatable:
+        return {"action": "append", "default": None, "help": given.help}
+    made: dict[str, Any] = {"default": given.default, "help": given.help}
+    if given.choices:
+        made["choices"] = given.choices
+    elif given.kind is not str:
+        made["type"] = given.kind
+    return made
 
 
 def _enabled(config: pytest.Config) -> bool:
@@ -175,13 +155,13 @@ def _refused(config: pytest.Config) -> None:
 
 
 def _given(config: pytest.Config) -> dict[str, Any]:
-    """run_options' keywords from the plugin's options (every way of giving a target alike)."""
+    """run_options' keywords from the plugin's options, those given (every way of giving a target
+    alike; the rest are run_options' defaults)."""
+    given = {g.keyword: config.getoption(f"--agent-{g.flag}") for g in GIVEN.values() if g.plugin}
     return {
-        "suites": _suites(config),
-        "roles": tuple(config.getoption("--agent-role") or DEFAULT_ROLES),
-        "timeout": config.getoption("--agent-timeout"),
-        "baseline": config.getoption("--agent-baseline"),
-        "allowed_origins": tuple(config.getoption("--agent-allow-origin") or ()),
+        keyword: tuple(value) if isinstance(value, list) else value
+        for keyword, value in given.items()
+        if value is not None
     }
 
 
@@ -307,16 +287,15 @@ async def _certify(config: pytest.Config) -> tuple[dict[str, list[Result]], Outc
 
         suite = config.getoption("--agent-suite")
         loaded = load_function(function)
-        scenarios = tuple(config.getoption("--agent-scenario") or ())
         app = callable_app(
-            loaded, suite, agent_id=getattr(loaded, "__name__", "agent"), scenarios=scenarios
+            loaded,
+            suite,
+            agent_id=getattr(loaded, "__name__", "agent"),
+            scenarios=common.get("scenarios", ()),
         )
         summary = await run(
             _options(
-                IN_PROCESS_ORIGIN,
-                transport=in_process(app),
-                scenarios=scenarios,
-                **{**common, "roles": (KINDS[suite],)},
+                IN_PROCESS_ORIGIN, transport=in_process(app), **{**common, "roles": (KINDS[suite],)}
             ),
             [collect],
         )
@@ -327,14 +306,7 @@ async def _certify(config: pytest.Config) -> tuple[dict[str, list[Result]], Outc
                 _options(IN_PROCESS_ORIGIN, transport=in_process(app), **common), [collect]
             )
     else:
-        summary = await run(
-            _options(
-                config.getoption("--agent-target"),
-                cacert=config.getoption("--agent-cacert"),
-                **common,
-            ),
-            [collect],
-        )
+        summary = await run(_options(config.getoption("--agent-target"), **common), [collect])
     grouped: dict[str, list[Result]] = {}
     for result in collect.results:
         grouped.setdefault(result.requirement, []).append(result)

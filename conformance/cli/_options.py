@@ -1,57 +1,105 @@
 """The options several commands share, declared once: the same name, limits and help wherever a
-user meets them (`cacert: Cacert = None`)."""
+user meets them (`cacert: Cacert = None`). A run's own options come from their one declaration
+(targeting/declared.py), which the pytest plugin and fleet read too."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
 from typing import Any
+from typing import Literal
 
 import typer
 
+from ..targeting.declared import GIVEN
+
 __all__ = [
+    "AllowHttpLoopback",
     "AllowOrigin",
+    "Baseline",
+    "Binding",
+    "Budget",
     "Cacert",
+    "CheckTimeout",
+    "ClientCommand",
     "Debug",
+    "Exclude",
     "Fault",
     "FaultRate",
     "FaultSeed",
+    "Header",
+    "KeepCredentials",
+    "Level",
+    "MaxExperimentalKeys",
+    "MaxProbes",
     "Minimal",
+    "Parallel",
     "Record",
     "ReportDir",
+    "RequireEveryAgent",
+    "Requirement",
+    "Role",
+    "Scenario",
+    "Section",
+    "Seed",
     "Strict",
+    "Suite",
     "Timeout",
     "folder",
+    "run_option",
 ]
 
-Cacert = Annotated[
-    Path | None,
-    typer.Option(
-        exists=True, dir_okay=False, help="Trust this CA certificate (PEM), e.g. a local test CA."
-    ),
-]
-Timeout = Annotated[float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")]
-ReportDir = Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")]
-AllowOrigin = Annotated[
-    list[str] | None,
-    typer.Option(
-        help=(
-            "Also let the suite call URLs on this origin (repeatable); by default it calls only"
-            " the target's own origin."
-        )
-    ),
-]
-Strict = Annotated[
-    bool,
-    typer.Option(
-        "--strict",
-        help=(
-            "Judge requirements read out of prose (basis inferred) at the stronger level their"
-            " errata entries argue for, MUST included: a schema-valid input answered 5xx then"
-            " fails at MUST; recorded in the report."
+
+def run_option(keyword: str) -> Any:
+    """The typer option of one of a run's options, as targeting/declared.py declares it: its flag,
+    help, type and limits (`timeout: Timeout = GIVEN["timeout"].default`)."""
+    given = GIVEN[keyword]
+    kind: Any = Literal.__getitem__(given.choices) if given.choices else given.kind
+    if given.repeatable:
+        kind = list[kind] | None
+    elif given.default is None:
+        kind = kind | None
+    limits: dict[str, Any] = {"min": given.minimum, "max": given.maximum}
+    if given.path == "existing-file":
+        limits |= {"exists": True, "dir_okay": False}
+    elif given.path == "file":
+        limits["dir_okay"] = False
+    elif given.path == "folder":
+        limits["file_okay"] = False
+    return Annotated[
+        kind,
+        typer.Option(
+            f"--{given.flag}", help=given.help, **{k: v for k, v in limits.items() if v is not None}
         ),
-    ),
-]
+    ]
+
+
+Suite = run_option("suites")
+Role = run_option("roles")
+Cacert = run_option("cacert")
+Timeout = run_option("timeout")
+AllowHttpLoopback = run_option("allow_http_loopback")
+AllowOrigin = run_option("allowed_origins")
+Binding = run_option("binding")
+Scenario = run_option("scenarios")
+MaxExperimentalKeys = run_option("max_experimental_keys")
+CheckTimeout = run_option("check_timeout")
+Budget = run_option("budget")
+Strict = run_option("strict")
+ClientCommand = run_option("client_command")
+Level = run_option("levels")
+Requirement = run_option("requirements")
+Section = run_option("sections")
+Exclude = run_option("exclude")
+Baseline = run_option("baseline")
+Header = run_option("headers")
+Record = run_option("record")
+Seed = run_option("seed")
+MaxProbes = run_option("max_probes")
+RequireEveryAgent = run_option("require_every_agent")
+Parallel = run_option("parallel")
+KeepCredentials = run_option("keep_credentials")
+ReportDir = Annotated[Path, typer.Option(file_okay=False, help="Where to write the reports.")]
 Debug = Annotated[
     bool,
     typer.Option(

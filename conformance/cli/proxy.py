@@ -26,8 +26,10 @@ from ..report.redaction import public
 from ..report.writers import FORMATS
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
+from ..targeting import SUITES
 from ..targeting import origin
 from ..targeting import usable_cacert
+from ..targeting.declared import GIVEN
 from ..usecases.proxy import forwarding_app
 from ..usecases.proxy import judged_run
 from ._console import console
@@ -36,8 +38,8 @@ from ._lifecycle import interruptible
 from ._options import Cacert
 from ._options import Record
 from ._options import Strict
+from ._options import Suite
 from ._options import Timeout
-from .run import Suite
 from .run import finish
 from .run import prepared_writers
 from .run import reported
@@ -120,9 +122,7 @@ def proxy(
     listen: Annotated[
         str, typer.Option(help="Where the proxy listens, HOST:PORT.")
     ] = "127.0.0.1:8443",
-    suite: Annotated[
-        Suite, typer.Option(help="Which draft's messages to judge in the traffic.")
-    ] = Suite.all,
+    suite: Suite = GIVEN["suites"].default,
     report_dir: Annotated[
         Path,
         typer.Option(
@@ -163,7 +163,7 @@ def proxy(
     upstream = usable(origin, upstream, "upstream")
     host, port = _listen_address(listen)
     usable(usable_cacert, cacert)
-    suites = ("woa", "sdsi", "aci") if suite is Suite.all else (suite.value,)
+    suites = SUITES if suite == "all" else (suite,)
     writers = prepared_writers(report_dir, list(FORMATS))
     traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()
     options = {"listen": listen, "rewrite": rewrite, "strict": strict, "passive": True}

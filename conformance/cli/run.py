@@ -9,7 +9,6 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import ExitStack
 from contextlib import contextmanager
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 from typing import Any
@@ -36,11 +35,10 @@ from ..report.writers import FORMATS
 from ..report.writers import ReportDirUnusable
 from ..report.writers import Writer
 from ..report.writers import writers_for
-from ..targeting import DEFAULT_BUDGET
-from ..targeting import DEFAULT_MAX_PROBES
 from ..targeting import OptionsUnusable
 from ..targeting import RunOptions
 from ..targeting import run_options
+from ..targeting.declared import GIVEN
 from ..targeting.sources import Sources
 from ..targeting.sources import refused
 from ..usecases.repeat import repeated
@@ -48,16 +46,36 @@ from ._console import console
 from ._console import fail_usage
 from ._lifecycle import interruptible
 from ._lifecycle import settings
+from ._options import AllowHttpLoopback
 from ._options import AllowOrigin
+from ._options import Baseline
+from ._options import Binding
+from ._options import Budget
 from ._options import Cacert
+from ._options import CheckTimeout
+from ._options import ClientCommand
 from ._options import Debug
+from ._options import Exclude
 from ._options import Fault
 from ._options import FaultRate
 from ._options import FaultSeed
+from ._options import Header
+from ._options import KeepCredentials
+from ._options import Level
+from ._options import MaxExperimentalKeys
+from ._options import MaxProbes
 from ._options import Minimal
+from ._options import Parallel
 from ._options import Record
 from ._options import ReportDir
+from ._options import RequireEveryAgent
+from ._options import Requirement
+from ._options import Role
+from ._options import Scenario
+from ._options import Section
+from ._options import Seed
 from ._options import Strict
+from ._options import Suite
 from ._options import Timeout
 from ._terminal import RunDisplay
 from .mock import check_fault
@@ -66,13 +84,6 @@ from .mock import reference_agents
 __all__ = ["finish", "prepared_writers", "run", "usable"]
 
 T = TypeVar("T")
-
-
-class Suite(StrEnum):
-    woa = "woa"
-    sdsi = "sdsi"
-    aci = "aci"
-    all = "all"
 
 
 def usable(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -157,10 +168,10 @@ def run(
     fault_rate: FaultRate = None,
     fault_seed: FaultSeed = 0,
     minimal: Minimal = False,
-    suite: Annotated[Suite, typer.Option(help="Which draft to certify against.")] = Suite.all,
+    suite: Suite = GIVEN["suites"].default,
     cacert: Cacert = None,
     report_dir: ReportDir = Path("reports"),
-    timeout: Timeout = 10.0,
+    timeout: Timeout = GIVEN["timeout"].default,
     report_format: Annotated[
         list[str] | None,
         typer.Option(
@@ -168,70 +179,14 @@ def run(
             help=f"Report formats to write (repeatable): {', '.join(FORMATS)}. Default: all.",
         ),
     ] = None,
-    role: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "Roles to certify the target in (repeatable). Default:"
-                f" {', '.join(r for r in DEFAULT_ROLES if r != 'any')}."
-            )
-        ),
-    ] = None,
-    allow_http_loopback: Annotated[
-        bool,
-        typer.Option(
-            help=(
-                "For a plain-HTTP target on loopback, report the HTTPS requirements as waived"
-                " (never as pass)."
-            )
-        ),
-    ] = False,
+    role: Role = None,
+    allow_http_loopback: AllowHttpLoopback = False,
     allow_origin: AllowOrigin = None,
-    binding: Annotated[
-        str,
-        typer.Option(
-            help=(
-                "How to talk to the target: woa-rest (default), jsonrpc (SDSI Appendix A, --suite"
-                " sdsi) or a2a (ACI invoked agents, --suite aci)."
-            )
-        ),
-    ] = "woa-rest",
-    scenario: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "An SDSI scenario to certify (repeatable); by default those the server's schema"
-                " lists (over WoA REST), required with --binding jsonrpc."
-            )
-        ),
-    ] = None,
-    max_experimental_keys: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help=(
-                "The SDSI convergence cap to hold a server to where it declares none: most active"
-                " experimental keys per scenario (6.2.3; the draft's 10 is an example)."
-            ),
-        ),
-    ] = None,
-    check_timeout: Annotated[
-        float | None,
-        typer.Option(
-            min=0.1, max=3600, help="Seconds each check may take. Default: six request timeouts."
-        ),
-    ] = None,
-    budget: Annotated[
-        float,
-        typer.Option(
-            min=1,
-            max=86400,
-            help=(
-                "Seconds the whole run may take; past it, what is left is skipped and the run is"
-                " inconclusive."
-            ),
-        ),
-    ] = DEFAULT_BUDGET,
+    binding: Binding = GIVEN["binding"].default,
+    scenario: Scenario = None,
+    max_experimental_keys: MaxExperimentalKeys = None,
+    check_timeout: CheckTimeout = None,
+    budget: Budget = GIVEN["budget"].default,
     strict: Strict = False,
     agent_callable: Annotated[
         str | None,
@@ -243,83 +198,16 @@ def run(
             )
         ),
     ] = None,
-    client_command: Annotated[
-        str | None,
-        typer.Option(
-            help=(
-                "Certify a WoA client: the command that makes it invoke an agent, with {document}"
-                " {agent} {operation} {input} {cacert} (see the README). Implies --suite woa --role"
-                " client."
-            )
-        ),
-    ] = None,
-    level: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "Judge only requirements at this level (repeatable): must, should, may. The rest"
-                ' are skips, "not selected".'
-            )
-        ),
-    ] = None,
-    requirement: Annotated[
-        list[str] | None,
-        typer.Option(help="Judge only this requirement (repeatable), e.g. WOA-4-VERSION-1."),
-    ] = None,
-    section: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "Judge only requirements of this section and its subsections (repeatable), e.g."
-                " 5.2."
-            )
-        ),
-    ] = None,
-    exclude: Annotated[
-        list[str] | None, typer.Option(help="Do not judge this requirement (repeatable).")
-    ] = None,
-    baseline: Annotated[
-        Path | None,
-        typer.Option(
-            dir_okay=False,
-            help=(
-                "Expected failures (see `agent-conformance baseline`): listed failures are waived"
-                " with their reason, an unlisted one fails, a listed one that passes fails as"
-                " stale."
-            ),
-        ),
-    ] = None,
-    header: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=(
-                "Send this header with every request (repeatable), e.g. 'Authorization: Bearer"
-                " TOKEN' for a protected host; the report records its name only."
-            )
-        ),
-    ] = None,
+    client_command: ClientCommand = None,
+    level: Level = None,
+    requirement: Requirement = None,
+    section: Section = None,
+    exclude: Exclude = None,
+    baseline: Baseline = None,
+    header: Header = None,
     record: Record = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            help=(
-                "Seed of every value the suite makes up (session ids, canaries); by default a fresh"
-                " one each run, printed and recorded, so that a live server certified again meets"
-                " new sessions."
-            )
-        ),
-    ] = None,
-    max_probes: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            max=1_000_000,
-            help=(
-                "Invocations the WoA host checks may send, spent breadth first: every agent's cheap"
-                " probes and one valid invocation before any agent gets a second."
-            ),
-        ),
-    ] = DEFAULT_MAX_PROBES,
+    seed: Seed = None,
+    max_probes: MaxProbes = GIVEN["max_probes"].default,
     repeat: Annotated[
         int,
         typer.Option(
@@ -343,27 +231,8 @@ def run(
             ),
         ),
     ] = None,
-    require_every_agent: Annotated[
-        bool,
-        typer.Option(
-            "--require-every-agent",
-            help=(
-                "Exit 4 (inconclusive) when an advertised agent was not exercised (a valid"
-                " invocation sent and answered)."
-            ),
-        ),
-    ] = False,
-    parallel: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            max=64,
-            help=(
-                "Checks judged at once, from different lanes (a draft and a role); 1: one after"
-                " another. The report is the same either way."
-            ),
-        ),
-    ] = 4,
+    require_every_agent: RequireEveryAgent = False,
+    parallel: Parallel = GIVEN["parallel"].default,
     quiet: Annotated[
         bool,
         typer.Option(
@@ -372,17 +241,7 @@ def run(
             help="No progress and no tables: only the verdict and where the reports are.",
         ),
     ] = False,
-    keep_credentials_in_evidence: Annotated[
-        bool,
-        typer.Option(
-            "--keep-credentials-in-evidence",
-            help=(
-                "Write header values, URL passwords and tokens into the reports and the recording"
-                " as they were sent (by default each is redacted); for evidence kept in a private"
-                " place. Every report says so."
-            ),
-        ),
-    ] = False,
+    keep_credentials_in_evidence: KeepCredentials = False,
     debug: Debug = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
@@ -400,14 +259,14 @@ def run(
     roles, scenarios = tuple(role or DEFAULT_ROLES), tuple(scenario or ())
     usable(refused, _sources(flags))
     certifies_client = client_command is not None or (
-        mock and roles == ("client",) and suite is Suite.woa
+        mock and roles == ("client",) and suite == "woa"
     )
     transport = None
     if agent_callable is not None:
-        transport, target, roles = _function_target(agent_callable, suite.value, scenarios)
+        transport, target, roles = _function_target(agent_callable, suite, scenarios)
     given = _given(
         flags,
-        suites="woa" if certifies_client else suite.value,
+        suites="woa" if certifies_client else suite,
         roles=("client",) if certifies_client else roles,
     )
     # every option checked before anything starts
@@ -478,7 +337,7 @@ def _sources(flags: dict[str, Any]) -> Sources:
         mock=flags["mock"],
         agent_callable=flags["agent_callable"] is not None,
         client_command=flags["client_command"] is not None,
-        suite=flags["suite"].value,
+        suite=flags["suite"],
         scenarios=tuple(flags["scenario"] or ()),
         binding=flags["binding"],
         roles=tuple(flags["role"]) if flags["role"] else None,

@@ -105,6 +105,11 @@ class Baseline:
     def recorded(self) -> dict[str, Any]:
         return {"path": self.path, "expected_failures": dict(self.expected)}
 
+    @classmethod
+    def from_recorded(cls, recorded: dict[str, Any]) -> Baseline:
+        """The baseline `recorded()` wrote."""
+        return cls(str(recorded["path"]), dict(recorded["expected_failures"]))
+
 
 def from_report(report: dict[str, Any]) -> dict[str, Any]:
     """A baseline holding every failing requirement of `report` (a report.json), each to be given

@@ -3,9 +3,12 @@ the pytest plugin, fleet, rejudge, mutate, the bench and the tests."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import secrets
 import ssl
+import types
+import typing
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -142,79 +145,72 @@ class RunOptions:
         return self.transport is not None
 
     def recorded(self) -> dict[str, object]:
-        """The options as they go into a report's header."""
+        """The options as they go into a report's header: every field but those `_UNRECORDED`,
+        a header by its name alone (its value may be a credential), and what the run made of
+        them (its check deadline, whether it ran in process, the recording it replayed)."""
+        kept = {
+            f.name: _plain(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name not in _UNRECORDED
+        }
         return {
-            "binding": self.binding,
-            "roles": list(self.roles),
-            "timeout": self.timeout,
-            "max_body": self.max_body,
-            "cacert": str(self.cacert) if self.cacert else None,
-            "allow_http_loopback": self.allow_http_loopback,
-            "allowed_origins": list(self.allowed_origins),
-            "scenarios": list(self.scenarios),
-            "max_experimental_keys": self.max_experimental_keys,
-            "strict": self.strict,
-            "check_timeout": self.check_timeout,
-            "check_deadline": self.check_deadline,
-            "budget": self.budget,
-            "in_process": self.in_process,
-            "client_command": self.client_command,
-            "selection": self.selection.recorded(),
-            "baseline": self.baseline.recorded() if self.baseline else None,
+            **kept,
             "headers": [name for name, _ in self.headers],
-            "seed": self.seed,
-            "parallel": self.parallel,
-            "max_probes": self.max_probes,
-            "require_every_agent": self.require_every_agent,
-            "keep_credentials": self.keep_credentials,
+            "check_deadline": self.check_deadline,
+            "in_process": self.in_process,
             "replayed_from": str(self.replay.folder) if self.replay else None,
-        }  # names only: values may be credentials
+        }
 
     @classmethod
     def from_recorded(
         cls, target: str, suites: Sequence[str], recorded: Mapping[str, Any], **live: Any
     ) -> RunOptions:
-        """The options `recorded()` wrote, read back, every field of them (tests hold the round
-        trip): a re-judged run is the run that was recorded. A header's value was never recorded:
-        it comes back as its redacted form, or a placeholder, which a replay never sends anywhere.
-        `live` gives what no record holds (the replay, a transport)."""
-        chosen: Mapping[str, Sequence[str]] = recorded.get("selection") or {}
-        expected = recorded.get("baseline")
-        return cls(
-            target=target,
-            suites=tuple(suites),
-            binding=str(recorded.get("binding", WoaRestBinding.name)),
-            roles=tuple(recorded.get("roles") or DEFAULT_ROLES),
-            timeout=float(recorded.get("timeout", 10.0)),
-            max_body=int(recorded.get("max_body", cls.max_body)),
-            cacert=Path(recorded["cacert"]) if recorded.get("cacert") else None,
-            allow_http_loopback=bool(recorded.get("allow_http_loopback")),
-            allowed_origins=tuple(recorded.get("allowed_origins") or ()),
-            scenarios=tuple(recorded.get("scenarios") or ()),
-            max_experimental_keys=recorded.get("max_experimental_keys"),
-            strict=bool(recorded.get("strict")),
-            parallel=int(recorded.get("parallel", cls.parallel)),
-            check_timeout=recorded.get("check_timeout"),
-            budget=float(recorded.get("budget", DEFAULT_BUDGET)),
-            client_command=recorded.get("client_command"),
-            selection=Selection(
-                tuple(chosen.get("levels", ())),
-                tuple(chosen.get("requirements", ())),
-                tuple(chosen.get("sections", ())),
-                tuple(chosen.get("excluded", ())),
-            ),
-            baseline=(
-                Baseline(str(expected["path"]), dict(expected["expected_failures"]))
-                if expected
-                else None
-            ),
-            headers=tuple(_recorded_header(h) for h in recorded.get("headers") or ()),
-            seed=int(recorded.get("seed", 0)),
-            max_probes=int(recorded.get("max_probes", DEFAULT_MAX_PROBES)),
-            require_every_agent=bool(recorded.get("require_every_agent")),
-            keep_credentials=bool(recorded.get("keep_credentials")),
-            **live,
-        )
+        """The options `recorded()` wrote, read back, every field of them by its type (tests hold
+        the round trip): a re-judged run is the run that was recorded. A header's value was
+        never recorded: it comes back as its redacted form, or a placeholder, which a replay
+        never sends anywhere. `live` gives what no record holds (the replay, a transport)."""
+        types = typing.get_type_hints(cls)
+        read = {
+            f.name: _read(types[f.name], recorded[f.name])
+            for f in dataclasses.fields(cls)
+            if f.name not in _UNRECORDED and f.name != "headers" and f.name in recorded
+        }
+        headers = tuple(_recorded_header(h) for h in recorded.get("headers") or ())
+        return cls(target=target, suites=tuple(suites), headers=headers, **read, **live)
+
+
+#: What a record leaves out: the report's header names the target and the suites; where a
+#: recording went is the recording; what an entry point hands over in process is no option.
+_UNRECORDED = frozenset({"target", "suites", "record", "replay", "transport", "observed"})
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON holds it."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Selection | Baseline):
+        return value.recorded()
+    return value
+
+
+def _read(kind: Any, value: Any) -> Any:
+    """A recorded value as the field typed `kind` holds it."""
+    if value is None:
+        return None
+    kinds = (
+        set(typing.get_args(kind)) - {type(None)} if typing.get_origin(kind) in _UNIONS else {kind}
+    )
+    (kind,) = kinds
+    if kind in (Selection, Baseline):
+        return kind.from_recorded(value)
+    if typing.get_origin(kind) is tuple:
+        return tuple(value)
+    return kind(value)
+
+
+_UNIONS = (typing.Union, types.UnionType)
 
 
 #: The value a header read back from a record carries when the record names the header alone.

@@ -88,6 +88,16 @@ class Selection:
             "excluded": list(self.excluded),
         }
 
+    @classmethod
+    def from_recorded(cls, recorded: dict[str, list[str]]) -> Selection:
+        """The selection `recorded()` wrote."""
+        return cls(
+            tuple(recorded.get("levels", ())),
+            tuple(recorded.get("requirements", ())),
+            tuple(recorded.get("sections", ())),
+            tuple(recorded.get("excluded", ())),
+        )
+
 
 def _within(selected: str, section: str) -> bool:
     return section == selected or section.startswith(selected + ".")

@@ -6,8 +6,10 @@ matrix.
 
 A targets file holds one URL a line (`#` comments), or a JSON list of objects with per-target
 options: {"target": URL, "suite": "woa", "cacert": PATH, "timeout": S, "budget": S,
-"allow_http_loopback": true}. Each target is one task: `certify_one` runs the ordinary run into
-D/<target's slug>/ and returns its verdict. Locally the tasks run in threads, `jobs` at a time;
+"allow_http_loopback": true, "role": ["host"], "header": ["Authorization: Bearer T"], ...}: any
+option a run takes (targeting/declared.py), by its flag or its keyword, checked as `run` checks
+it. Each target is one task: `certify_one` runs the ordinary run into D/<target's slug>/ and
+returns its verdict. Locally the tasks run in threads, `jobs` at a time;
 with a scheduler each is a task on Dask distributed, retried once if its worker dies. A target's
 own budget bounds it, so a hanging target never stalls the others; results arrive as tasks finish;
 a target whose folder already holds a complete report is not certified again.
@@ -31,6 +33,8 @@ from typing import TypeVar
 
 from ..report.redaction import plain
 from ..report.redaction import public
+from ..targeting.declared import GIVEN
+from ..targeting.declared import keyword_of
 
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
 
@@ -39,12 +43,29 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class TargetSpec:
+    """One target of a fleet, and its own options as run_options' keywords."""
+
     target: str
-    suite: str = "all"
-    cacert: str | None = None
-    timeout: float = 10.0
-    budget: float = 300.0
-    allow_http_loopback: bool = False
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, target: str, **options: Any) -> TargetSpec:
+        """`target` with `options` named by flag or keyword ("suite", "allow-origin",
+        "allowed_origins"); ValueError names one a run does not take."""
+        unknown = [name for name in options if keyword_of(name) is None]
+        if unknown:
+            raise ValueError(
+                f"{', '.join(unknown)}: not an option of a run (`agent-conformance run --help`)"
+            )
+        taken = []
+        for name, value in options.items():
+            keyword = str(keyword_of(name))
+            if isinstance(value, list):
+                value = tuple(value)
+            elif GIVEN[keyword].kind is Path and value is not None:
+                value = Path(value)
+            taken.append((keyword, value))
+        return cls(target, tuple(taken))
 
 
 def read_targets(path: Path) -> list[TargetSpec]:
@@ -54,7 +75,10 @@ def read_targets(path: Path) -> list[TargetSpec]:
         entries = json.loads(text)
         if not all(isinstance(e, dict) and isinstance(e.get("target"), str) for e in entries):
             raise ValueError("each entry of a JSON targets file is an object with a target URL")
-        return [TargetSpec(**e) for e in entries]
+        return [
+            TargetSpec.of(e["target"], **{k: v for k, v in e.items() if k != "target"})
+            for e in entries
+        ]
     return [
         TargetSpec(line.strip())
         for line in text.splitlines()
@@ -127,14 +151,7 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
             "reused": True,
         }
     try:
-        options = run_options(
-            spec.target,
-            suites=spec.suite,
-            timeout=spec.timeout,
-            budget=spec.budget,
-            cacert=spec.cacert,
-            allow_http_loopback=spec.allow_http_loopback,
-        )
+        options = run_options(spec.target, **dict(spec.options))
         summary = asyncio.run(_until(run(options, writers_for(folder)), stop))
     except OptionsUnusable as error:
         return _unjudged(spec, folder, 2, str(error))

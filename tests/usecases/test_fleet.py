@@ -34,10 +34,10 @@ def hosts() -> Iterator[list[TargetSpec]]:
         for fault in [None] * HEALTHY + FAULTS:
             host = stack.enter_context(serve_host(fault))
             specs.append(
-                TargetSpec(host.url, suite="woa", cacert=str(host.cacert), timeout=5, budget=60)
+                TargetSpec.of(host.url, suite="woa", cacert=str(host.cacert), timeout=5, budget=60)
             )
         hanging = stack.enter_context(HOSTILE["invocations-hang"].serve())
-        specs.append(TargetSpec(hanging, suite="woa", timeout=1, budget=8))
+        specs.append(TargetSpec.of(hanging, suite="woa", timeout=1, budget=8))
         yield specs
 
 
@@ -84,7 +84,9 @@ def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_repo
     hosts: list[TargetSpec], tmp_path: Path
 ) -> None:
     listed = tmp_path / "targets.json"
-    listed.write_text(json.dumps([spec.__dict__ for spec in hosts[:3]]))
+    listed.write_text(
+        json.dumps([{"target": s.target, **dict(s.options)} for s in hosts[:3]], default=str)
+    )
     first = runner.invoke(
         app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")]
     )
@@ -161,3 +163,26 @@ def test_a_scheduler_without_the_fleet_extra_says_which_extra_to_install(
         app, ["fleet", "--targets", str(targets), "--scheduler", "tcp://127.0.0.1:1"]
     )
     assert result.exit_code == 2 and "pip install 'agent-conformance[fleet]'" in result.output
+
+
+def test_a_targets_file_takes_every_option_a_run_takes(tmp_path: Path) -> None:
+    """Per-target options are the run's own (targeting/declared.py), by flag or keyword; one a run
+    does not take is named."""
+    from conformance.usecases.fleet import read_targets
+
+    listed = tmp_path / "targets.json"
+    listed.write_text(
+        '[{"target": "https://a.example", "suite": "woa", "role": ["host"],'
+        ' "allow-origin": ["https://b.example"], "strict": true, "max_probes": 5}]'
+    )
+    (spec,) = read_targets(listed)
+    assert dict(spec.options) == {
+        "suites": "woa",
+        "roles": ("host",),
+        "allowed_origins": ("https://b.example",),
+        "strict": True,
+        "max_probes": 5,
+    }
+    listed.write_text('[{"target": "https://a.example", "colour": "blue"}]')
+    with pytest.raises(ValueError, match="colour: not an option of a run"):
+        read_targets(listed)
