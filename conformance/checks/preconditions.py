@@ -41,11 +41,14 @@ def no_document(problem: str | None, *evidence: Exchange) -> Verdict:
 
 
 def document_read(target: Target) -> None:
-    """The target's WoA document, which the checks' sessions start from, was read as a JSON object;
-    else a skip naming the requirements that judge the document: one defect fails one requirement,
-    and a host without a document is not a flood of errors."""
+    """The target's WoA document, which a check or a session starts from, was read as a JSON
+    object; else a skip naming the requirements that judge the document (with the answer that
+    carried it, if any): one defect fails one requirement, and a host without a document is not a
+    flood of errors."""
     if not isinstance(target.document, dict):
-        raise Decided(no_document(target.discovery.problem))
+        response = target.discovery.response
+        evidence = (response.exchange,) if response is not None else ()
+        raise Decided(no_document(target.discovery.problem, *evidence))
 
 
 def certifies(target: Target, role: str, agents: str) -> None:

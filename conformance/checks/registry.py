@@ -37,12 +37,14 @@ __all__ = [
     "Check",
     "Decided",
     "Invocations",
+    "Need",
     "Skip",
     "Unmet",
     "Verdict",
     "agent_coverage",
     "check",
     "checks_for",
+    "checks_of_table",
     "covers",
     "driven_by",
     "errored",
@@ -113,6 +115,9 @@ def waived(reason: str, *evidence: Exchange) -> Verdict:
 
 
 CheckFunction = Callable[["Target"], Awaitable[Verdict]]
+#: What a check needs before it can judge (preconditions.py: the WoA document read, ...): raises
+#: `Decided` with the check's verdict when the need is not met.
+Need = Callable[["Target"], None]
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,14 @@ class Check:
     function: CheckFunction
     #: how the suite makes the target act: None (it calls the target) or "client-command"
     driver: str | None = None
+    #: what it needs before it can judge, asked in turn before the check runs
+    needs: tuple[Need, ...] = ()
+
+    async def judged(self, target: Target) -> Verdict:
+        """The check's verdict: its needs asked first (`Decided` when one is unmet)."""
+        for need in self.needs:
+            need(target)
+        return await self.function(target)
 
 
 CHECKS: dict[str, Check] = {}
@@ -182,11 +195,17 @@ _OF: dict[str, list[str]] = {}  # the names of each requirement's checks
 
 
 def check(
-    requirement: str, *, driver: str | None = None
+    requirement: str, *, driver: str | None = None, needs: Iterable[Need] = ()
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated function as the check of `requirement`; `driver` names what a check
-    of a client needs to make the client act ("client-command": the run's --client-command). A
-    check of the connection itself (TLS, HTTP on a socket) asks `preconditions.on_the_wire`."""
+    of a client needs to make the client act ("client-command": the run's --client-command);
+    `needs`, what it needs before it can judge (preconditions.py), asked before it runs.
+
+    What a session needs (the run certifies the role, it watches traffic, the document was
+    read where the binding has one) is said once where the session starts, for every check that
+    shares it: a rule binding two roles judges one role's session beside the other's verdict. A
+    check of the connection itself asks `preconditions.on_the_wire` once it knows the rule
+    applies, so that an in-process run still says what does not."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if requirement not in catalogue():
@@ -200,11 +219,37 @@ def check(
             raise ValueError(
                 f"check {function.__name__} of {requirement} must be named {prefix}<the rule>"
             )
-        CHECKS[function.__name__] = Check(function.__name__, requirement, function, driver)
+        CHECKS[function.__name__] = Check(
+            function.__name__, requirement, function, driver, tuple(needs)
+        )
         _OF.setdefault(requirement, []).append(function.__name__)
         return function
 
     return register
+
+
+#: How a rule table's checks judge: the target, and which requirement of the table to judge.
+TableJudge = Callable[["Target", str], Awaitable[Verdict]]
+
+
+def checks_of_table(
+    requirements: Iterable[str], judge: TableJudge, *, needs: Iterable[Need] = ()
+) -> None:
+    """Register a check for each requirement of a rule table (the document's rules, the
+    templates', the patches', the payloads'), each judging with `judge(target, requirement)`
+    once its `needs` are met, and named after its requirement: woa_4_1_agent_id_unique for
+    WOA-4.1-AGENT-ID-UNIQUE."""
+    needs = tuple(needs)
+    for requirement in requirements:
+        check(requirement, needs=needs)(_table_check(requirement, judge))
+
+
+def _table_check(requirement: str, judge: TableJudge) -> CheckFunction:
+    async def judged(target: Target) -> Verdict:
+        return await judge(target, requirement)
+
+    judged.__name__ = judged.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
+    return judged
 
 
 def name_prefix(requirement: str) -> str:

@@ -138,7 +138,7 @@ async def _execute(check: Check, requirement: Requirement, target: Target) -> Re
     try:
         async with asyncio.timeout(deadline) as scope:
             try:
-                verdict = await check.function(target.checked_under(scope))
+                verdict = await check.judged(target.checked_under(scope))
             except Decided as decided:  # a shared step found nothing left to judge
                 verdict = decided.verdict
         status, message, evidence, skip = (

@@ -31,6 +31,7 @@ from ..registry import Skip
 from ..registry import Unmet
 from ..registry import Verdict
 from ..registry import check
+from ..registry import checks_of_table
 from ..registry import errored
 from ..registry import failed
 from ..registry import passed
@@ -218,61 +219,57 @@ _NEEDS_TEMPLATE = frozenset(
 )
 
 
-def _payload_rule(requirement: str, success: str) -> Any:
-    async def judge(target: Target) -> Verdict:
-        found = await _session(target, watched=True)
-        by_schema = {
-            t["schema_id"]: t
-            for t in found.templates.values()
-            if isinstance(t, dict) and isinstance(t.get("schema_id"), str)
-        }
-
-        def template_of(drive: Drive, payload: Any) -> Any:
-            """The template the payload names (its schema_id), else its utterance's scenario's:
-            a payload for an utterance no scenario fits is judged by the one it names."""
-            named = payload.get("schema_id") if isinstance(payload, dict) else None
-            return (
-                by_schema.get(named)
-                if isinstance(named, str) and named in by_schema
-                else (found.templates.get(drive.scenario or ""))
-            )
-
-        sent = [
-            (d, p, template_of(d, p))
-            for d in found.drives
-            for p in d.payloads()
-            if requirement not in _NEEDS_TEMPLATE or template_of(d, p) is not None
-        ]
-        if not sent and found.observed:
-            raise NotObserved("no payload passed by whose template passed by too")
-        if not sent:
-            return skipped(
-                Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances"
-            )
-        problems = [
-            f"{d.scenario or repr(d.utterance[:40])}: {v.path}: {v.message}"
-            for d, p, template in sent
-            for v in validate_message("sdsi/payload-message", p, template=template)
-            if v.requirement == requirement
-        ]
-        return _verdict(found, problems, success)
-
-    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
-    return check(requirement)(judge)
+#: The rules each payload the client sent is judged on, with what a pass says.
+_PAYLOAD_RULES = {
+    "SDSI-3.2-PAYLOAD-MESSAGE": (
+        "every payload message names its schema_id and carries a payload object"
+    ),
+    "SDSI-3.2-PAYLOAD-REQUIRED-KEYS": "every payload carries all REQUIRED keys",
+    "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE": (
+        "every payload uses the template's keys, each with a value of its key_type"
+    ),
+    "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY": '"other" is always a string or an array of strings',
+}
 
 
-_payload_rule(
-    "SDSI-3.2-PAYLOAD-MESSAGE",
-    "every payload message names its schema_id and carries a payload object",
-)
-_payload_rule("SDSI-3.2-PAYLOAD-REQUIRED-KEYS", "every payload carries all REQUIRED keys")
-_payload_rule(
-    "SDSI-3.1-CLIENT-PAYLOAD-MATCHES-TEMPLATE",
-    "every payload uses the template's keys, each with a value of its key_type",
-)
-_payload_rule(
-    "SDSI-4.3-OTHER-VALUE-STRING-OR-ARRAY", '"other" is always a string or an array of strings'
-)
+async def _payload_rule(target: Target, requirement: str) -> Verdict:
+    found = await _session(target, watched=True)
+    by_schema = {
+        t["schema_id"]: t
+        for t in found.templates.values()
+        if isinstance(t, dict) and isinstance(t.get("schema_id"), str)
+    }
+
+    def template_of(drive: Drive, payload: Any) -> Any:
+        """The template the payload names (its schema_id), else its utterance's scenario's:
+        a payload for an utterance no scenario fits is judged by the one it names."""
+        named = payload.get("schema_id") if isinstance(payload, dict) else None
+        return (
+            by_schema.get(named)
+            if isinstance(named, str) and named in by_schema
+            else (found.templates.get(drive.scenario or ""))
+        )
+
+    sent = [
+        (d, p, template_of(d, p))
+        for d in found.drives
+        for p in d.payloads()
+        if requirement not in _NEEDS_TEMPLATE or template_of(d, p) is not None
+    ]
+    if not sent and found.observed:
+        raise NotObserved("no payload passed by whose template passed by too")
+    if not sent:
+        return skipped(Skip.NOT_OBSERVED, "the client sent no payload for the draft's utterances")
+    problems = [
+        f"{d.scenario or repr(d.utterance[:40])}: {v.path}: {v.message}"
+        for d, p, template in sent
+        for v in validate_message("sdsi/payload-message", p, template=template)
+        if v.requirement == requirement
+    ]
+    return _verdict(found, problems, _PAYLOAD_RULES[requirement])
+
+
+checks_of_table(_PAYLOAD_RULES, _payload_rule)
 
 
 def _other_text(payload: Any) -> str:

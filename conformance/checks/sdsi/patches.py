@@ -24,6 +24,7 @@ from ..registry import Decided
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
+from ..registry import checks_of_table
 from ..registry import errored
 from ..registry import failed
 from ..registry import not_applicable
@@ -194,18 +195,13 @@ def _verdict(problems: list[str], patches: list[Patch], success: str) -> Verdict
     )
 
 
-def _register(requirement: str) -> None:
-    async def judge(target: Target) -> Verdict:
-        _, patches = await _patches(target, watched=True)
-        problems = _violations(patches, requirement)
-        return _verdict(problems, patches, "every patch keeps this rule")
-
-    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
-    check(requirement)(judge)
+async def _patch_rule(target: Target, requirement: str) -> Verdict:
+    _, patches = await _patches(target, watched=True)
+    problems = _violations(patches, requirement)
+    return _verdict(problems, patches, "every patch keeps this rule")
 
 
-for _requirement in PATCH_RULES:
-    _register(_requirement)
+checks_of_table(PATCH_RULES, _patch_rule)
 
 
 def _keys(patch: dict[str, Any], field: str) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from ...validation import validate_message
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
+from ..registry import checks_of_table
 from ..registry import errored
 from ..registry import failed
 from ..registry import not_applicable
@@ -180,16 +181,7 @@ async def _judge(requirement: str, target: Target) -> Verdict:
     return passed(f"the templates of {', '.join(judged)} keep this rule", *evidence)
 
 
-def _register(requirement: str) -> None:
-    async def judge(target: Target) -> Verdict:
-        return await _judge(requirement, target)
-
-    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
-    check(requirement)(judge)
-
-
-for _requirement in TEMPLATE_RULES:
-    _register(_requirement)
+checks_of_table(TEMPLATE_RULES, lambda target, requirement: _judge(requirement, target))
 
 
 @check("SDSI-4.1-PREFERRED-LANGUAGE-TOLERATED")

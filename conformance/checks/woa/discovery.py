@@ -13,6 +13,7 @@ from ...bindings.observed import NotObserved
 from ...bindings.woa_rest import ACCEPT
 from ...targeting import Target
 from ...targeting import on_the_open_internet
+from ..preconditions import document_read
 from ..preconditions import no_document
 from ..preconditions import on_the_wire
 from ..registry import Decided
@@ -246,7 +247,7 @@ def _transports(document: dict[str, Any]) -> dict[str, Any]:
     return transports if isinstance(transports, dict) else {}
 
 
-@check("WOA-8.1-NO-PLAIN-HTTP")
+@check("WOA-8.1-NO-PLAIN-HTTP", needs=(document_read,))
 async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     """WoA 8.1: "Plain HTTP MUST NOT be used for WoA documents or REST invocations on the open
     Internet": the URL that served the document and the rest base, where their host is on the open
@@ -254,8 +255,6 @@ async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     ask for HTTPS wherever the host is; this rule adds nothing they miss, so no fault breaks it
     alone."""
     document = target.document
-    if not isinstance(document, dict):
-        return no_document(target.discovery.problem)
     rest = _transports(document).get("rest")
     urls = [("the document", target.discovery.final_url or target.discovery.url)]
     if isinstance(rest, dict) and isinstance(rest.get("base"), str):
@@ -277,13 +276,11 @@ async def woa_8_1_no_plain_http(target: Target) -> Verdict:
     )
 
 
-@check("WOA-8.1-TRANSPORT-URLS-HTTPS")
+@check("WOA-8.1-TRANSPORT-URLS-HTTPS", needs=(document_read,))
 async def woa_8_1_transport_urls_https(target: Target) -> Verdict:
     """The suite's wider reading of WoA 8.1 (inferred, E-WOA-8.1-OPEN-INTERNET): no transport
     configuration points at a plain-HTTP URL (the rest base is WOA-4.3.1-REST-BASE-HTTPS's)."""
     document = target.document
-    if not isinstance(document, dict):
-        return no_document(target.discovery.problem)
     urls = [
         (name, key, value)
         for name, config in _transports(document).items()

@@ -17,15 +17,15 @@ from ...targeting import Target
 from ...validation import TRUNCATED
 from ...validation import Violation
 from ...validation import validate_message
+from ..preconditions import document_read
 from ..preconditions import no_document
-from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
+from ..registry import checks_of_table
 from ..registry import errored
 from ..registry import failed
 from ..registry import not_applicable
 from ..registry import passed
-from ..registry import skipped
 from ..registry import waived
 
 __all__ = ["APPLIES", "document_violations"]
@@ -189,17 +189,8 @@ def _unreadable(target: Target) -> Verdict | None:
 
 
 def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
-    unreadable = _unreadable(target)
-    if unreadable:
-        return unreadable
     evidence = target.discovery.response.exchange  # type: ignore[union-attr]
     document = target.document
-    if not isinstance(document, dict):
-        return skipped(
-            Skip.DEPENDS_ON,
-            "cannot be judged: the document is not a JSON object (WOA-4-DOCUMENT-OBJECT)",
-            evidence,
-        )
     reason = applies(document)
     if reason:
         return not_applicable(reason)
@@ -222,16 +213,11 @@ def _judge(requirement: str, applies: NotApplicable, target: Target) -> Verdict:
     return failed(message, evidence)
 
 
-def _register(requirement: str, applies: NotApplicable) -> None:
-    async def judge(target: Target) -> Verdict:
-        return _judge(requirement, applies, target)
-
-    judge.__name__ = judge.__qualname__ = requirement.lower().replace("-", "_").replace(".", "_")
-    check(requirement)(judge)
+async def _judged(target: Target, requirement: str) -> Verdict:
+    return _judge(requirement, APPLIES[requirement], target)
 
 
-for _requirement, _applies in APPLIES.items():
-    _register(_requirement, _applies)
+checks_of_table(APPLIES, _judged, needs=(document_read,))
 
 
 @check("WOA-4-DOCUMENT-OBJECT")

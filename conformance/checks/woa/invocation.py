@@ -18,7 +18,7 @@ from ...validation.rules import agent_of
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
 from ...validation.target_schemas import target_validator
-from ..preconditions import no_document
+from ..preconditions import document_read
 from ..registry import Skip
 from ..registry import Verdict
 from ..registry import check
@@ -79,8 +79,6 @@ async def _verdict(
     """Judge every probe of `kinds`: fail listing the wrong answers, pass when every one is right.
     With no such probe: not-applicable when no agent is on rest, else `absent`, else a skip with
     the reasons. A 401 or 403 answer is left out (the suite sent no credentials)."""
-    if not isinstance(target.document, dict):
-        return no_document(target.discovery.problem)
     run = await plan(target)
     probes = [p for p in run.probes if p.kind in kinds]
     refused = [p for p in probes if p.response is not None and p.response.status in (401, 403)]
@@ -223,7 +221,7 @@ def _carries_output(probe: Probe, document: dict[str, Any]) -> bool:
     )
 
 
-@check("WOA-5.2-SUCCESS-2XX")
+@check("WOA-5.2-SUCCESS-2XX", needs=(document_read,))
 async def woa_5_2_success_2xx(target: Target) -> Verdict:
     """WoA 5.2: "On success, the host MUST return a 2xx status code": an answer that carries the
     agent's output (it conforms to the outputs schema and is not problem details) comes with 2xx,
@@ -252,7 +250,7 @@ async def woa_5_2_success_2xx(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-VALID-INPUT-ACCEPTED")
+@check("WOA-5.2-VALID-INPUT-ACCEPTED", needs=(document_read,))
 async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
     """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-SUCCESS-ON-VALID-INPUT): an input that
     the selected inputs schema accepts, addressed to a listed agent, is served with 2xx."""
@@ -279,7 +277,7 @@ async def woa_5_2_valid_input_accepted(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS")
+@check("WOA-5.2-SUCCESS-CONFORMS-OUTPUTS", needs=(document_read,))
 async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
     document = target.document
 
@@ -309,7 +307,7 @@ async def woa_5_2_success_conforms_outputs(target: Target) -> Verdict:
     )
 
 
-@check("WOA-4.3.1-HOST-RESPONDS-JSON")
+@check("WOA-4.3.1-HOST-RESPONDS-JSON", needs=(document_read,))
 async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
     """WoA 4.3.1: the host responds with a JSON body: every answer to an invocation but a redirect
     (8.2 lets invocations be redirected; it carries no content) and a 401 or 403 to the suite,
@@ -335,7 +333,7 @@ async def woa_4_3_1_host_responds_json(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-AGENT-MISMATCH-400")
+@check("WOA-5.2-AGENT-MISMATCH-400", needs=(document_read,))
 async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
     """WoA 5.2: "If the host derives an agent identifier from the URL and the envelope contains an
     agent field with a different value, the host MUST reject the request with HTTP status 400".
@@ -382,7 +380,7 @@ async def woa_5_2_agent_mismatch_400(target: Target) -> Verdict:
     return verdict
 
 
-@check("WOA-5.2-PLACEHOLDER-MISMATCH-400")
+@check("WOA-5.2-PLACEHOLDER-MISMATCH-400", needs=(document_read,))
 async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
     """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-MISMATCH-DERIVED): where invoke_path
     holds {agent_id}, a host refuses an envelope naming another agent with 400, not another
@@ -406,7 +404,7 @@ async def woa_5_2_placeholder_mismatch_400(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-AGENT-MISMATCH-PROBLEM")
+@check("WOA-5.2-AGENT-MISMATCH-PROBLEM", needs=(document_read,))
 async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
     def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
@@ -423,7 +421,7 @@ async def woa_5_2_agent_mismatch_problem(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-ERROR-PROBLEM-DETAILS")
+@check("WOA-5.2-ERROR-PROBLEM-DETAILS", needs=(document_read,))
 async def woa_5_2_error_problem_details(target: Target) -> Verdict:
     """WoA 5.2: "On error, the host SHOULD return a 4xx or 5xx status code and a response body
     using the problem details format": every error answer (4xx, 5xx) to an invalid input is
@@ -444,7 +442,7 @@ async def woa_5_2_error_problem_details(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.2-INVALID-INPUT-REJECTED")
+@check("WOA-5.2-INVALID-INPUT-REJECTED", needs=(document_read,))
 async def woa_5_2_invalid_input_rejected(target: Target) -> Verdict:
     """The suite's reading of WoA 5.2 (inferred, E-WOA-5.2-INPUT-VALIDATION): an input that does not
     conform to the selected inputs schema is refused with a 4xx."""
@@ -465,7 +463,7 @@ async def woa_5_2_invalid_input_rejected(target: Target) -> Verdict:
     )
 
 
-@check("WOA-4.3.1-ERRORS-PROBLEM-JSON")
+@check("WOA-4.3.1-ERRORS-PROBLEM-JSON", needs=(document_read,))
 async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
     def judge(probe: Probe) -> str | _Aside | None:
         assert probe.response is not None
@@ -490,7 +488,7 @@ async def woa_4_3_1_errors_problem_json(target: Target) -> Verdict:
     )
 
 
-@check("WOA-5.1-DEFAULT-OPERATION")
+@check("WOA-5.1-DEFAULT-OPERATION", needs=(document_read,))
 async def woa_5_1_default_operation(target: Target) -> Verdict:
     return await _verdict(
         target,

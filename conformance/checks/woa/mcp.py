@@ -17,7 +17,7 @@ from ...targeting import Target
 from ...validation import validate_message
 from ...validation.rules import selected_schema
 from ...validation.target_schemas import Unjudgeable
-from ..preconditions import no_document
+from ..preconditions import document_read
 from ..preconditions import on_the_wire
 from ..registry import Skip
 from ..registry import Verdict
@@ -209,10 +209,8 @@ async def _judge_call(
 MCP_ANSWERED = "woa-mcp-answered"
 
 
-@check("WOA-5.3-MCP-TOOL-INVOCATION")
+@check("WOA-5.3-MCP-TOOL-INVOCATION", needs=(document_read,))
 async def woa_5_3_mcp_tool_invocation(target: Target) -> Verdict:
-    if not isinstance(target.document, dict):
-        return no_document(target.discovery.problem)
     config, agents, unusable = _config(target)
     if not agents:
         return not_applicable("no agent is offered over the mcp transport")
