@@ -269,22 +269,18 @@ class TypesItsKeys(_server(_BooleanKeys)):  # type: ignore[misc]
 
 
 class CleansUpAfterTheTask(Master):
-    """Deletes the context it offloaded for a task once the task is done (a task it gave up on
-    keeps it until it expires): the store kept it available while the agents needed it."""
+    """Deletes the context it offloaded for a task once the task is done and the agent it was
+    handed to has read it: the store kept it available while the agent needed it. One not read
+    yet (an agent the master stopped waiting for may still be reading) stays until it expires."""
 
     async def run_task(
         self, given: Any, base: str, store: ContextStore, client: Any
     ) -> dict[str, Any]:
         before = set(store.entries)
         out = await super().run_task(given, base, store, client)
-        task = out.get("TaskContext", {})
-        if task.get("OverallStatus") != "failed" and all(
-            goal.get("Status") != "failed" for goal in task.get("GoalStatus", [])
-        ):
-            # a task given up, or a goal whose agent did not answer (in time: it may still be
-            # reading), keeps its context until it expires
-            for ident in set(store.entries) - before:
-                store.entries.pop(ident, None)
+        for ident in (set(store.entries) - before) & store.read:
+            store.entries.pop(ident, None)
+            store.read.discard(ident)
         return out
 
 
@@ -445,7 +441,7 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "cleans-up-after-the-task",
-            "deletes a task's offloaded context once the task is done",
+            "deletes a task's offloaded context once the task is done and its agent has read it",
             'ACI 6: the store "maintains the integrity and availability of the stored context"'
             " while it is needed; its expiry SHOULD prevent long-term persistence",
             ("ACI-6-MASTER-TRUSTS-STORAGE",),

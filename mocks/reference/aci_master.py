@@ -186,6 +186,8 @@ class ContextStore:
     base: str
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     entries: dict[str, str] = field(default_factory=dict)
+    #: the entries served at least once (a variant that cleans up reads it)
+    read: set[str] = field(default_factory=set)
 
     # -- what a fault overrides: each the reference's behaviour, by the draft (ACI 6) --
 
@@ -213,7 +215,9 @@ class ContextStore:
     def put(self, text: str) -> str:
         ident = secrets.token_hex(8)
         if len(self.entries) >= 1024:  # a bounded store: the oldest entry goes
-            self.entries.pop(next(iter(self.entries)))
+            oldest = next(iter(self.entries))
+            self.entries.pop(oldest)
+            self.read.discard(oldest)
         self.entries[ident] = text
         exp = int(time.time() + self.ttl())
         return f"{self.base}/aci/contexts/{ident}?exp={exp}&sig={self._sign(ident, exp)}"
@@ -234,6 +238,7 @@ class ContextStore:
             return 403, "the reference's signature does not match"
         if exp != "0" and exp.isdigit() and int(exp) <= time.time():
             return 410, "the reference has expired"
+        self.read.add(ident)
         return 200, self.reads(ident)
 
 
