@@ -8,6 +8,8 @@ load average printed beside; a ratio is of the minima, then of the medians. Noth
 
 - startup: `agent-conformance version` and `--help` against importing typer and rich (the floor of
   a typer CLI), and a bare interpreter;
+- a live target: `run --target --suite woa` against a reference host already up, against the same
+  requests sent again by a fresh process judging nothing, and the ratio of the variable parts;
 - the whole command: `agent-conformance run --mock` from process start to exit, against its floor
   (bench/floor.py as a process: the reference host served the same way, the run's recorded
   exchanges in both directions at the run's own concurrency, nothing judged);
@@ -135,6 +137,48 @@ def _whole_command(suite: str, repeat: int) -> None:
     )
 
 
+def _live_target(suite: str, repeat: int) -> None:
+    """`run --target --suite SUITE` against a reference host already up (served by this process,
+    as a user's server is by its own), beside its floor: a fresh process that imports httpx and
+    sends the run's recorded requests to the same host at the run's concurrency, judging
+    nothing. Beside the whole-process ratio, the ratio of the variable parts: both minus what
+    they share, a process that imports httpx and exits."""
+    from mocks.serve import serve_host
+
+    suite_cli = cli()
+    with (
+        serve_host() as host,
+        tempfile.TemporaryDirectory(prefix="agent-conformance-bench-") as folder,
+    ):
+        recording, reports = Path(folder) / "recording", Path(folder) / "reports"
+        certify = [
+            *suite_cli,
+            *("run", "--target", host.url, "--cacert", str(host.cacert), "--suite", suite),
+            *("--quiet", "--report-dir", str(reports)),
+        ]
+        run_command([*certify, "--record", str(recording)], check=False)
+        exchanges = len(recorded(recording).exchanges)
+        samples = interleaved(
+            {
+                "run": command(*certify, check=False),
+                "floor": command(sys.executable, "-m", "bench.floor", str(recording), "--live"),
+                "shared": command(sys.executable, "-c", "import httpx"),
+            },
+            repeat,
+        )
+    shared = statistics.median(samples["shared"])
+    variable = (statistics.median(samples["run"]) - shared) / (
+        statistics.median(samples["floor"]) - shared
+    )
+    print(
+        f"live target (run --target --suite {suite}, a host already up): run"
+        f" {spread(samples['run'])}; floor ({exchanges} recorded requests sent again at the"
+        f" run's concurrency, nothing judged) {spread(samples['floor'])}; ratio"
+        f" {ratio(samples['run'], samples['floor'])}; variable parts (each minus a process that"
+        f" imports httpx, {spread(samples['shared'])}) {variable:.2f}x (medians); {load()}"
+    )
+
+
 def _checks_phase(
     label: str,
     certify: Callable[..., Any],
@@ -231,6 +275,7 @@ def main() -> None:
     print(f"machine: {load()}; {repeat} samples of each, taken in turn")
     _startup(repeat)
     _whole_command(arguments.suite, repeat)
+    _live_target("woa", repeat)
     _over_loopback(suites, repeat)
     _in_process(suites, repeat)
     if arguments.tck:

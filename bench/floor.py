@@ -1,7 +1,8 @@
 """The floor a certification is measured against: the same exchanges in both directions, at the
 run's own concurrency, with nothing judged.
 
-    python -m bench.floor RECORDING    the whole command's floor, as one process
+    python -m bench.floor RECORDING           the whole command's floor, as one process
+    python -m bench.floor RECORDING --live    the same against a target already up (a live host)
 
 From a recording of the run (`run --record`): the suite's requests are sent again by one plain
 client, each as soon as fewer exchanges are in flight than were in flight when the run sent it (so
@@ -176,17 +177,24 @@ def _reference_host(target: str) -> Iterator[Any]:
         yield host
 
 
-def main(folder: str) -> None:
+def main(folder: str, live: bool = False) -> None:
+    """The floor of the run recorded in `folder`: with `live`, against the recorded target, up
+    already, trusting the recorded CA (as `run --target` does); else with the reference host
+    served at its recorded port (as `run --mock` does)."""
     logging.getLogger("mocks").setLevel(logging.ERROR)  # as run --mock has it
     record = recorded(Path(folder))
+
+    async def both(cacert: str | None) -> None:
+        async with httpx.AsyncClient(verify=cacert or True, timeout=10) as client:
+            await floor(record, client)
+
+    if live:
+        options = json.loads((Path(folder) / "meta.json").read_text()).get("options", {})
+        asyncio.run(both(options.get("cacert")))
+        return
     with _reference_host(record.target) as host:
-
-        async def both() -> None:
-            async with httpx.AsyncClient(verify=str(host.cacert), timeout=10) as client:
-                await floor(record, client)
-
-        asyncio.run(both())
+        asyncio.run(both(str(host.cacert)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], live="--live" in sys.argv[2:])

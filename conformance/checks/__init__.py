@@ -1,11 +1,26 @@
-"""Checks, one per requirement, registered by draft. Importing this package registers them all.
+"""Checks, one per requirement, registered by draft: `load_drafts` imports the checks of the drafts
+a run judges (a run of one draft imports no other's), and each draft's package registers its
+checks as it is imported.
 
-The draft modules (woa, sdsi, aci) arrive with the issues that certify each draft; until a
-requirement has a check, a run reports it as skip with the reason, never as pass.
+Until a requirement has a check, a run reports it as skip with the reason, never as pass.
 """
 
-from . import aci  # noqa: F401  (registers the checks of each draft)
-from . import sdsi  # noqa: F401  (registers the checks of each draft)
-from . import woa  # noqa: F401  (registers the checks of each draft)
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
 from .registry import *  # noqa: F403 (the registry's names are the package's)
-from .registry import __all__ as __all__
+from .registry import __all__ as _registry_names
+
+__all__ = [*_registry_names, "DRAFTS_WITH_CHECKS", "load_drafts"]
+
+#: The drafts whose checks live here, each in the package of its name.
+DRAFTS_WITH_CHECKS = ("woa", "sdsi", "aci")
+
+
+def load_drafts(drafts: Iterable[str] = DRAFTS_WITH_CHECKS) -> None:
+    """Register the checks of `drafts` (all of them by default); a draft loaded already is left
+    as it is."""
+    for draft in drafts:
+        importlib.import_module(f"{__name__}.{draft}")

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from ..checks import CHECKS
+from ..checks import load_drafts
 from ..requirements import Requirement
 from ..requirements import catalogue
 from ..schemas import schemas_by_requirement
@@ -37,6 +38,7 @@ def requirements(
 ) -> None:
     """List the requirement catalogue: every normative rule of the drafts, with the checks and
     schemas that cover it."""
+    load_drafts()
     entries = [r for r in catalogue() if draft is None or r.draft == draft.value]
     if output is Format.json:
         rows = [

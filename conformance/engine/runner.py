@@ -43,6 +43,7 @@ from ..checks import agent_coverage
 from ..checks import checks_for
 from ..checks import driven_by
 from ..checks import invocations_of
+from ..checks import load_drafts
 from ..checks.preconditions import DOCUMENT_RULES
 from ..driver.command import unstartable
 from ..recording import NotRecorded
@@ -441,6 +442,7 @@ async def _run(
             recorder,
         )
         broadcast(RunStarted(_header(options, started, discovery, about, redaction)), handlers)
+        load_drafts(options.suites)
         selected = [r for r in catalogue() if r.draft in options.suites]
         results: list[Result] = []
 
