@@ -6,13 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections import Counter
-from collections.abc import Awaitable
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Annotated
-from typing import TypeVar
 
 import typer
 
@@ -30,6 +27,8 @@ from ..usecases.mutation import record
 from ..usecases.mutation import vary
 from ..usecases.mutation import vary_agent
 from ..usecases.mutation import vary_client
+from ..usecases.mutation.cores import Cores
+from ..usecases.mutation.cores import Work
 from ._console import console
 from ._console import fail_usage
 from ._console import progress_bar
@@ -37,8 +36,6 @@ from ._lifecycle import interruptible
 from .mock import reference_agents
 
 __all__ = ["mutate"]
-
-Judged = TypeVar("Judged", Outcome, Varied)
 
 
 async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outcome], list[Varied]]:
@@ -48,27 +45,18 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
     variants = plan_variants(suites)
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
-    gate = asyncio.Semaphore(jobs)
     total = len(mutants) + len(variations) + len(variants) + len(clients)
-    with progress_bar("mutants and variations", total) as advance:
-
-        async def gated(work: Callable[[], Awaitable[Judged]]) -> Judged:
-            # each certification has an app of its own: they can wait on their timers side by
-            # side; its coroutine is made once it may run (a signal leaves none unawaited)
-            async with gate:
-                outcome = await work()
-            advance(outcome.verdict)
-            return outcome
-
-        outcomes = await asyncio.gather(
-            *(gated(partial(judge, m, baselines[m.config], reviewed)) for m in mutants)
+    with progress_bar("mutants and variations", total) as advance, Cores(jobs) as cores:
+        outcomes = await cores.judged(
+            [(judge, (m, baselines[m.config], reviewed)) for m in mutants], advance
         )
-        varied = await asyncio.gather(
-            *(gated(partial(vary, v, baselines[v.config])) for v in variations),
-            *(gated(partial(vary_agent, n, baselines)) for n in variants),
-            *(gated(partial(vary_client, n)) for n in clients),
-        )
-        return list(outcomes), list(varied)
+        trials: list[Work[Varied]] = [
+            *((vary, (v, baselines[v.config])) for v in variations),
+            *((vary_agent, (n, baselines)) for n in variants),
+            *((vary_client, (n,)) for n in clients),
+        ]
+        varied = await cores.judged(trials, advance)
+        return outcomes, varied
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
@@ -161,14 +149,14 @@ def mutate(
         int,
         typer.Option(
             min=1,
-            max=16,
+            max=64,
             help=(
-                "Mutants judged at once, each in its own in-process app. Above 1 the runs compete"
-                " for the CPU, and checks that time agents (ACI) may then also error: the kills"
-                " stay, their attribution may grow."
+                "Worker processes, each judging three mutants at a time, each in an in-process"
+                " app of its own (the outcomes are one at a time's); 1: this process alone."
+                " Default: the machine's cores."
             ),
         ),
-    ] = 1,
+    ] = os.cpu_count() or 1,
     proof: Annotated[
         Path | None,
         typer.Option(

@@ -51,6 +51,7 @@ class Mutating:
     member: tuple[Any, ...] = ()
     recorded: list[Recorded] = field(default_factory=list)
     applied: int = 0
+    answered: int = 0  # answers at the site so far
     _previous: bytes | None = None
     #: mutants are planned from the first answer at each site, and a stale answer is the one
     #: before at its site: answered one at a time at a site, in the order they came, the same
@@ -90,7 +91,9 @@ class Mutating:
             [(n, v) for n, v in start.get("headers", []) if n.lower() != b"content-length"],
             body,
             previous=self._previous,
+            index=self.answered,
         )
+        self.answered += 1
         if self.site is None:
             self.recorded.append(
                 Recorded(here, answer.status, answer.media_type, body[:MAX_RECORDED])

@@ -32,6 +32,7 @@ class Answer:
     delay: float = 0.0
     chunks: int = 1  # how many pieces the body is sent in (more than one: without a length)
     previous: bytes | None = None  # the body answered to the same request the time before
+    index: int = 0  # how many answers its site gave before it
     _json: Any = field(default=None, repr=False)
 
     def json(self) -> Any:
