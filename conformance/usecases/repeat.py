@@ -3,8 +3,9 @@ run with a fresh seed, and every requirement reported with how often it was brok
 bounds: the observed violation rate and its upper confidence bound (exact one-sided Clopper-Pearson
 at 95%). A requirement that both passed and failed is `flaky`. Any MUST violation in any run fails
 the gate, as a single run's would; a clean repeated run says what it bounds ("0 of 20, violation
-rate <= 13.9% at 95%"). With `max_violation_rate`, the runs go on (up to `runs`) until every judged
-MUST's bound is at most that rate, or a violation is seen.
+rate <= 13.9% at 95%"), and pass^k for every k up to the runs judged (all of k runs pass). With
+`max_violation_rate`, the runs go on (up to `runs`) until every judged MUST's bound is at most
+that rate, or a violation is seen.
 
     summary = await repeated(options, runs=20, handlers=writers)
 """
@@ -37,7 +38,7 @@ from ..report.model import utc_now
 from ..targeting import RunOptions
 from ..targeting import fresh_seed
 
-__all__ = ["CONFIDENCE", "METHOD", "Tally", "repeated", "upper_bound"]
+__all__ = ["CONFIDENCE", "METHOD", "Tally", "pass_k", "repeated", "upper_bound"]
 
 CONFIDENCE = 0.95
 METHOD = "Clopper-Pearson, one-sided"
@@ -65,6 +66,13 @@ def upper_bound(failures: int, runs: int, confidence: float = CONFIDENCE) -> flo
             (middle, high) if _binomial_cdf(failures, runs, middle) > alpha else (low, middle)
         )
     return high
+
+
+def pass_k(passes: int, runs: int) -> list[float]:
+    """pass^k for k = 1 .. `runs`: the chance that k runs drawn from these all pass, an unbiased
+    estimate of p^k (C(passes, k) / C(runs, k)), what a user who calls an agent k times cares
+    about; pass^1 is the pass rate."""
+    return [math.comb(passes, k) / math.comb(runs, k) for k in range(1, runs + 1)]
 
 
 @dataclass
@@ -97,6 +105,8 @@ class Tally:
             "errors": self.count(Status.ERROR),
             "rate": round(self.failures / judged, 4) if judged else None,
             "upper_bound": round(upper_bound(self.failures, judged), 4) if judged else None,
+            # of the judged runs: pass_k[k - 1] is pass^k
+            "pass_k": [round(v, 4) for v in pass_k(self.count(Status.PASS), judged)],
             "confidence": CONFIDENCE,
             "method": METHOD,
             "flaky": self.flaky,

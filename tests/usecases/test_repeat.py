@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conformance.cli import app
+from conformance.usecases.repeat import pass_k
 from conformance.usecases.repeat import upper_bound
 
 runner = CliRunner()
@@ -45,6 +46,13 @@ def test_the_bound_is_the_exact_one_sided_clopper_pearson(
     assert upper_bound(failures, runs) == pytest.approx(bound, abs=5e-4)
 
 
+def test_pass_k_is_the_chance_that_k_runs_drawn_all_pass() -> None:
+    """The unbiased estimate of p^k from c passes in n runs, C(c, k) / C(n, k): 3 of 4 runs
+    passed, so two runs drawn both pass half the time, and four never all did."""
+    assert pass_k(3, 4) == [0.75, 0.5, 0.25, 0.0]
+    assert pass_k(5, 5) == [1.0] * 5 and pass_k(0, 3) == [0.0] * 3
+
+
 def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pass(
     tmp_path: Path,
 ) -> None:
@@ -75,6 +83,13 @@ def test_a_flaky_mismatch_is_caught_with_its_rate_where_single_runs_sometimes_pa
     )
     properties = {p.get("name"): p.get("value") for p in case.iter("property")}
     assert properties["repeat.flaky"] == "True" and properties["repeat.runs"] == "20"
+    # pass^k for every k the runs support, beside the rate and the bound, in every format
+    judged = repeat["passes"] + repeat["failures"]
+    assert repeat["pass_k"] == pytest.approx(pass_k(repeat["passes"], judged), abs=1e-4)
+    assert repeat["pass_k"][0] == pytest.approx(1 - repeat["rate"], abs=1e-4)
+    assert len(repeat["pass_k"]) == judged and "repeat.pass_k" in properties
+    assert "pass^1 " in (tmp_path / "summary.md").read_text()
+    assert "pass^1 " in (tmp_path / "report.html").read_text()
 
 
 def test_a_clean_repeated_run_states_its_bound_for_every_must(tmp_path: Path) -> None:

@@ -16,12 +16,22 @@ from ..events import RunStarted
 from ..model import Result
 from ..model import RunHeader
 
-__all__ = ["Collected", "ReportDirUnusable", "unwritable", "write_whole"]
+__all__ = ["Collected", "ReportDirUnusable", "pass_k_said", "unwritable", "write_whole"]
 
 
 class ReportDirUnusable(Exception):
     """The report folder cannot be created or written (a full disk, a quota, a read-only folder):
     the user's path, not a defect of the suite."""
+
+
+def pass_k_said(values: list[float]) -> str:
+    """pass^k over repeated runs, as a table cell: at k = 1, 2, 4, 8 ... and at every run judged
+    (report.json holds every k)."""
+    shown = sorted(
+        {k for k in (2**i for i in range(len(values).bit_length())) if k <= len(values)}
+        | {len(values)}
+    )
+    return ", ".join(f"pass^{k} {values[k - 1]:.0%}" for k in shown if values)
 
 
 def unwritable(directory: Path, error: OSError) -> ReportDirUnusable:

@@ -31,6 +31,7 @@ from ..model import Status
 from ..outcome import colour_of
 from ..outcome import told
 from ._collect import Collected
+from ._collect import pass_k_said
 
 __all__ = ["HtmlWriter"]
 
@@ -139,6 +140,7 @@ def _repeated(summary: Summary, results: list[Result]) -> dict[str, Any] | None:
             "errors": m["errors"],
             "rate": f"{m['rate']:.1%}",
             "bound": f"{m['upper_bound']:.1%}",
+            "pass_k": pass_k_said(m["pass_k"]),
             "flaky": "flaky" if m["flaky"] else "",
         }
         for r, m in judged

@@ -21,6 +21,7 @@ from ..model import Status
 from ..outcome import told
 from ..redaction import KEPT
 from ._collect import Collected
+from ._collect import pass_k_said
 
 __all__ = ["MarkdownWriter", "escaped"]
 
@@ -170,9 +171,9 @@ def _repeated(summary: Summary, ranked: list[Result]) -> list[str]:
         "",
         (
             "| Requirement | Level | Runs | Failures | Errors | Violation rate | Upper bound (95%)"
-            " | Flaky |"
+            " | pass^k (all of k runs pass) | Flaky |"
         ),
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_repeat_row(r.requirement, r.level, _repeat(r)) for r in judged[:_LIST_LIMIT]]
     method = (
@@ -194,5 +195,6 @@ def _repeat_row(requirement: str, level: str, repeat: dict[str, Any]) -> str:
     return (
         f"| `{requirement}` | {level} | {repeat['runs']} | {repeat['failures']} "
         f"| {repeat['errors']} | "
-        f"{repeat['rate']:.1%} | {repeat['upper_bound']:.1%} | {flaky} |"
+        f"{repeat['rate']:.1%} | {repeat['upper_bound']:.1%} | {pass_k_said(repeat['pass_k'])}"
+        f" | {flaky} |"
     )
