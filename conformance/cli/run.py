@@ -301,35 +301,6 @@ def run(
     finish(summary)
 
 
-#: run_options' keywords the command line gives as they are, each under its flag's name
-_AS_GIVEN = (
-    "timeout",
-    "max_experimental_keys",
-    "check_timeout",
-    "budget",
-    "strict",
-    "parallel",
-    "max_probes",
-    "require_every_agent",
-    "allow_http_loopback",
-    "record",
-    "seed",
-    "baseline",
-    "binding",
-    "cacert",
-)
-#: run_options' keywords the command line gives one flag at a time (repeatable): keyword -> flag
-_REPEATED = {
-    "levels": "level",
-    "requirements": "requirement",
-    "sections": "section",
-    "exclude": "exclude",
-    "headers": "header",
-    "scenarios": "scenario",
-    "allowed_origins": "allow_origin",
-}
-
-
 def _sources(flags: dict[str, Any]) -> Sources:
     """What `run`'s flags certify, for the rules about options that go together."""
     return Sources(
@@ -348,13 +319,16 @@ def _sources(flags: dict[str, Any]) -> Sources:
 
 
 def _given(flags: dict[str, Any], **decided: Any) -> dict[str, Any]:
-    """run_options' keywords from `run`'s flags, and what `decided` says (the suites, the roles)."""
-    return {
-        **{keyword: flags[keyword] for keyword in _AS_GIVEN},
-        **{keyword: tuple(flags[flag] or ()) for keyword, flag in _REPEATED.items()},
-        "keep_credentials": flags["keep_credentials_in_evidence"],
-        **decided,
+    """run_options' keywords from `run`'s flags, each under its declared flag's name
+    (targeting/declared.py), and what `decided` says (the suites, the roles); the client command
+    is decided later (the reference client's, with --mock)."""
+    given = {
+        g.keyword: tuple(value or ()) if g.repeatable else value
+        for g in GIVEN.values()
+        if g.keyword != "client_command"
+        for value in (flags[g.flag.replace("-", "_")],)
     }
+    return {**given, **decided}
 
 
 def _function_target(
