@@ -46,7 +46,8 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
     total = len(mutants) + len(variations) + len(variants) + len(clients)
-    with progress_bar("mutants and variations", total) as advance, Cores(jobs) as cores:
+    # the workers fork before the progress bar starts its thread
+    with Cores(jobs) as cores, progress_bar("mutants and variations", total) as advance:
         outcomes = await cores.judged(
             [(judge, (m, baselines[m.config], reviewed)) for m in mutants], advance
         )
