@@ -10,17 +10,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 
+from ..requirements import DRAFTS
 from .registry import *  # noqa: F403 (the registry's names are the package's)
 from .registry import __all__ as _registry_names
 
-__all__ = [*_registry_names, "DRAFTS_WITH_CHECKS", "load_drafts"]
-
-#: The drafts whose checks live here, each in the package of its name.
-DRAFTS_WITH_CHECKS = ("woa", "sdsi", "aci")
+__all__ = [*_registry_names, "load_drafts"]
 
 
-def load_drafts(drafts: Iterable[str] = DRAFTS_WITH_CHECKS) -> None:
-    """Register the checks of `drafts` (all of them by default); a draft loaded already is left
-    as it is."""
+def load_drafts(drafts: Iterable[str] = tuple(DRAFTS)) -> None:
+    """Register the checks of `drafts` (every draft of the catalogue by default), each in the
+    package of its name; a draft loaded already is left as it is."""
     for draft in drafts:
         importlib.import_module(f"{__name__}.{draft}")
