@@ -1,6 +1,7 @@
 """Benchmarks: what a certification costs against its floor, measured side by side.
 
-    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--agents 80000] [--tck DIR]
+    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--agents 80000] [--examples 100]
+                  [--tck DIR]
 
 Every figure is min, median and max over `--repeat` samples, the samples of the things compared
 taken in turn (run, floor, run, floor ...) so that the machine's load falls on both alike, and the
@@ -15,6 +16,8 @@ load average printed beside; a ratio is of the minima, then of the medians. Noth
   exchanges in both directions at the run's own concurrency, nothing judged);
 - the checks phase, over loopback HTTPS and in-process (ASGI): the engine's run against the same
   floor in the same process, and milliseconds per check;
+- fuzz: `agent-conformance fuzz` against schemathesis and httpx sending the same requests
+  (bench/fuzz.py), wall and peak memory;
 - the A2A TCK beside the suite on the same A2A agent, per item (with `--tck`);
 - message validation: `validate_message` against plain jsonschema and jsonschema-rs;
 - a large document (`--agents`, default 80,000): the whole command against the same document
@@ -40,6 +43,7 @@ from typing import Any
 
 import httpx
 
+from bench import fuzz
 from bench.floor import floor
 from bench.floor import recorded
 from bench.timing import DEADLINE
@@ -260,6 +264,12 @@ def main() -> None:
         "--agents", type=int, default=80_000, help="agents of the large document (default 80,000)"
     )
     parser.add_argument(
+        "--examples",
+        type=int,
+        default=100,
+        help="fuzz's --max-examples for its line (default 100, as the command has it)",
+    )
+    parser.add_argument(
         "--tck",
         type=Path,
         help="a checkout of the A2A TCK with its own venv (bench/tck.py): run it beside the suite",
@@ -278,6 +288,7 @@ def main() -> None:
     _live_target("woa", repeat)
     _over_loopback(suites, repeat)
     _in_process(suites, repeat)
+    fuzz.side_by_side(repeat, arguments.examples)
     if arguments.tck:
         from bench.tck import side_by_side
 

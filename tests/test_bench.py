@@ -13,7 +13,7 @@ def test_bench_prints_every_figure() -> None:
     done = subprocess.run(
         [
             *(sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa"),
-            *("--requests", "200", "--agents", "2000"),
+            *("--requests", "200", "--agents", "2000", "--examples", "3"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -27,6 +27,7 @@ def test_bench_prints_every_figure() -> None:
         "whole command",
         "checks phase over loopback HTTPS:",
         "checks phase in-process (ASGI):",
+        "fuzz",
         "validation of the reference WoA document",
         "large document",
         "mock throughput",
