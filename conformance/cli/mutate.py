@@ -24,6 +24,7 @@ from ..usecases.mutation import plan_client_variants
 from ..usecases.mutation import plan_variants
 from ..usecases.mutation import plan_variations
 from ..usecases.mutation import record
+from ..usecases.mutation import sampled
 from ..usecases.mutation import vary
 from ..usecases.mutation import vary_agent
 from ..usecases.mutation import vary_client
@@ -38,10 +39,15 @@ from .mock import reference_agents
 __all__ = ["mutate"]
 
 
-async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outcome], list[Varied]]:
+async def _mutate(
+    suites: set[str], per_site: int, jobs: int, sample: int | None, seed: int
+) -> tuple[list[Outcome], list[Varied], dict[str, int]]:
+    """The outcome of each mutant and each variation, and how many of each were planned."""
     baselines, answers = await record()
-    mutants = [m for m in plan(answers, per_site) if m.draft in suites]
-    variations = [v for v in plan_variations(answers) if v.draft in suites]
+    planned = [m for m in plan(answers, per_site) if m.draft in suites]
+    planned_variations = [v for v in plan_variations(answers) if v.draft in suites]
+    mutants = sampled(planned, sample, seed)
+    variations = sampled(planned_variations, sample, seed)
     variants = plan_variants(suites)
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
@@ -57,7 +63,7 @@ async def _mutate(suites: set[str], per_site: int, jobs: int) -> tuple[list[Outc
             *((vary_client, (n,)) for n in clients),
         ]
         varied = await cores.judged(trials, advance)
-        return outcomes, varied
+        return outcomes, varied, {"mutants": len(planned), "variations": len(planned_variations)}
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what
@@ -152,7 +158,7 @@ def mutate(
             min=1,
             max=64,
             help=(
-                "Worker processes, each judging three mutants at a time, each in an in-process"
+                "Worker processes, each judging eight mutants at a time, each in an in-process"
                 " app of its own (the outcomes are one at a time's); 1: this process alone."
                 " Default: the machine's cores."
             ),
@@ -168,6 +174,21 @@ def mutate(
             ),
         ),
     ] = None,
+    sample: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help=(
+                "Judge this many mutants and this many variations of answers, drawn by --seed"
+                " (every operator, variation and configuration among them), not all; the"
+                " agents' and the client's variants are all tried. For a quick look: the score"
+                " and the proof record come from the whole set."
+            ),
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="Seed of --sample's draw: the same seed, the same sample.")
+    ] = 0,
 ) -> None:
     """Run generic mutation operators over the reference agents' answers (drop, rename, retype,
     empty or null a member, add one, swap ids, change the status or media type, truncate or
@@ -185,14 +206,23 @@ def mutate(
     suites = set(suite or ["woa", "sdsi", "aci"])
     if suites - {"woa", "sdsi", "aci"}:
         fail_usage(f"unknown --suite {', '.join(sorted(suites - {'woa', 'sdsi', 'aci'}))}")
+    if sample is not None and proof is not None:
+        fail_usage("--proof records the whole set of mutants; it cannot come from a --sample")
     # the mutants make the reference agents log what they refuse
     logging.getLogger("mocks").setLevel(logging.CRITICAL)
     logging.getLogger("conformance").setLevel(logging.CRITICAL)
     try:
-        outcomes, variations = asyncio.run(interruptible(_mutate(suites, per_site, jobs)))
+        outcomes, variations, planned = asyncio.run(
+            interruptible(_mutate(suites, per_site, jobs, sample, seed))
+        )
     except asyncio.CancelledError:
         fail_usage("interrupted before every mutant was judged; no report was written", 130)
     total, killed, equivalent, survived, score = _score(outcomes)
+    if sample is not None:
+        console.print(
+            f"A sample (--sample {sample} --seed {seed}) of {planned['mutants']} mutants and"
+            f" {planned['variations']} variations of answers planned"
+        )
     console.print(
         f"{total} mutants, {killed} killed, {equivalent} equivalent, {survived} survived, score"
         f" {score:.3f}"
@@ -232,6 +262,7 @@ def mutate(
         for o in outcomes
     ]
     summary = {
+        "sample": None if sample is None else {"size": sample, "seed": seed, "planned": planned},
         "mutants": total,
         "killed": killed,
         "equivalent": equivalent,

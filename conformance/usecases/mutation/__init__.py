@@ -14,6 +14,7 @@ from .engine import plan_client_variants
 from .engine import plan_variants
 from .engine import plan_variations
 from .engine import record
+from .engine import sampled
 from .engine import vary
 from .engine import vary_agent
 from .engine import vary_client
@@ -34,6 +35,7 @@ __all__ = [
     "plan_variants",
     "plan_variations",
     "record",
+    "sampled",
     "vary",
     "vary_agent",
     "vary_client",

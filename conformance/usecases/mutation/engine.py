@@ -9,6 +9,7 @@ transport: no socket, no TLS), judging only the suite and roles that read the mu
                   (or newly errors at MUST level, or at any level when nothing is left
                   certifiable: the gate then stops it too), equivalent when the reviewed list
                   says the draft permits the mutated answer, survived otherwise
+    sampled(...)  a seeded sample of a plan, every operator (or variation) and configuration in it
     plan_variations(...), vary(...)
                   the same for conformant variations (variations.py): one per (site,
                   variation); passed when no requirement newly fails or errors, else an
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,6 +61,7 @@ __all__ = [
     "plan_variants",
     "plan_variations",
     "record",
+    "sampled",
     "vary",
     "vary_agent",
     "vary_client",
@@ -259,6 +262,29 @@ def plan(answers: list[Recorded], per_site: int = 30) -> list[Mutant]:
                     by_operator[name].append(Mutant(name, site, path))
         planned += here + _round_robin(by_operator, per_site - len(here))
     return planned
+
+
+def sampled(planned: list[Mutant], size: int | None, seed: int) -> list[Mutant]:
+    """`size` of the `planned` mutants (or variations), drawn by `seed`: first one of each operator
+    (or variation) and then one of each configuration not yet among them, each at random, then at
+    random up to `size` (so a sample smaller than the operators still holds each); in planned
+    order. All of them when `size` is None or not less than the plan."""
+    if size is None or size >= len(planned):
+        return planned
+    shuffled = list(planned)
+    random.Random(seed).shuffle(shuffled)
+    chosen: dict[Mutant, None] = {}
+    for kind in ("operator", "config"):
+        covered = {getattr(m, kind) for m in chosen}
+        for mutant in shuffled:
+            if getattr(mutant, kind) not in covered:
+                chosen[mutant] = None
+                covered.add(getattr(mutant, kind))
+    for mutant in shuffled:
+        if len(chosen) >= size:
+            break
+        chosen.setdefault(mutant)
+    return [m for m in planned if m in chosen]
 
 
 def _round_robin(by_operator: dict[str, list[Mutant]], room: int) -> list[Mutant]:
