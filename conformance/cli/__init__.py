@@ -114,6 +114,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
             " fleet.md and comparison.{html,md}"
         ),
     ),
+    "interop": (
+        "interop:interop",
+        (
+            "Run every compatible pair of MANIFEST's implementations against each other through the"
+            " judging proxy"
+        ),
+    ),
     "requirements": (
         "requirements:requirements",
         (

@@ -35,6 +35,7 @@ from ..report.redaction import plain
 from ..report.redaction import public
 from ..targeting.declared import GIVEN
 from ..targeting.declared import keyword_of
+from .dask import on_dask
 
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
 
@@ -181,26 +182,6 @@ def _local(specs: list[TargetSpec], out: Path, jobs: int) -> Iterator[dict[str, 
             raise
 
 
-def _distributed(specs: list[TargetSpec], out: Path, scheduler: str) -> Iterator[dict[str, Any]]:
-    from distributed import Client
-    from distributed import as_completed as finished
-
-    with Client(scheduler, timeout="30s") as client:
-        futures = [
-            client.submit(
-                certify_one,
-                spec,
-                str(out),
-                key=f"certify-{slug(spec.target)}",
-                retries=1,
-                pure=False,
-            )
-            for spec in specs
-        ]
-        for future in finished(futures):
-            yield future.result()
-
-
 def fleet_results(
     specs: list[TargetSpec],
     out: Path,
@@ -213,7 +194,14 @@ def fleet_results(
     `progress` as they finish."""
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict[str, Any]] = {}
-    for row in _distributed(specs, out, scheduler) if scheduler else _local(specs, out, jobs):
+    running = (
+        on_dask(
+            scheduler, certify_one, specs, lambda spec: f"certify-{slug(spec.target)}", str(out)
+        )
+        if scheduler
+        else _local(specs, out, jobs)
+    )
+    for row in running:
         rows[row["target"]] = row
         progress(row)
     ordered = [rows[public(s.target)] for s in specs if public(s.target) in rows]

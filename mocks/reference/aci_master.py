@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from conformance.bindings.http import ExchangeFailed
 from conformance.bindings.http import HttpClient
 from conformance.bindings.http import Unreachable
+from conformance.bindings.reply import operation_names
 from conformance.oracle.clock import format_time
 from conformance.targeting import is_loopback
 
@@ -328,9 +329,13 @@ def _agents(document: Any, url: str, base: str) -> dict[str, str]:
         )
     found = {}
     for agent in document.get("agents", []) if isinstance(document.get("agents"), list) else []:
+        # capabilities are OPTIONAL (WoA 4.1): an invoked agent is also one offering execute_subtask
         if (
             isinstance(agent, dict)
-            and CAPABILITY in (agent.get("capabilities") or [])
+            and (
+                CAPABILITY in (agent.get("capabilities") or [])
+                or "execute_subtask" in operation_names(agent)
+            )
             and isinstance(agent.get("id"), str)
         ):
             invoke = rest["base"].rstrip("/") + rest["invoke_path"].replace(

@@ -262,6 +262,8 @@ class SdsiClient:
     async def handle_user_request(self, utterance: str, server: str) -> dict[str, Any]:
         """SDSI 3.2 steps 2 to 5 for one utterance, against the server whose WoA document is at
         `server`."""
+        from conformance.bindings.reply import operation_names
+
         from .sdsi_server import CAPABILITY
         from .woa_client import ClientPolicy
         from .woa_client import InvalidMessage
@@ -283,7 +285,13 @@ class SdsiClient:
                 (
                     a
                     for a in document.get("agents", [])
-                    if isinstance(a, dict) and CAPABILITY in (a.get("capabilities") or [])
+                    # capabilities are OPTIONAL (WoA 4.1): a server is also an agent offering
+                    # get_schema_template
+                    if isinstance(a, dict)
+                    and (
+                        CAPABILITY in (a.get("capabilities") or [])
+                        or "get_schema_template" in operation_names(a)
+                    )
                 ),
                 None,
             )
