@@ -121,6 +121,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
             " judging proxy"
         ),
     ),
+    "report-site": (
+        "report_site:report_site",
+        (
+            "Write the implementation report as a static site: per draft and revision, every"
+            " requirement with how many implementations pass, fail or leave it untested"
+        ),
+    ),
     "requirements": (
         "requirements:requirements",
         (

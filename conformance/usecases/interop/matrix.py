@@ -50,6 +50,7 @@ def discovered(
     found = {}
     for implementation, document in zip(implementations, documents, strict=True):
         found[implementation.name] = {
+            "host": public(implementation.host) if implementation.host else None,
             "roles": sorted(roles_of(implementation, document)),
             "problem": (
                 f"no WoA document could be read at {public(implementation.host)}"
