@@ -39,8 +39,8 @@ from .report import Result
 from .report import Status
 from .report.outcome import Outcome
 from .report.outcome import told
+from .requirements import Catalogue
 from .requirements import Requirement
-from .requirements import catalogue
 from .targeting import OptionsUnusable
 from .targeting import RunOptions
 from .targeting import run_options
@@ -165,6 +165,11 @@ def _given(config: pytest.Config) -> dict[str, Any]:
     }
 
 
+def _catalogue(config: pytest.Config) -> Catalogue:
+    """The requirements of the revisions the session certifies (--agent-revision)."""
+    return _options("https://agents.example", **_given(config)).catalogue()
+
+
 def _anchor(config: pytest.Config) -> Path | None:
     """The project's file the items hang from: its pytest configuration file, if it has one."""
     if config.inipath is not None:
@@ -191,7 +196,7 @@ class RequirementsFile(pytest.File):
     def collect(self) -> list[pytest.Item | pytest.Collector]:
         self.config.stash[_COLLECTED] = True
         suites = _suites(self.config)
-        return _grouped(self, [r for r in catalogue() if r.draft in suites], 0)
+        return _grouped(self, [r for r in _catalogue(self.config) if r.draft in suites], 0)
 
 
 def _grouped(
@@ -247,7 +252,7 @@ def pytest_collection_modifyitems(
     else:
         added = [
             _item(session, r, nodeid=f"agent-conformance/{r.draft}/{r.section}::{r.id}")
-            for r in catalogue()
+            for r in _catalogue(config)
             if r.draft in suites
         ]
     config.hook.pytest_collectreport(
@@ -449,7 +454,7 @@ class RequirementItem(pytest.Item):
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[str, int | None, str]:
-        requirement = catalogue()[self.name]
+        requirement = _catalogue(self.config)[self.name]
         # the domain is not the node ID's end: pytest would print its dots as "::" (WOA-4::1-...)
         return (
             f"{requirement.draft_name} section {requirement.section}",

@@ -121,13 +121,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
             " judging proxy"
         ),
     ),
-    "report-site": (
-        "report_site:report_site",
-        (
-            "Write the implementation report as a static site: per draft and revision, every"
-            " requirement with how many implementations pass, fail or leave it untested"
-        ),
-    ),
+    "report-site": ("report_site:report_site", "Write the implementation report as a static site"),
     "requirements": (
         "requirements:requirements",
         (

@@ -38,6 +38,7 @@ __all__ = [
     "ReportDir",
     "RequireEveryAgent",
     "Requirement",
+    "Revision",
     "Role",
     "Scenario",
     "Section",
@@ -82,6 +83,7 @@ AllowHttpLoopback = run_option("allow_http_loopback")
 AllowOrigin = run_option("allowed_origins")
 Binding = run_option("binding")
 Scenario = run_option("scenarios")
+Revision = run_option("revisions")
 MaxExperimentalKeys = run_option("max_experimental_keys")
 CheckTimeout = run_option("check_timeout")
 Budget = run_option("budget")

@@ -54,10 +54,12 @@ def interop(
     ] = 30.0,
 ) -> None:
     """Run every compatible pair of MANIFEST's implementations against each other through the
-    judging proxy: A's WoA client with B's host, A's ACI master with B's invoked agents, A's SDSI
-    client with B's SDSI server; judge both sides with the registered checks, and write the
-    matrix (interop.json, interop.md) and each pair's reports. Exit 0 when every pair
-    interoperates, 1 when one broke or could not run, 2 when no pair can be made."""
+    judging proxy.
+
+    A's WoA client with B's host, A's ACI master with B's invoked agents, A's SDSI client with
+    B's SDSI server: both sides judged with the registered checks, the matrix written
+    (interop.json, interop.md) with each pair's reports. Exit 0 when every pair interoperates, 1
+    when one broke or could not run, 2 when no pair can be made."""
     if scheduler is not None:
         try:
             import distributed  # noqa: F401  (only to know it is there)

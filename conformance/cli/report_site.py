@@ -48,10 +48,12 @@ def report_site(
         "reports/site"
     ),
 ) -> None:
-    """Write the implementation report as a static site: per draft and revision, every
-    requirement with how many implementations pass, fail or leave it untested (fewer than two
-    passing marked), each implementation's certification, the interop matrix with its evidence,
-    and an RFC 7942 Implementation Status section per draft in Markdown and xml2rfc v3."""
+    """Write the implementation report as a static site.
+
+    Per draft and revision, every requirement with how many implementations pass, fail or leave
+    it untested (fewer than two passing marked); each implementation's certification; the
+    interop matrix with its evidence; an RFC 7942 Implementation Status section per draft in
+    Markdown and xml2rfc v3."""
     found = _reports(reports)
     if not found:
         fail_usage("no report.json among " + ", ".join(str(p) for p in reports))

@@ -12,9 +12,14 @@ from rich.table import Table
 from ..checks import CHECKS
 from ..checks import load_drafts
 from ..requirements import Requirement
-from ..requirements import catalogue
+from ..requirements.revisions import RevisionUnknown
+from ..requirements.revisions import catalogue_of
+from ..requirements.revisions import diff as revision_diff
+from ..requirements.revisions import revision as known_revision
+from ..requirements.revisions import revisions as known_revisions
 from ..schemas import schemas_by_requirement
 from ._console import console
+from ._console import fail_usage
 
 __all__ = ["requirements"]
 
@@ -35,11 +40,45 @@ def requirements(
     output: Annotated[
         Format, typer.Option("--format", help="table for reading, json for tools.")
     ] = Format.table,
+    revision: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=(
+                "List this revision's requirements (repeatable, one a draft): a revision the suite"
+                " has, or a folder holding one's text and catalogue. Default: each draft's latest."
+            )
+        ),
+    ] = None,
+    revisions: Annotated[
+        bool, typer.Option("--revisions", help="List the revisions of each draft the suite has.")
+    ] = False,
+    diff: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            metavar="A B",
+            help=(
+                "List the requirements added, removed and changed (level, section, sentence,"
+                " role, keyword, basis) from revision A to revision B of one draft."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """List the requirement catalogue: every normative rule of the drafts, with the checks and
     schemas that cover it."""
+    if revisions:
+        for name, found in known_revisions().items():
+            typer.echo(f"{name}: {', '.join(r.name for r in found)} (latest: {found[-1].name})")
+        return
+    try:
+        chosen = tuple(known_revision(r) for r in revision or ())
+        if diff is not None:
+            for line in revision_diff(*(known_revision(r) for r in diff)).lines():
+                typer.echo(line)
+            return
+    except RevisionUnknown as error:
+        fail_usage(str(error))
     load_drafts()
-    entries = [r for r in catalogue() if draft is None or r.draft == draft.value]
+    entries = [r for r in catalogue_of(chosen) if draft is None or r.draft == draft.value]
     if output is Format.json:
         rows = [
             {

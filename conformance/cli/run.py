@@ -70,6 +70,7 @@ from ._options import Record
 from ._options import ReportDir
 from ._options import RequireEveryAgent
 from ._options import Requirement
+from ._options import Revision
 from ._options import Role
 from ._options import Scenario
 from ._options import Section
@@ -184,6 +185,7 @@ def run(
     allow_origin: AllowOrigin = None,
     binding: Binding = GIVEN["binding"].default,
     scenario: Scenario = None,
+    revision: Revision = None,
     max_experimental_keys: MaxExperimentalKeys = None,
     check_timeout: CheckTimeout = None,
     budget: Budget = GIVEN["budget"].default,

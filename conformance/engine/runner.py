@@ -62,7 +62,6 @@ from ..report import broadcast
 from ..report import summarize
 from ..report.model import utc_now
 from ..report.redaction import Redaction
-from ..requirements import DRAFTS
 from ..requirements import Requirement
 from ..requirements import catalogue
 from ..requirements import catalogue_digest
@@ -310,9 +309,9 @@ def _recorder(options: RunOptions, redaction: Redaction) -> Recorder | None:
         recorder.start(
             {
                 "suite_version": __version__,
-                "catalogue_sha256": catalogue_digest(),
+                "catalogue_sha256": catalogue_digest(options.revisions),
                 "target": options.target,
-                "drafts": {d: DRAFTS[d] for d in options.suites},
+                "drafts": options.drafts,
                 "seed": options.seed,
                 "options": _recorded(options, redaction),
                 "issued_key": redaction.issued_key,
@@ -443,7 +442,7 @@ async def _run(
         )
         broadcast(RunStarted(_header(options, started, discovery, about, redaction)), handlers)
         load_drafts(options.suites)
-        selected = [r for r in catalogue() if r.draft in options.suites]
+        selected = [r for r in options.catalogue() if r.draft in options.suites]
         results: list[Result] = []
 
         def hand_on(decided: list[Result]) -> None:

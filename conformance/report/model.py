@@ -286,7 +286,13 @@ class RunHeader:
 
         data = asdict(self)
         data["suites"] = list(self.suites)
-        data["drafts"] = {draft: DRAFTS[draft] for draft in self.suites if draft in DRAFTS}
+        # the revisions the run certified (run --revision), else each draft's latest
+        chosen = {name.rsplit("-", 1)[0]: name for name in self.options.get("revisions") or ()}
+        data["drafts"] = {
+            draft: chosen.get(DRAFTS[draft].rsplit("-", 1)[0], DRAFTS[draft])
+            for draft in self.suites
+            if draft in DRAFTS
+        }
         return data
 
     @classmethod

@@ -17,17 +17,19 @@ from importlib import resources
 from typing import Any
 from typing import Literal
 
+from .revisions import BASES
+from .revisions import Revision
+from .revisions import latest
+
 __all__ = ["DRAFTS", "LEVELS", "Catalogue", "Quote", "Requirement", "catalogue", "catalogue_digest"]
 
 Draft = Literal["sdsi", "woa", "aci"]
 Level = Literal["MUST", "SHOULD", "MAY"]
 Testability = Literal["black-box", "needs-test-hook", "not-remotely-testable"]
 
-DRAFTS: dict[str, str] = {
-    "sdsi": "draft-zhou-structured-data-schema-interaction-00",
-    "woa": "draft-gaikwad-woa-00",
-    "aci": "draft-chang-agent-context-interaction-02",
-}
+#: Each draft's latest revision the suite has (requirements/revisions.py): what a run certifies
+#: unless told `--revision`.
+DRAFTS: dict[str, str] = {draft: latest(draft).name for draft in BASES}
 #: Requirement levels, strongest first. MUST NOT, REQUIRED and SHALL are MUST; RECOMMENDED and
 #: SHOULD NOT are SHOULD; OPTIONAL is MAY. The exact words stand in `Requirement.keyword`.
 LEVELS: tuple[Level, ...] = ("MUST", "SHOULD", "MAY")
@@ -59,6 +61,8 @@ class Requirement:
     also: tuple[Quote, ...] = field(default_factory=tuple)
     #: for an inferred rule, the level of the suite's stronger reading, judged so only with --strict
     strict_level: Level | None = None
+    #: the revision of the draft whose text this entry quotes
+    revision: str = ""
 
     def level_in(self, strict: bool) -> Level:
         """The level this run judges the requirement at: its own, or its strict reading with
@@ -67,7 +71,7 @@ class Requirement:
 
     @property
     def draft_name(self) -> str:
-        return DRAFTS[self.draft]
+        return self.revision or DRAFTS[self.draft]
 
     @property
     def url(self) -> str:
@@ -126,10 +130,10 @@ class Catalogue:
         return [r for r in self if r.draft == draft]
 
 
-def _entry(draft: str, raw: dict[str, object]) -> Requirement:
+def _entry(draft: str, raw: dict[str, object], revision: str) -> Requirement:
     data = dict(raw)
     also = tuple(Quote(a["section"], a["quote"]) for a in data.pop("also", []))  # type: ignore[attr-defined]
-    return Requirement(draft=draft, also=also, **data)  # type: ignore[arg-type]
+    return Requirement(draft=draft, also=also, revision=revision, **data)  # type: ignore[arg-type]
 
 
 def raw_entries(draft: str) -> list[dict[str, object]]:
@@ -141,16 +145,20 @@ def raw_entries(draft: str) -> list[dict[str, object]]:
 
 @cache
 def catalogue() -> Catalogue:
-    """The whole catalogue (loaded once)."""
-    return Catalogue([_entry(d, e) for d in DRAFTS for e in raw_entries(d)])
+    """The whole catalogue, each draft at its latest revision (loaded once)."""
+    from .revisions import catalogue_of
+
+    return catalogue_of(())
 
 
 @cache
-def catalogue_digest() -> str:
+def catalogue_digest(revisions: tuple[Revision, ...] = ()) -> str:
     """SHA-256 of the requirement catalogue as the suite reads it (which rules, at which level,
-    quoting what), over its canonical JSON (RFC 8785): recordings and attestations name the
-    catalogue they were judged by."""
+    quoting what), each draft at its latest revision or at those given, over its canonical JSON
+    (RFC 8785): recordings and attestations name the catalogue they were judged by."""
     import rfc8785
 
-    entries: list[Any] = [r.as_dict() for r in catalogue()]
+    from .revisions import catalogue_of
+
+    entries: list[Any] = [r.as_dict() for r in catalogue_of(revisions)]
     return hashlib.sha256(rfc8785.dumps(entries)).hexdigest()

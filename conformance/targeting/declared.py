@@ -109,6 +109,15 @@ GIVEN: dict[str, Given] = {
             " sdsi) or a2a (ACI invoked agents, --suite aci).",
         ),
         Given(
+            "revisions",
+            "revision",
+            "Certify against this revision of its draft (repeatable, one a draft), such as"
+            " draft-gaikwad-woa-00, or a folder holding a revision's text and catalogue; by"
+            " default each draft's latest the suite has (`requirements --revisions`).",
+            repeatable=True,
+            plugin=True,
+        ),
+        Given(
             "scenarios",
             "scenario",
             "An SDSI scenario to certify (repeatable); by default those the server's schema lists"

@@ -26,6 +26,12 @@ from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
 from ..recording import Replay
 from ..report.redaction import public
+from ..requirements import Catalogue
+from ..requirements.revisions import Revision
+from ..requirements.revisions import RevisionUnknown
+from ..requirements.revisions import catalogue_of
+from ..requirements.revisions import latest
+from ..requirements.revisions import revision
 from .baseline import Baseline
 from .baseline import BaselineUnusable
 from .selection import Selection
@@ -87,6 +93,8 @@ class RunOptions:
     max_experimental_keys: int | None = None
     #: judge inferred requirements at their strict level (their errata's stronger reading)
     strict: bool = False
+    #: the revisions certified against, where not each draft's latest (requirements/revisions.py)
+    revisions: tuple[Revision, ...] = ()
     #: checks of different lanes (draft and role) judged at once; 1: one after another
     parallel: int = 4
     check_timeout: float | None = None  # seconds each check may take; None: six request timeouts
@@ -131,6 +139,16 @@ class RunOptions:
     @property
     def check_deadline(self) -> float:
         return self.check_timeout if self.check_timeout is not None else self.timeout * 6
+
+    @property
+    def drafts(self) -> dict[str, str]:
+        """The revision certified of each draft the run certifies."""
+        chosen = {r.draft: r.name for r in self.revisions}
+        return {draft: chosen.get(draft, latest(draft).name) for draft in self.suites}
+
+    def catalogue(self) -> Catalogue:
+        """The requirements of the revisions the run certifies."""
+        return catalogue_of(self.revisions)
 
     @property
     def shared_deadline(self) -> float:
@@ -188,6 +206,8 @@ def _plain(value: Any) -> Any:
     """A field's value as JSON holds it."""
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, Revision):
+        return value.name
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, Selection | Baseline):
@@ -205,6 +225,8 @@ def _read(kind: Any, value: Any) -> Any:
     (kind,) = kinds
     if kind in (Selection, Baseline):
         return kind.from_recorded(value)
+    if typing.get_args(kind)[:1] == (Revision,):
+        return tuple(revision(name) for name in value)
     if typing.get_origin(kind) is tuple:
         return tuple(value)
     return kind(value)
@@ -279,6 +301,25 @@ def _header(raw: str | tuple[str, str]) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def _revisions(given: Sequence[str], suites: tuple[str, ...]) -> tuple[Revision, ...]:
+    """The revisions `given` names (shipped names, or folders of one), one a draft at most, each
+    of a draft the run certifies."""
+    try:
+        found = tuple(revision(g) for g in given)
+    except RevisionUnknown as error:
+        raise OptionsUnusable("revision", str(error), whole=True) from None
+    drafts = [r.draft for r in found]
+    twice = sorted({d for d in drafts if drafts.count(d) > 1})
+    if twice:
+        raise OptionsUnusable("revision", f"names two revisions of {', '.join(twice)}: give one")
+    outside = [r.name for r in found if r.draft not in suites]
+    if outside:
+        raise OptionsUnusable(
+            "revision", f"names {', '.join(outside)}, a draft this run does not certify"
+        )
+    return found
+
+
 def run_options(
     target: str,
     *,
@@ -300,6 +341,7 @@ def run_options(
     allow_http_loopback: bool = False,
     max_experimental_keys: int | None = None,
     strict: bool = False,
+    revisions: Sequence[str] = (),
     parallel: int = RunOptions.parallel,
     check_timeout: float | None = None,
     budget: float = DEFAULT_BUDGET,
@@ -341,6 +383,7 @@ def run_options(
         raise OptionsUnusable("binding", f"is one of {', '.join(BINDINGS)}, not {binding!r}")
     if scenarios and "sdsi" not in chosen:
         raise OptionsUnusable("scenario", "names SDSI scenarios: give --suite sdsi (or all)")
+    certified = _revisions(revisions, chosen)
     if binding == "a2a" and chosen != ("aci",):
         raise OptionsUnusable(
             "binding", "a2a certifies ACI invoked agents over A2A: give --suite aci"
@@ -383,6 +426,7 @@ def run_options(
         allow_http_loopback=allow_http_loopback,
         max_experimental_keys=max_experimental_keys,
         strict=strict,
+        revisions=certified,
         parallel=parallel,
         check_timeout=check_timeout,
         budget=budget,

@@ -42,6 +42,8 @@ from ..recording import FILES
 from ..report.model import utc_now
 from ..requirements import DRAFTS
 from ..requirements import catalogue_digest
+from ..requirements.revisions import Revision
+from ..requirements.revisions import revisions
 
 __all__ = [
     "BUNDLE",
@@ -125,6 +127,13 @@ def _subjects(report_dir: Path, recording: Path | None) -> list[dict[str, Any]]:
     return subjects
 
 
+def _revisions(drafts: dict[str, str]) -> tuple[Revision, ...]:
+    """The revisions a report names that the suite has (a folder's is read as its draft's
+    latest)."""
+    known = {r.name: r for found in revisions().values() for r in found}
+    return tuple(known[name] for name in drafts.values() if name in known)
+
+
 def statement_of(report_dir: Path, recording: Path | None = None) -> dict[str, Any]:
     """The in-toto Statement an attestation of `report_dir` (and of the `recording` of its run)
     signs."""
@@ -138,7 +147,7 @@ def statement_of(report_dir: Path, recording: Path | None = None) -> dict[str, A
         "predicate": {
             "attested": utc_now(),
             "suite_version": __version__,
-            "catalogue_sha256": catalogue_digest(),
+            "catalogue_sha256": catalogue_digest(_revisions(drafts)),
             "drafts": drafts,
             "report_tool_version": header.get("tool_version"),
             "target": header.get("target"),

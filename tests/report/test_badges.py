@@ -47,7 +47,7 @@ def test_one_badge_per_draft_with_its_level(tmp_path: Path) -> None:
         "badge-woa.svg",
     ]
     woa = ET.parse(tmp_path / "badge-woa.svg").getroot()
-    assert woa.get("aria-label") == "agent-conformance WoA: non-compliant"
+    assert woa.get("aria-label") == "agent-conformance WoA-00: non-compliant"  # its revision
     assert colour_of("non-compliant") in (tmp_path / "badge-woa.svg").read_text()
     assert "untested" in (tmp_path / "badge-aci.svg").read_text()
     assert FORMATS["badges"] is BadgeWriter

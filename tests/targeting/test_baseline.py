@@ -80,7 +80,7 @@ def test_a_listed_requirement_that_passes_is_a_stale_failure_on_every_surface(
     gate = report["summary"]["gate"]
     assert gate["kind"] == "stale-baseline" and gate["headline"].startswith("stale baseline")
     assert "the baseline lists 1 requirement(s) that now pass (WOA-4-VERSION-1)" in gate["reason"]
-    assert "WoA: stale baseline" in (reports / "badge-woa.svg").read_text()
+    assert "WoA-00: stale baseline" in (reports / "badge-woa.svg").read_text()
     assert (reports / "summary.md").read_text().startswith("## ❌ agent-conformance: **stale")
     junit = (reports / "junit.xml").read_text()
     assert 'name="WOA-4-VERSION-1"' in junit and "stale baseline entry" in junit

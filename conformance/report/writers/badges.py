@@ -45,10 +45,12 @@ class BadgeWriter:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.suites: tuple[str, ...] = ()
+        self.drafts: dict[str, str] = {}
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
             self.suites = event.header.suites
+            self.drafts = event.header.as_dict()["drafts"]
         elif isinstance(event, RunFinished):
             self.write(event.summary)
 
@@ -56,7 +58,10 @@ class BadgeWriter:
         drafts = told(summary).drafts
         for draft in self.suites:
             verdict = drafts.get(draft, "untested")
-            label = f"agent-conformance {_LABELS.get(draft, draft)}"
+            revision = self.drafts.get(draft, "").rsplit("-", 1)[-1]
+            label = f"agent-conformance {_LABELS.get(draft, draft)}" + (
+                f"-{revision}" if revision.isdigit() else ""
+            )
             write_whole(
                 self.directory / f"badge-{draft}.svg", badge_svg(label, verdict, colour_of(verdict))
             )

@@ -163,6 +163,7 @@ class JunitWriter(Collected):
             verdict = outcome.drafts.get(draft, summary.levels.get(draft, summary.level))
             for name, value in (
                 ("target", header.target),
+                ("revision", header.as_dict()["drafts"].get(draft, "")),
                 ("tool_version", header.tool_version),
                 ("compliance", verdict),
                 ("completion", summary.completion),

@@ -84,7 +84,8 @@ class MarkdownWriter(Collected):
                 else []
             ),
             (
-                f"Target {escaped(header.target)} · suites {', '.join(header.suites)} · binding"
+                f"Target {escaped(header.target)} · drafts"
+                f" {', '.join(header.as_dict()['drafts'].values())} · binding"
                 f" {escaped(header.binding)} · agent-conformance {header.tool_version} ·"
                 f" {header.started}"
             ),
