@@ -1,10 +1,11 @@
 """`interop`: implementations run against each other through the judging proxy, both sides judged.
 
-Four implementations, each a reference host served on loopback: the reference (and its WoA client
-command), the minimal conformer (and the minimal client), one whose ACI invoked agents and WoA
-client each break one MUST (named faults), and one whose SDSI server breaks one. Every pair a
-faulty role takes part in breaks, on that side and with that requirement; every other pair
-interoperates; the same matrix comes from threads and from a local Dask cluster.
+Seven implementations served on loopback: the reference (and its WoA client command), the minimal
+conformer (and the minimal client), the examples users copy (the FastAPI host, the README's WoA
+client), a host whose ACI invoked agents break one MUST, a WoA client that breaks one, and a host
+whose SDSI server breaks one (named faults). Every pair a faulty role takes part in breaks, on
+that side and with that requirement; every other pair interoperates; the same matrix comes from
+threads and from a local Dask cluster.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from conformance.cli import app
 from conformance.usecases.interop import Implementation
 from conformance.usecases.interop import interop_matrix
 from conformance.usecases.interop import read_manifest
+from examples import fastapi_host
+from mocks.serve import serve
 from mocks.serve import serve_host
 
 PLACEHOLDERS = "{document} {agent} {operation} {input} {cacert}"
 CLIENT = f"{sys.executable} -m mocks.woa_client {PLACEHOLDERS}"
+EXAMPLE_CLIENT = Path(__file__).resolve().parents[2] / "examples" / "woa_client.py"
 INVOKED_FAULT, CLIENT_FAULT, SERVER_FAULT = (
     "aci-5.2-item-state-per-item",
     "woa-5.1-input-conforms",
@@ -48,6 +52,7 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         serve_host(minimal=True) as minimal,
         serve_host(INVOKED_FAULT) as invoked,
         serve_host(SERVER_FAULT) as server,
+        serve(lambda _: fastapi_host.app) as fastapi,
     ):
         folder = tmp_path_factory.mktemp("interop")
         entries: list[dict[str, Any]] = [
@@ -69,6 +74,11 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 "client_command": f"WOA_CLIENT_FAULT={CLIENT_FAULT} {CLIENT}",
             },
             {"name": "broken-sdsi", "host": server.url, "cacert": str(server.cacert)},
+            {"name": "fastapi-example", "host": fastapi.url, "cacert": str(fastapi.cacert)},
+            {
+                "name": "example-client",
+                "client_command": f"{sys.executable} {EXAMPLE_CLIENT} {PLACEHOLDERS}",
+            },
         ]
         path = folder / "manifest.json"
         path.write_text(json.dumps({"implementations": entries}))
