@@ -9,8 +9,6 @@ run, and a screenshot is taken. In CI (CI=true) a missing browser is a failure; 
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -28,23 +26,15 @@ from conformance.report.model import Exchange
 from conformance.report.writers import HtmlWriter
 from conformance.targeting import run_options
 from mocks.serve import serve_host
+from tests.browser import chromium
+from tests.browser import require_browser
 from tests.checks.mutants import Collect
 
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 INJECTED = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
-if not (CHROMIUM and CHROMEDRIVER):
-    if os.environ.get("CI"):
-        raise RuntimeError(
-            "CI installs Debian's chromium and chromium-driver (.ci/run); they are missing"
-        )
-    pytest.skip(
-        "Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
-        allow_module_level=True,
-    )
+require_browser()
 
 from selenium import webdriver  # noqa: E402  (only once the browser is known to be there)
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -91,28 +81,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,900",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.mark.timeout(300)
