@@ -12,8 +12,8 @@ from rich.table import Table
 from ..checks import CHECKS
 from ..checks import load_drafts
 from ..requirements import Requirement
+from ..requirements import catalogue_of
 from ..requirements.revisions import RevisionUnknown
-from ..requirements.revisions import catalogue_of
 from ..requirements.revisions import diff as revision_diff
 from ..requirements.revisions import revision as known_revision
 from ..requirements.revisions import revisions as known_revisions

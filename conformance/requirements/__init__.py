@@ -21,7 +21,16 @@ from .revisions import BASES
 from .revisions import Revision
 from .revisions import latest
 
-__all__ = ["DRAFTS", "LEVELS", "Catalogue", "Quote", "Requirement", "catalogue", "catalogue_digest"]
+__all__ = [
+    "DRAFTS",
+    "LEVELS",
+    "Catalogue",
+    "Quote",
+    "Requirement",
+    "catalogue",
+    "catalogue_digest",
+    "catalogue_of",
+]
 
 Draft = Literal["sdsi", "woa", "aci"]
 Level = Literal["MUST", "SHOULD", "MAY"]
@@ -146,9 +155,20 @@ def raw_entries(draft: str) -> list[dict[str, object]]:
 @cache
 def catalogue() -> Catalogue:
     """The whole catalogue, each draft at its latest revision (loaded once)."""
-    from .revisions import catalogue_of
-
     return catalogue_of(())
+
+
+@cache
+def catalogue_of(chosen: tuple[Revision, ...]) -> Catalogue:
+    """The catalogue of the `chosen` revisions, and of the latest for every other draft."""
+    picked = {r.draft: r for r in chosen}
+    return Catalogue(
+        [
+            _entry(draft, entry, picked.get(draft, latest(draft)).name)
+            for draft in BASES
+            for entry in picked.get(draft, latest(draft)).entries()
+        ]
+    )
 
 
 @cache
@@ -157,8 +177,6 @@ def catalogue_digest(revisions: tuple[Revision, ...] = ()) -> str:
     quoting what), each draft at its latest revision or at those given, over its canonical JSON
     (RFC 8785): recordings and attestations name the catalogue they were judged by."""
     import rfc8785
-
-    from .revisions import catalogue_of
 
     entries: list[Any] = [r.as_dict() for r in catalogue_of(revisions)]
     return hashlib.sha256(rfc8785.dumps(entries)).hexdigest()

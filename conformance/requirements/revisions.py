@@ -23,22 +23,9 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING
 from typing import Any
 
-if TYPE_CHECKING:
-    from . import Catalogue
-
-__all__ = [
-    "Diff",
-    "Revision",
-    "RevisionUnknown",
-    "catalogue_of",
-    "diff",
-    "latest",
-    "revision",
-    "revisions",
-]
+__all__ = ["Diff", "Revision", "RevisionUnknown", "diff", "latest", "revision", "revisions"]
 
 #: Each draft's name without its revision number.
 BASES = {
@@ -140,22 +127,6 @@ def revision(given: str) -> Revision:
             " folder of its text and catalogue instead"
         )
     return known[given]
-
-
-@cache
-def catalogue_of(chosen: tuple[Revision, ...]) -> Catalogue:
-    """The catalogue of the `chosen` revisions, and of the latest for every other draft."""
-    from . import Catalogue
-    from . import _entry
-
-    picked = {r.draft: r for r in chosen}
-    return Catalogue(
-        [
-            _entry(draft, entry, picked.get(draft, latest(draft)).name)
-            for draft in BASES
-            for entry in picked.get(draft, latest(draft)).entries()
-        ]
-    )
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,9 @@ from ..bindings.observed import Traffic
 from ..recording import Replay
 from ..report.redaction import public
 from ..requirements import Catalogue
+from ..requirements import catalogue_of
 from ..requirements.revisions import Revision
 from ..requirements.revisions import RevisionUnknown
-from ..requirements.revisions import catalogue_of
 from ..requirements.revisions import latest
 from ..requirements.revisions import revision
 from .baseline import Baseline

@@ -35,6 +35,8 @@ INVOKED_FAULT, CLIENT_FAULT, SERVER_FAULT = (
     "woa-5.1-input-conforms",
     "sdsi-4.1-keys-required",
 )
+#: what the manifest gives that never reaches anything the suite writes
+SECRETS = ("s3cret-interop-bearer", "t0ken-interop-variable")
 #: implementation -> (its faulty role, the requirement it breaks there)
 BROKEN = {
     "broken-invoked": [("aci-invoked", "ACI-5.2-ITEM-STATE-PER-ITEM")],
@@ -61,12 +63,13 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 "host": reference.url,
                 "cacert": str(reference.cacert),
                 "client_command": CLIENT,
+                "headers": [f"Authorization: Bearer {SECRETS[0]}"],
             },
             {
                 "name": "minimal",
                 "host": minimal.url,
                 "cacert": str(minimal.cacert),
-                "client_command": f"WOA_CLIENT_MINIMAL=1 {CLIENT}",
+                "client_command": f"API_TOKEN={SECRETS[1]} WOA_CLIENT_MINIMAL=1 {CLIENT}",
             },
             {"name": "broken-invoked", "host": invoked.url, "cacert": str(invoked.cacert)},
             {
@@ -144,6 +147,11 @@ def test_the_matrix_breaks_exactly_where_a_faulty_role_takes_part(
         assert f"]({cell['folder']}/)" in markdown
     working = sum(c["outcome"] == "interoperates" for c in cells)
     assert f"{working} of {len(cells)} pairs interoperate" in result.output
+    # a credential of the manifest reaches no file written and nothing printed
+    for secret in SECRETS:
+        assert secret not in result.output
+        for written in tmp_path.rglob("*"):
+            assert not written.is_file() or secret.encode() not in written.read_bytes(), written
 
 
 @pytest.mark.timeout(300)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from dataclasses import dataclass
-from dataclasses import field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -15,86 +13,23 @@ from typing import Any
 
 import jinja2
 
-from ...requirements import Requirement
 from ...requirements import catalogue
 from ..compare import Column
 from ..compare import ReportUnreadable
 from ..compare import load_matrix
 from .status import status_markdown
 from .status import status_xml
+from .views import DraftView
+from .views import Implementation
+from .views import Row
 
-__all__ = ["DraftView", "Implementation", "Row", "SiteUnbuildable", "build_site", "gathered"]
+__all__ = ["SiteUnbuildable", "build_site", "gathered"]
 
-PASSING, FAILING = {"pass"}, {"fail", "error"}
 _LEVELS = {"MUST": 0, "SHOULD": 1, "MAY": 2}
 
 
 class SiteUnbuildable(ValueError):
     """The site cannot be built from what was given (its message says why)."""
-
-
-@dataclass(frozen=True)
-class Implementation:
-    """One report: one implementation's certification."""
-
-    #: its name in the interop manifest, else its target
-    label: str
-    target: str
-    slug: str
-    verdict: str
-    tool_version: str
-    started: str
-    drafts: dict[str, str]
-    statuses: dict[str, str]
-    report_html: Path | None
-
-    def status(self, requirement: str) -> str:
-        return self.statuses.get(requirement, "untested")
-
-
-@dataclass(frozen=True)
-class Row:
-    requirement: Requirement
-    statuses: tuple[str, ...]
-
-    @property
-    def passing(self) -> int:
-        return sum(s in PASSING for s in self.statuses)
-
-    @property
-    def failing(self) -> int:
-        return sum(s in FAILING for s in self.statuses)
-
-    @property
-    def untested(self) -> int:
-        return len(self.statuses) - self.passing - self.failing
-
-
-@dataclass(frozen=True)
-class DraftView:
-    """One draft at one revision: the implementations whose reports name that revision."""
-
-    draft: str
-    revision: str
-    implementations: tuple[Implementation, ...]
-    rows: tuple[Row, ...]
-    cells: tuple[dict[str, Any], ...] = field(default=())
-
-    @property
-    def thin(self) -> list[Row]:
-        """Requirements fewer than two implementations pass (MUST first)."""
-        return [r for r in self.rows if r.passing < 2]
-
-    @property
-    def unimplemented(self) -> list[Row]:
-        """Requirements some implementation was judged on and none passes."""
-        return [r for r in self.rows if r.passing == 0 and r.failing > 0]
-
-    @property
-    def unjudged(self) -> list[Row]:
-        """Requirements no report judged (no check reaches them, or none of the implementations
-        exercised them)."""
-        return [r for r in self.rows if r.passing == 0 and r.failing == 0]
 
 
 def _slug(label: str, taken: set[str]) -> str:

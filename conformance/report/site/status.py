@@ -7,11 +7,9 @@ Markdown (for kramdown-rfc and plain drafts) and as an xml2rfc v3 <section>."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .build import DraftView
-    from .build import Implementation
+from .views import DraftView
+from .views import Implementation
 
 __all__ = ["status_markdown", "status_xml"]
 

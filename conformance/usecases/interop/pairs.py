@@ -38,6 +38,7 @@ from ...bindings.http import tls_context
 from ...bindings.observed import Traffic
 from ...bindings.reply import operation_names
 from ...bindings.sdsi import sdsi_agents
+from ...report.redaction import Redaction
 from ...requirements import catalogue
 from .manifest import Implementation
 
@@ -294,15 +295,25 @@ def _broken(results: list[Any], pair: Pair, of_client: bool) -> list[dict[str, s
 
 
 async def _judged(
-    upstream: str, draft: str, traffic: Traffic, folder: Path, about: dict[str, Any], roles: Any
+    side: Implementation,
+    draft: str,
+    traffic: Traffic,
+    folder: Path,
+    about: dict[str, Any],
+    roles: Any,
 ) -> list[Any]:
+    """The results of `traffic` judged as a run that watches `side` (its headers' values kept
+    out of the reports, as `run` keeps them)."""
     from ...engine.runner import run
     from ...report import Collect
     from ...report.writers import writers_for
     from ...targeting import run_options
 
+    assert side.host is not None
     collect = Collect()
-    options = run_options(upstream, suites=(draft,), roles=roles, seed=0, observed=traffic)
+    options = run_options(
+        side.host, suites=(draft,), roles=roles, headers=side.headers, seed=0, observed=traffic
+    )
     await run(options, [collect, *writers_for(folder)], about=about)
     return collect.results
 
@@ -327,14 +338,14 @@ async def _interoperate(pair: Pair, folder: Path, timeout: float) -> dict[str, A
         unfinished = f"{pair.client.name} sent {pair.server.name}'s agents nothing"
     about = {"interop": {"client": pair.client.name, "server": pair.server.name, "draft": draft}}
     results = _broken(
-        await _judged(pair.server.host, draft, to_server, folder / "server-side", about, ROLES),
+        await _judged(pair.server, draft, to_server, folder / "server-side", about, ROLES),
         pair,
         of_client=False,
     )
     if to_client.exchanges:
         assert pair.client.host is not None
         judged = await _judged(
-            pair.client.host, draft, to_client, folder / "client-side", about, DEFAULT_ROLES
+            pair.client, draft, to_client, folder / "client-side", about, DEFAULT_ROLES
         )
         results += _broken(judged, pair, of_client=True)
     outcome = "interoperates" if unfinished is None and not results else "broke"
@@ -356,5 +367,8 @@ def interoperate(pair: Pair, out: str, timeout: float = 30.0) -> dict[str, Any]:
         cell |= asyncio.run(_interoperate(pair, folder, timeout))
     except Exception as error:  # one pair's trouble is its cell, never the matrix's end
         cell |= {"outcome": "could-not-run", "broke": [], "why": f"{type(error).__name__}: {error}"}
+    for side in (pair.client, pair.server):  # a credential of either never reaches the matrix
+        hidden = Redaction.of(side.host or "", _headers(side).items(), command=side.client_command)
+        cell["why"] = hidden.text(cell["why"])
     (folder / "cell.json").write_text(json.dumps(cell, indent=2) + "\n", encoding="utf-8")
     return cell
