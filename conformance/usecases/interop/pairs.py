@@ -203,10 +203,11 @@ async def _woa_client(pair: Pair, proxy: str, authority: Path, timeout: float) -
     from ...driver.command import CommandDriver
     from ...driver.command import Request
 
-    assert pair.client.client_command is not None
-    document = await woa_document(proxy, Implementation("proxy", cacert=str(authority)), timeout)
+    assert pair.client.client_command is not None and pair.server.host is not None
+    # read from B itself: a read through the proxy would stand in its traffic as A's
+    document = await woa_document(pair.server.host, pair.server, timeout)
     if document is None:
-        return f"{pair.server.name}'s WoA document could not be read through the proxy"
+        return f"{pair.server.name}'s WoA document could not be read"
     calls = _callable_agents(document)
     if not calls:
         return f"{pair.server.name} offers no agent the suite can make an input for"
