@@ -38,6 +38,8 @@ from ...bindings.http import tls_context
 from ...bindings.observed import Traffic
 from ...bindings.reply import operation_names
 from ...bindings.sdsi import sdsi_agents
+from ...checks.sdsi.client import UTTERANCES
+from ...harness.aci_spies import QUERIES
 from ...report.redaction import Redaction
 from ...requirements import catalogue
 from .manifest import Implementation
@@ -46,14 +48,10 @@ __all__ = ["PAIRINGS", "Pair", "Pairing", "interoperate", "roles_of", "woa_docum
 
 #: How many of B's agents A's WoA client is asked to call.
 WOA_CALLS = 3
-#: What the suite asks of an ACI master and of an SDSI client (the drafts' own examples).
-TOUR = (
-    "Plan a three-day trip to Beijing next week: book a hotel and a flight, and check the weather."
-)
-FLIGHT = (
-    "Book me a flight from Beijing to Shanghai next Monday, business class, and I prefer a window"
-    " seat."
-)
+#: What the suite asks of an ACI master and of an SDSI client: the drafts' own examples, as the
+#: master and client checks ask them.
+TOUR = QUERIES["tour"]
+FLIGHT = UTTERANCES["flight_booking"]
 
 
 @dataclass(frozen=True)
