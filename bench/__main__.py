@@ -1,7 +1,6 @@
 """Benchmarks: what a certification costs against its floor, measured side by side.
 
-    python -m bench [--repeat 5] [--suite all] [--requests 2000] [--agents 80000] [--examples 100]
-                  [--tck DIR]
+    python -m bench [--repeat N] [--suite all] [--requests N] [--agents N] [--examples N] [--tck D]
 
 Every figure is min, median and max over `--repeat` samples, the samples of the things compared
 taken in turn (run, floor, run, floor ...) so that the machine's load falls on both alike, and the

@@ -13,7 +13,7 @@ def test_bench_prints_every_figure() -> None:
     done = subprocess.run(
         [
             *(sys.executable, "-m", "bench", "--repeat", "1", "--suite", "woa"),
-            *("--requests", "200", "--agents", "2000", "--examples", "3"),
+            *("--requests", "200", "--agents", "2000", "--examples", "1"),
         ],
         cwd=ROOT,
         capture_output=True,

@@ -3,11 +3,12 @@
 The suite ships the revision of each draft its checks read (`<draft>.json` beside this file, the
 text in `drafts/`). Any other revision is data alone, a folder named after it:
 
-    revisions/draft-gaikwad-woa-01/        (in this package: listed, and the latest is the default)
-        catalogue.json                     the requirements, as <draft>.json (catalogue.schema.json)
-        draft-gaikwad-woa-01.txt           its text (.txt, or the xml2rfc v3 .xml)
+    revisions/draft-gaikwad-woa-01/
+        catalogue.json              its requirements, as <draft>.json (catalogue.schema.json)
+        draft-gaikwad-woa-01.txt    its text (.txt, or the xml2rfc v3 .xml)
 
-or the same folder anywhere, given to `run --revision PATH` (a draft's working copy, say). A
+in this package (the suite then lists it, and the newest revision is the default), or anywhere,
+given to `run --revision PATH` (a draft's working copy, say). A
 requirement keeps its ID across revisions while its sentence survives; `requirements --diff A B`
 lists the requirements added, removed and changed (level, section, sentence, role) between two.
 A revision whose text is not at hand is not listed: none is invented.
