@@ -85,9 +85,10 @@ def _in_folder(folder: Traversable) -> Revision:
 
 
 @cache
-def revisions() -> dict[str, tuple[Revision, ...]]:
-    """Every revision the suite ships, per draft, oldest first."""
-    here = resources.files(__package__)
+def revisions(folder: Traversable | None = None) -> dict[str, tuple[Revision, ...]]:
+    """Every revision the suite ships (or a copy of its requirements' `folder` holds), per draft,
+    oldest first."""
+    here = folder if folder is not None else resources.files(__package__)
     found = [
         Revision(
             draft,

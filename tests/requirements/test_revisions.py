@@ -125,9 +125,15 @@ def test_one_host_against_two_revisions_differs_where_the_requirements_do(
 
 
 def test_a_revision_is_data_its_folder_alone(folder: Path, tmp_path: Path) -> None:
-    """A folder with the text and the catalogue is a revision wherever it stands: the package's
-    revisions/ is one such place (it then lists it, the latest the default), --revision PATH
-    another. What a folder lacks is named."""
+    """A folder with the text and the catalogue is a revision wherever it stands: in the
+    package's revisions/ (shown on a copy of the package's data: the suite lists it, and the
+    newest is the default), or given as --revision PATH. What a folder lacks is named."""
+    package = tmp_path / "requirements"
+    shutil.copytree(resources.files("conformance.requirements"), package)  # type: ignore[arg-type]
+    shutil.copytree(folder, package / "revisions" / FAKE)
+    listed = revisions(package)
+    assert [r.name for r in listed["woa"]] == [DRAFTS["woa"], FAKE]
+    assert [r.name for r in listed["aci"]] == [DRAFTS["aci"]]
     copy = tmp_path / FAKE
     shutil.copytree(folder, copy)
     assert revision(str(copy)).entries() == revision(str(folder)).entries()
