@@ -178,6 +178,7 @@ def test_the_same_matrix_on_a_dask_cluster(manifest: Path, tmp_path: Path) -> No
         ([{"name": "a"}], "a has neither a host nor a client_command"),
         ([{"name": "a", "host": "ftp://a.test"}], "is not an http(s) origin"),
         ([{"host": "https://a.test"}], "implementation 1 has no name"),
+        ([{"name": "a b", "host": "https://a.test"}], "holds other than letters"),
         ([], "no list of implementations"),
     ],
 )

@@ -18,6 +18,7 @@ request to the host carries.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ class Implementation:
     headers: tuple[str, ...] = ()
 
 
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 #: What an implementation's entry may hold, and the type of each.
 FIELDS: dict[str, type] = {
     "name": str,
@@ -67,6 +69,11 @@ def _implementation(entry: Any, n: int, folder: Path) -> Implementation:
     name = entry.get("name", "").strip()
     if not name:
         raise ManifestUnusable(f"{where} has no name")
+    if not _NAME.fullmatch(name):
+        raise ManifestUnusable(
+            f"{where}: name {name!r} holds other than letters, digits, '.', '_' and '-' (it names"
+            " the pairs' folders)"
+        )
     host = entry.get("host")
     if host is not None and (
         urlsplit(host).scheme not in ("https", "http") or not urlsplit(host).hostname
