@@ -51,6 +51,23 @@ def test_an_in_process_app_gets_one_item_per_requirement(
     )
 
 
+def test_the_items_are_the_requirements_of_the_revision_given(pytester: pytest.Pytester) -> None:
+    """--agent-revision: an app whose woa_version breaks -00's WOA-4-VERSION-1 passes a revision
+    that drops that sentence, and the items are that revision's requirements (tests/requirements/
+    revision.py makes it)."""
+    from tests.requirements.revision import ADDED
+    from tests.requirements.revision import made_revision
+
+    folder = made_revision(pytester.path)
+    pytester.makepyfile(agent_app=APP.format(fault=', "woa-4-version-1"'))
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, "--agent-revision", str(folder), "-v")
+    outcomes = _outcomes(result)
+    assert "failed" not in outcomes, result.stdout.str()
+    assert sum(outcomes.values()) == len(catalogue().for_draft("woa"))  # one out, one in
+    result.stdout.fnmatch_lines([f"agent-conformance/woa/*::{ADDED} SKIPPED*"])
+    assert "WOA-4-VERSION-1" not in result.stdout.str()
+
+
 @pytest.mark.timeout(300)
 def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
     pytester: pytest.Pytester,

@@ -28,30 +28,16 @@ from conformance.requirements.revisions import revisions
 from conformance.targeting import OptionsUnusable
 from conformance.targeting import run_options
 from mocks.serve import serve_host
-
-FAKE = "draft-gaikwad-woa-99"
-REMOVED, CHANGED, ADDED = "WOA-4-VERSION-1", "WOA-7-CACHING-HEADERS", "WOA-4-REVISION-NOTE"
+from tests.requirements.revision import ADDED
+from tests.requirements.revision import CHANGED
+from tests.requirements.revision import FAKE
+from tests.requirements.revision import REMOVED
+from tests.requirements.revision import made_revision
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A revision's folder: its text (WoA -00's, less the woa_version sentence) and its
-    catalogue."""
-    here = resources.files("conformance.requirements")
-    made = tmp_path_factory.mktemp("revisions") / FAKE
-    made.mkdir()
-    text = (here / "drafts" / f"{DRAFTS['woa']}.txt").read_text(encoding="utf-8")
-    (made / f"{FAKE}.txt").write_text(
-        text.replace('For this specification the value MUST be the string "1".', "")
-    )
-    entries: list[dict[str, Any]] = json.loads((here / "woa.json").read_text(encoding="utf-8"))
-    kept = [e for e in entries if e["id"] != REMOVED]
-    changed = next(e for e in kept if e["id"] == CHANGED)
-    assert changed["level"] == "SHOULD"
-    changed["level"] = "MUST"
-    kept.append({**kept[0], "id": ADDED, "quote": "A sentence only this revision has."})
-    (made / "catalogue.json").write_text(json.dumps(kept))
-    return made
+    return made_revision(tmp_path_factory.mktemp("revisions"))
 
 
 def test_the_suite_lists_only_the_revisions_it_has_the_text_of() -> None:

@@ -209,8 +209,15 @@ def test_a_toml_manifest_reads_as_its_json(tmp_path: Path) -> None:
 
 
 def test_no_pair_to_make_exits_2_naming_the_roles_found(tmp_path: Path) -> None:
+    """A host that cannot be read plays no role, and says why."""
     path = tmp_path / "manifest.json"
-    path.write_text(json.dumps({"implementations": [{"name": "only", "client_command": "x"}]}))
-    result = CliRunner().invoke(app, ["interop", str(path), "--report-dir", str(tmp_path / "r")])
+    gone = {"name": "gone", "host": "https://127.0.0.1:9"}
+    only = {"name": "only", "client_command": "x"}
+    path.write_text(json.dumps({"implementations": [only, gone]}))
+    result = CliRunner().invoke(
+        app, ["interop", str(path), "--report-dir", str(tmp_path / "r"), "--timeout", "2"]
+    )
     assert result.exit_code == 2
     assert "no pair can be made" in result.output and "only woa-client" in result.output
+    assert "gone: no WoA document could be read at https://127.0.0.1:9" in result.output
+    assert "gone none" in result.output
