@@ -13,7 +13,11 @@ from typing import Any
 
 import jinja2
 
+from ...requirements import Catalogue
 from ...requirements import catalogue
+from ...requirements import catalogue_of
+from ...requirements.revisions import RevisionUnknown
+from ...requirements.revisions import revision as known_revision
 from ..compare import Column
 from ..compare import ReportUnreadable
 from ..compare import load_matrix
@@ -59,6 +63,15 @@ def _implementation(column: Column, names: dict[str, str], taken: set[str]) -> I
     )
 
 
+def _catalogue_of(name: str) -> Catalogue:
+    """The requirements of the revision `name`, when the suite has it; else its draft's latest
+    (a revision certified from a folder: its requirements are matched by ID)."""
+    try:
+        return catalogue_of((known_revision(name),))
+    except RevisionUnknown:
+        return catalogue()
+
+
 def gathered(reports: list[Path], interop: dict[str, Any] | None) -> list[DraftView]:
     """Per draft and revision the reports name, in the catalogue's order of drafts."""
     try:
@@ -75,11 +88,11 @@ def gathered(reports: list[Path], interop: dict[str, Any] | None) -> list[DraftV
     views = []
     for draft in ("sdsi", "woa", "aci"):
         revisions = sorted({i.drafts[draft] for i in implementations if draft in i.drafts})
-        requirements = sorted(
-            (r for r in catalogue() if r.draft == draft),
-            key=lambda r: (_LEVELS[str(r.level)], r.id),
-        )
         for revision in revisions:
+            requirements = sorted(
+                _catalogue_of(revision).for_draft(draft),
+                key=lambda r: (_LEVELS[str(r.level)], r.id),
+            )
             mine = tuple(i for i in implementations if i.drafts.get(draft) == revision)
             rows = tuple(Row(r, tuple(i.status(r.id) for i in mine)) for r in requirements)
             cells = tuple(c for c in (interop or {}).get("pairs", []) if c.get("draft") == draft)
