@@ -82,14 +82,17 @@ def interop(
             markup=False,
         )
 
-    matrix = interop_matrix(
-        implementations,
-        report_dir,
-        jobs=jobs,
-        scheduler=scheduler,
-        timeout=timeout,
-        progress=finished,
-    )
+    try:
+        matrix = interop_matrix(
+            implementations,
+            report_dir,
+            jobs=jobs,
+            scheduler=scheduler,
+            timeout=timeout,
+            progress=finished,
+        )
+    except OSError as error:  # a full disk, a folder that cannot be made
+        fail_usage(f"cannot write the matrix to {report_dir}: {error}")
     for name, found in matrix["implementations"].items():
         if found["problem"]:
             console.print(f"{name}: {found['problem']}", markup=False)

@@ -61,6 +61,8 @@ def report_site(
         views = build_site(found, output, interop)
     except SiteUnbuildable as error:
         fail_usage(str(error))
+    except OSError as error:  # a full disk, a folder that cannot be made
+        fail_usage(f"cannot write the site to {output}: {error}")
     for view in views:
         console.print(
             f"{view.revision}: {len(view.implementations)} implementations,"

@@ -22,10 +22,6 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from collections.abc import Coroutine
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +31,9 @@ from ..report.redaction import plain
 from ..report.redaction import public
 from ..targeting.declared import GIVEN
 from ..targeting.declared import keyword_of
-from .dask import on_dask
+from .spread import in_threads
+from .spread import on_dask
+from .spread import until
 
 __all__ = ["TargetSpec", "certify_one", "fleet_results", "read_targets", "slug"]
 
@@ -118,18 +116,6 @@ def _unjudged(spec: TargetSpec, folder: Path, code: int, problem: str) -> dict[s
     }
 
 
-async def _until(work: Coroutine[Any, Any, T], stop: threading.Event | None) -> T:
-    """`work`, cancelled (a run then finishes as interrupted, its reports written) once `stop` is
-    set."""
-    task = asyncio.ensure_future(work)
-    while stop is not None and not task.done():
-        await asyncio.wait({task}, timeout=0.1)
-        if stop.is_set():
-            task.cancel()
-            break
-    return await task
-
-
 def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None) -> dict[str, Any]:
     """Certify one target into out/<slug>/ (a complete earlier report is kept); its verdict.
     Never raises. `stop`, once set (a signal), cuts the run short."""
@@ -153,7 +139,7 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
         }
     try:
         options = run_options(spec.target, **dict(spec.options))
-        summary = asyncio.run(_until(run(options, writers_for(folder)), stop))
+        summary = asyncio.run(until(run(options, writers_for(folder)), stop))
     except OptionsUnusable as error:
         return _unjudged(spec, folder, 2, str(error))
     except TargetUnreachable as error:
@@ -167,19 +153,6 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
         "verdict": told(summary).headline,
         "exit_code": told(summary).code,
     }
-
-
-def _local(specs: list[TargetSpec], out: Path, jobs: int) -> Iterator[dict[str, Any]]:
-    stop = threading.Event()
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="fleet") as pool:
-        futures = [pool.submit(certify_one, spec, str(out), stop) for spec in specs]
-        try:
-            for done in as_completed(futures):
-                yield done.result()
-        except BaseException:  # a signal: the runs under way finish as interrupted, none starts
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
 
 
 def fleet_results(
@@ -199,7 +172,7 @@ def fleet_results(
             scheduler, certify_one, specs, lambda spec: f"certify-{slug(spec.target)}", str(out)
         )
         if scheduler
-        else _local(specs, out, jobs)
+        else in_threads(certify_one, specs, jobs, str(out))
     )
     for row in running:
         rows[row["target"]] = row

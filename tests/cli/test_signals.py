@@ -146,21 +146,27 @@ def test_a_signal_once_the_reports_are_written_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize(
-    ("command", "moment"), [("mutate", 1.5), ("mutate", 4), ("fleet", 4)], ids=str
+    ("command", "moment"), [("mutate", 1.5), ("mutate", 4), ("fleet", 4), ("interop", 4)], ids=str
 )
 def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str, moment: float) -> None:
-    """Interrupted, `mutate` and `fleet` end at once with one line (a fleet's runs under way
-    finish as interrupted, their reports written), never silence or a traceback. At 1.5 s mutate
-    is starting or recording its baselines, a run that finishes itself as interrupted: it went on
-    to judge every mutant and exit 0 (seen under load)."""
+    """Interrupted, `mutate`, `fleet` and `interop` end at once with one line (a fleet's runs
+    under way finish as interrupted, their reports written; an interop pair's client command is
+    killed), never silence or a traceback. At 1.5 s mutate is starting or recording its
+    baselines, a run that finishes itself as interrupted: it went on to judge every mutant and
+    exit 0 (seen under load)."""
     with HOSTILE["slow-invocations"].serve() as url:
         targets = tmp_path / "targets.json"
         targets.write_text(json.dumps([{"target": url, "allow_http_loopback": True}]))
-        arguments = (
-            ["mutate", "--suite", "woa"]
-            if command == "mutate"
-            else ["fleet", "--targets", str(targets)]
+        manifest = tmp_path / "manifest.json"
+        hanging = {"name": "hanging", "client_command": "sleep 60 # {document}"}
+        manifest.write_text(
+            json.dumps({"implementations": [{"name": "slow", "host": url}, hanging]})
         )
+        arguments = {
+            "mutate": ["mutate", "--suite", "woa"],
+            "fleet": ["fleet", "--targets", str(targets)],
+            "interop": ["interop", str(manifest)],
+        }[command]
         started = time.monotonic()
         done = _interrupt(arguments, _after(moment), signal.SIGINT, tmp_path / "reports")
     assert time.monotonic() - started < 30

@@ -235,3 +235,12 @@ def test_in_a_browser_every_link_resolves_and_the_keyboard_reaches_everything(
             shot = tmp_path / f"site-{name}.png"
             browser.get((root / "index.html").as_uri())
             assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
+
+
+def test_a_folder_it_cannot_write_is_one_line_and_exit_2(site: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    result = CliRunner().invoke(
+        app, ["report-site", str(site / "fleet"), "--output", str(tmp_path / "file" / "site")]
+    )
+    assert result.exit_code == 2 and "cannot write the site to" in result.output
+    assert "Traceback" not in result.output

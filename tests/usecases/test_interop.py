@@ -221,3 +221,30 @@ def test_no_pair_to_make_exits_2_naming_the_roles_found(tmp_path: Path) -> None:
     assert "no pair can be made" in result.output and "only woa-client" in result.output
     assert "gone: no WoA document could be read at https://127.0.0.1:9" in result.output
     assert "gone none" in result.output
+
+
+def test_a_pair_interoperates_only_when_a_must_was_judged_and_none_broke() -> None:
+    from conformance.report import Result
+    from conformance.report import Status
+    from conformance.requirements import catalogue
+    from conformance.usecases.interop.pairs import cell_of
+
+    must = catalogue()["WOA-4-VERSION-1"]
+    passed = Result.of(must, Status.PASS, "")
+    skipped = Result.of(must, Status.SKIP, "not shown")
+    broke = [{"side": "b", "requirement": must.id, "status": "fail"}]
+    assert cell_of(None, [], [passed])["outcome"] == "interoperates"
+    assert cell_of(None, [], [skipped])["outcome"] == "could-not-run"  # nothing judged
+    assert cell_of(None, [], [])["outcome"] == "could-not-run"
+    assert cell_of(None, broke, [passed]) == {"outcome": "broke", "broke": broke, "why": ""}
+    assert cell_of("b answered 500", [], [passed])["outcome"] == "broke"
+
+
+def test_a_folder_it_cannot_write_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({"implementations": [{"name": "only", "client_command": "x"}]}))
+    result = CliRunner().invoke(
+        app, ["interop", str(path), "--report-dir", str(tmp_path / "file" / "r")]
+    )
+    assert result.exit_code == 2 and "cannot write the matrix to" in result.output

@@ -12,14 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any
 
 from ...report.redaction import public
-from ..dask import on_dask
+from ..spread import in_threads
+from ..spread import on_dask
 from .manifest import Implementation
 from .pairs import PAIRINGS
 from .pairs import Pair
@@ -72,17 +70,6 @@ def planned(implementations: list[Implementation], roles: dict[str, dict[str, An
         for b in implementations
         if b is not a and pairing.server in plays[b.name]
     ]
-
-
-def _local(pairs: list[Pair], out: Path, jobs: int, timeout: float) -> Iterator[dict[str, Any]]:
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="interop") as pool:
-        futures = [pool.submit(interoperate, pair, str(out), timeout) for pair in pairs]
-        try:
-            for done in as_completed(futures):
-                yield done.result()
-        except BaseException:  # a signal: no pair starts, those under way finish
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
 
 
 def _markdown(found: dict[str, dict[str, Any]], cells: list[dict[str, Any]]) -> str:
@@ -140,7 +127,7 @@ def interop_matrix(
             scheduler, interoperate, pairs, lambda pair: f"interop-{pair.slug}", str(out), timeout
         )
         if scheduler
-        else _local(pairs, out, jobs, timeout)
+        else in_threads(interoperate, pairs, jobs, str(out), timeout)
     )
     for cell in running:
         cells[cell["folder"]] = cell

@@ -24,6 +24,7 @@ import json
 import re
 import ssl
 import tempfile
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -34,7 +35,12 @@ import httpx
 
 from ...bindings.aci import aci_agents
 from ...bindings.aci import role_of
+from ...bindings.http import ExchangeFailed
+from ...bindings.http import HttpClient
+from ...bindings.http import Unreachable
 from ...bindings.http import tls_context
+from ...bindings.jsonparse import NotJson
+from ...bindings.jsonparse import parse_json
 from ...bindings.observed import Traffic
 from ...bindings.reply import operation_names
 from ...bindings.sdsi import sdsi_agents
@@ -42,9 +48,10 @@ from ...checks.sdsi.client import UTTERANCES
 from ...harness.aci_spies import QUERIES
 from ...report.redaction import Redaction
 from ...requirements import catalogue
+from ..spread import until
 from .manifest import Implementation
 
-__all__ = ["PAIRINGS", "Pair", "Pairing", "interoperate", "roles_of", "woa_document"]
+__all__ = ["PAIRINGS", "Pair", "Pairing", "cell_of", "interoperate", "roles_of", "woa_document"]
 
 #: How many of B's agents A's WoA client is asked to call.
 WOA_CALLS = 3
@@ -158,17 +165,16 @@ async def _proxy(
 
 
 async def woa_document(url: str, implementation: Implementation, timeout: float) -> Any:
-    """The WoA document at `url`, or None."""
-    async with httpx.AsyncClient(
-        verify=_verify(implementation.cacert),
-        headers=_headers(implementation),
-        timeout=timeout,
-        trust_env=False,
+    """The WoA document at `url`, or None (read by the suite's client: within `timeout` seconds
+    in all, its body capped)."""
+    cacert = Path(implementation.cacert) if implementation.cacert else None
+    async with HttpClient(
+        timeout=timeout, cacert=cacert, headers=_headers(implementation)
     ) as client:
         try:
-            answer = await client.get(url + "/.well-known/woa.json")
-            return answer.json() if answer.status_code == 200 else None
-        except (httpx.HTTPError, ValueError):
+            answer = await client.request("GET", url + "/.well-known/woa.json")
+            return parse_json(answer.body) if answer.status == 200 else None
+        except (ExchangeFailed, Unreachable, NotJson):
             return None
 
 
@@ -263,13 +269,15 @@ async def _drive(pair: Pair, proxy: str, calls: Traffic, timeout: float) -> str 
                 else {"utterance": FLIGHT, "server": where}
             ),
         }
-        async with httpx.AsyncClient(timeout=timeout * 4, trust_env=False) as client:
+        # a whole task of the master's: four request timeouts
+        async with HttpClient(timeout=timeout * 4) as client:
             try:
-                answer = await client.post(url, json=envelope)
-            except httpx.HTTPError as error:
-                return f"{pair.client.name} did not answer: {error or type(error).__name__}"
-        if answer.status_code >= 300:
-            return f"{pair.client.name} answered {answer.status_code}: {answer.text[:200]}"
+                answer = await client.request("POST", url, json=envelope)
+            except (ExchangeFailed, Unreachable) as error:
+                return f"{pair.client.name} did not answer: {error}"
+        if answer.status >= 300:
+            said = answer.body[:200].decode("utf-8", "replace")
+            return f"{pair.client.name} answered {answer.status}: {said}"
     return None
 
 
@@ -336,24 +344,38 @@ async def _interoperate(pair: Pair, folder: Path, timeout: float) -> dict[str, A
     if unfinished is None and not [o for o in to_server.exchanges if o.method != "GET"]:
         unfinished = f"{pair.client.name} sent {pair.server.name}'s agents nothing"
     about = {"interop": {"client": pair.client.name, "server": pair.server.name, "draft": draft}}
-    results = _broken(
-        await _judged(pair.server, draft, to_server, folder / "server-side", about, ROLES),
-        pair,
-        of_client=False,
-    )
+    judged = await _judged(pair.server, draft, to_server, folder / "server-side", about, ROLES)
+    broken = _broken(judged, pair, of_client=False)
     if to_client.exchanges:
         assert pair.client.host is not None
-        judged = await _judged(
+        answered = await _judged(
             pair.client, draft, to_client, folder / "client-side", about, DEFAULT_ROLES
         )
-        results += _broken(judged, pair, of_client=True)
-    outcome = "interoperates" if unfinished is None and not results else "broke"
-    return {"outcome": outcome, "broke": results, "why": unfinished or ""}
+        broken += _broken(answered, pair, of_client=True)
+        judged += answered
+    return cell_of(unfinished, broken, judged)
 
 
-def interoperate(pair: Pair, out: str, timeout: float = 30.0) -> dict[str, Any]:
+def cell_of(
+    unfinished: str | None, broken: list[dict[str, str]], judged: list[Any]
+) -> dict[str, Any]:
+    """A pair's cell: it broke when the exchange did not complete or a MUST broke; it
+    interoperates only when, besides, some MUST was judged and passed (the exchange showed
+    something); else nothing could be judged of it."""
+    if unfinished is not None or broken:
+        return {"outcome": "broke", "broke": broken, "why": unfinished or ""}
+    if not any(r.level == "MUST" and r.status.value == "pass" for r in judged):
+        why = "the exchange completed, but it showed nothing a MUST requirement could be judged on"
+        return {"outcome": "could-not-run", "broke": [], "why": why}
+    return {"outcome": "interoperates", "broke": [], "why": ""}
+
+
+def interoperate(
+    pair: Pair, out: str, timeout: float = 30.0, stop: threading.Event | None = None
+) -> dict[str, Any]:
     """Run `pair` into out/<pair's slug>/ (its evidence: server-side/ and client-side/ reports);
-    its cell of the matrix. Never raises: what stopped it is the cell's `why`."""
+    its cell of the matrix. Never raises: what stopped it is the cell's `why`; `stop`, once set
+    (a signal), cuts it short (a client command under way is killed)."""
     folder = Path(out) / pair.slug
     cell: dict[str, Any] = {
         "draft": pair.pairing.draft,
@@ -363,7 +385,9 @@ def interoperate(pair: Pair, out: str, timeout: float = 30.0) -> dict[str, Any]:
     }
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        cell |= asyncio.run(_interoperate(pair, folder, timeout))
+        cell |= asyncio.run(until(_interoperate(pair, folder, timeout), stop))
+    except asyncio.CancelledError:
+        cell |= {"outcome": "could-not-run", "broke": [], "why": "interrupted"}
     except Exception as error:  # one pair's trouble is its cell, never the matrix's end
         cell |= {"outcome": "could-not-run", "broke": [], "why": f"{type(error).__name__}: {error}"}
     for side in (pair.client, pair.server):  # a credential of either never reaches the matrix
