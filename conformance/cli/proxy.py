@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ssl
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
-import httpx
-import trustme
 import typer
 
 from .. import __version__
 from ..bindings.http import tls_context
 from ..bindings.observed import Traffic
-from ..harness.loop_server import start_server
-from ..harness.loop_server import write_leaf
 from ..recording import Recorder
 from ..report.model import utc_now
 from ..report.outcome import told
@@ -30,8 +24,8 @@ from ..targeting import SUITES
 from ..targeting import origin
 from ..targeting import usable_cacert
 from ..targeting.declared import GIVEN
-from ..usecases.proxy import forwarding_app
 from ..usecases.proxy import judged_run
+from ..usecases.proxy.serve import served
 from ._console import console
 from ._console import fail_usage
 from ._lifecycle import interruptible
@@ -70,43 +64,25 @@ async def _serve(
     traffic: Traffic,
 ) -> None:
     """Forward until cancelled (a signal) or `duration` seconds have passed."""
-    verify: ssl.SSLContext | bool = tls_context(str(cacert)) if cacert else True
-    with tempfile.TemporaryDirectory(prefix="agent-conformance-proxy-") as folder:
-        certfile = keyfile = None
-        if not plain:
-            authority = trustme.CA()
-            leaf = authority.issue_cert(host, "localhost", "127.0.0.1", "::1")
-            authority.cert_pem.write_to_path(str(report_dir / PROXY_CA))
-            certfile, keyfile = write_leaf(leaf, Path(folder), "proxy")
-        async with httpx.AsyncClient(
-            verify=verify, timeout=timeout, follow_redirects=False, trust_env=False
-        ) as client:
-
-            def url(bound: int) -> str:
-                named = f"[{host}]" if ":" in host else host
-                return f"{'http' if plain else 'https'}://{named}:{bound}"
-
-            server, task, bound = await start_server(
-                lambda bound: forwarding_app(
-                    upstream, client, traffic, url(bound), rewrite=rewrite, deadline=timeout
-                ),
-                host=host,
-                port=port,
-                certfile=certfile,
-                keyfile=keyfile,
-            )
-            console.print(
-                f"Proxy for {public(upstream)} listening at {url(bound)}"
-                + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})")
-            )
-            console.print("Ctrl-C (or SIGTERM) stops it and writes the reports.")
-            try:
-                if duration is None:
-                    await asyncio.Event().wait()
-                else:
-                    await asyncio.sleep(duration)
-            finally:
-                await server.stop(task)
+    async with served(
+        upstream,
+        traffic,
+        host=host,
+        port=port,
+        authority=None if plain else report_dir / PROXY_CA,
+        verify=tls_context(str(cacert)) if cacert else True,
+        rewrite=rewrite,
+        deadline=timeout,
+    ) as url:
+        console.print(
+            f"Proxy for {public(upstream)} listening at {url}"
+            + ("" if plain else f" (its CA certificate: {report_dir / PROXY_CA})")
+        )
+        console.print("Ctrl-C (or SIGTERM) stops it and writes the reports.")
+        if duration is None:
+            await asyncio.Event().wait()
+        else:
+            await asyncio.sleep(duration)
 
 
 def proxy(

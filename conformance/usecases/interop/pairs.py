@@ -31,8 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from ...bindings.aci import aci_agents
 from ...bindings.aci import role_of
 from ...bindings.http import ExchangeFailed
@@ -48,6 +46,7 @@ from ...checks.sdsi.client import UTTERANCES
 from ...harness.aci_spies import QUERIES
 from ...report.redaction import Redaction
 from ...requirements import catalogue
+from ..proxy.serve import served
 from ..spread import until
 from .manifest import Implementation
 
@@ -128,40 +127,17 @@ async def _proxy(
 ) -> AsyncIterator[tuple[str, Path | None]]:
     """The judging proxy in front of `upstream` on loopback, recording into `traffic`, while the
     block runs: its origin, and the CA its certificate chains to (over TLS)."""
-    import trustme
-
-    from ...harness.loop_server import start_server
-    from ...harness.loop_server import write_leaf
-    from ..proxy import forwarding_app
-
     with tempfile.TemporaryDirectory(prefix="agent-conformance-interop-") as folder:
-        certfile = keyfile = authority_file = None
-        if tls:
-            authority = trustme.CA()
-            certfile, keyfile = write_leaf(
-                authority.issue_cert("127.0.0.1", "localhost"), Path(folder), "proxy"
-            )
-            authority_file = Path(folder) / "proxy-ca.pem"
-            authority.cert_pem.write_to_path(str(authority_file))
-        scheme = "https" if tls else "http"
-        async with httpx.AsyncClient(
+        authority = Path(folder) / "proxy-ca.pem" if tls else None
+        async with served(
+            upstream,
+            traffic,
+            authority=authority,
             verify=_verify(implementation.cacert),
             headers=_headers(implementation),
-            timeout=timeout,
-            follow_redirects=False,
-            trust_env=False,
-        ) as client:
-            server, task, port = await start_server(
-                lambda bound: forwarding_app(
-                    upstream, client, traffic, f"{scheme}://127.0.0.1:{bound}", deadline=timeout
-                ),
-                certfile=certfile,
-                keyfile=keyfile,
-            )
-            try:
-                yield f"{scheme}://127.0.0.1:{port}", authority_file
-            finally:
-                await server.stop(task)
+            deadline=timeout,
+        ) as origin:
+            yield origin, authority
 
 
 async def woa_document(url: str, implementation: Implementation, timeout: float) -> Any:
