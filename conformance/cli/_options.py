@@ -46,8 +46,10 @@ __all__ = [
     "Strict",
     "Suite",
     "Timeout",
+    "dask_at_hand",
     "folder",
     "run_option",
+    "scheduler_option",
 ]
 
 
@@ -159,3 +161,28 @@ def folder(holding: str, shipped: str) -> Any:
         exists=True,
         help=f"A folder of {holding} (default: the shipped {shipped}).",
     )
+
+
+def scheduler_option(each: str) -> Any:
+    """--scheduler: a Dask scheduler, one task per `each`."""
+    return typer.Option(
+        help=(
+            f"A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per {each},"
+            " retried once if its worker dies."
+        )
+    )
+
+
+def dask_at_hand(given: str | None, work: str) -> None:
+    """With a --scheduler given, a usage error when Dask (the [fleet] extra) is not installed."""
+    if given is None:
+        return
+    try:
+        import distributed  # noqa: F401  (only to know it is there)
+    except ImportError:
+        from ._console import fail_usage
+
+        fail_usage(
+            f"--scheduler runs the {work} on Dask, which is an extra: pip install"
+            " 'agent-conformance[fleet]'"
+        )

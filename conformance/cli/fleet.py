@@ -14,6 +14,8 @@ from ..usecases.fleet import fleet_results
 from ..usecases.fleet import read_targets
 from ._console import console
 from ._console import fail_usage
+from ._options import dask_at_hand
+from ._options import scheduler_option
 
 __all__ = ["fleet"]
 
@@ -36,15 +38,7 @@ def fleet(
     jobs: Annotated[
         int, typer.Option(min=1, max=256, help="Targets certified at once (locally).")
     ] = 4,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help=(
-                "A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per target,"
-                " retried once if its worker dies."
-            )
-        ),
-    ] = None,
+    scheduler: Annotated[str | None, scheduler_option("target")] = None,
     report_dir: Annotated[
         Path,
         typer.Option(
@@ -59,14 +53,7 @@ def fleet(
     """Certify every target of TARGETS into REPORT_DIR/<target>/, then write fleet.json, fleet.md
     and comparison.{html,md}. A target whose folder holds a complete report is not certified
     again. Exit 0 when every target passed, 1 otherwise."""
-    if scheduler is not None:
-        try:
-            import distributed  # noqa: F401  (only to know it is there)
-        except ImportError:
-            fail_usage(
-                "--scheduler runs the fleet on Dask, which is an extra: pip install"
-                " 'agent-conformance[fleet]'"
-            )
+    dask_at_hand(scheduler, "fleet")
     try:
         specs = read_targets(targets)
     except (OSError, ValueError, TypeError) as error:

@@ -14,6 +14,8 @@ from ..usecases.interop import read_manifest
 from ..usecases.interop.matrix import MARKS
 from ._console import console
 from ._console import fail_usage
+from ._options import dask_at_hand
+from ._options import scheduler_option
 
 __all__ = ["interop"]
 
@@ -40,15 +42,7 @@ def interop(
         ),
     ] = Path("reports/interop"),
     jobs: Annotated[int, typer.Option(min=1, max=256, help="Pairs run at once (locally).")] = 4,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help=(
-                "A Dask distributed scheduler, e.g. tcp://10.0.0.5:8786: one task per pair,"
-                " retried once if its worker dies."
-            )
-        ),
-    ] = None,
+    scheduler: Annotated[str | None, scheduler_option("pair")] = None,
     timeout: Annotated[
         float, typer.Option(min=0.1, max=600, help="Seconds allowed for each request.")
     ] = 30.0,
@@ -60,14 +54,7 @@ def interop(
     B's SDSI server: both sides judged with the registered checks, the matrix written
     (interop.json, interop.md) with each pair's reports. Exit 0 when every pair interoperates, 1
     when one broke or could not run, 2 when no pair can be made."""
-    if scheduler is not None:
-        try:
-            import distributed  # noqa: F401  (only to know it is there)
-        except ImportError:
-            fail_usage(
-                "--scheduler runs the pairs on Dask, which is an extra: pip install"
-                " 'agent-conformance[fleet]'"
-            )
+    dask_at_hand(scheduler, "pairs")
     try:
         implementations = read_manifest(manifest)
     except ManifestUnusable as error:
