@@ -16,6 +16,7 @@ import typer
 from .. import __version__
 from ..report.model import utc_now
 from ..usecases.mutation import Outcome
+from ..usecases.mutation import UncleanBaseline
 from ..usecases.mutation import Varied
 from ..usecases.mutation import equivalents
 from ..usecases.mutation import judge
@@ -217,6 +218,8 @@ def mutate(
         )
     except asyncio.CancelledError:
         fail_usage("interrupted before every mutant was judged; no report was written", 130)
+    except UncleanBaseline as unclean:
+        fail_usage(f"{unclean}: no mutant could be caught by it; no report was written")
     total, killed, equivalent, survived, score = _score(outcomes)
     if sample is not None:
         console.print(

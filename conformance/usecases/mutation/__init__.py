@@ -6,6 +6,7 @@ variations.py (the changes they allow, which every check must pass)."""
 from .engine import CONFIGS
 from .engine import Mutant
 from .engine import Outcome
+from .engine import UncleanBaseline
 from .engine import Varied
 from .engine import equivalents
 from .engine import judge
@@ -27,6 +28,7 @@ __all__ = [
     "VARIATIONS",
     "Mutant",
     "Outcome",
+    "UncleanBaseline",
     "Varied",
     "equivalents",
     "judge",

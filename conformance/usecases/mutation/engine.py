@@ -53,6 +53,7 @@ __all__ = [
     "CONFIGS",
     "Mutant",
     "Outcome",
+    "UncleanBaseline",
     "Varied",
     "equivalents",
     "judge",
@@ -81,6 +82,7 @@ CONFIGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: The request timeout of a variation's certification: a conformant answer is judged, not raced
 #: (a mutant's runs keep 1 s, past which delay-past-deadline answers)
 VARIED_TIMEOUT = 5.0
+_BROKEN = (Status.FAIL, Status.ERROR)
 _AGENT_PATH = re.compile(r"^/agents/([^/]+)/invoke$")
 
 
@@ -203,14 +205,33 @@ async def _certify(
     return verdicts, decided
 
 
+class UncleanBaseline(Exception):
+    """The reference agents fail or error a requirement in a configuration: no mutant could ever
+    be caught by it there."""
+
+    def __init__(self, broken: dict[str, list[str]]) -> None:
+        self.broken = broken
+        super().__init__(
+            "the reference agents' baseline fails or errors "
+            + "; ".join(f"{', '.join(r)} (certified as {c})" for c, r in broken.items())
+        )
+
+
 async def record() -> tuple[dict[str, Verdicts], list[Recorded]]:
-    """The baseline verdicts of each configuration, and every answer the runs received."""
+    """The baseline verdicts of each configuration, and every answer the runs received; raises
+    UncleanBaseline when a requirement fails or errors in one."""
     baselines, answers = {}, []
     for config in CONFIGS:
         recorder = Mutating(app=None)  # type: ignore[arg-type]
         baselines[config], _ = await _certify(config, recorder)
         # each site from the run that judges it
         answers += [a for a in recorder.recorded if config_of(a.site) == config]
+    broken = {
+        config: sorted(r for r, (status, _) in verdicts.items() if status in _BROKEN)
+        for config, verdicts in baselines.items()
+    }
+    if any(broken.values()):
+        raise UncleanBaseline({c: r for c, r in broken.items() if r})
     return baselines, answers
 
 

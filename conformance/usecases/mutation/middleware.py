@@ -107,7 +107,7 @@ class Mutating:
         self._previous = body
         if answer.delay:
             await asyncio.sleep(answer.delay)
-        size = -(-len(answer.body) // answer.chunks)
+        size = max(1, -(-len(answer.body) // answer.chunks))  # a 304 has no body
         pieces = [answer.body[i : i + size] for i in range(0, len(answer.body), size)] or [b""]
         length = [] if len(pieces) > 1 else [(b"content-length", str(len(answer.body)).encode())]
         await send(

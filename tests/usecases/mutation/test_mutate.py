@@ -3,22 +3,31 @@ formed, and `mutate` kills at least 95% of at least 300 mutants of the reference
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import re
 from importlib import resources
 from pathlib import Path
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 from typer.testing import CliRunner
 
 from conformance.checks import CHECKS
 from conformance.cli import app
 from conformance.requirements import catalogue
+from conformance.usecases.mutation import CONFIGS
+from conformance.usecases.mutation import UncleanBaseline
 from conformance.usecases.mutation import equivalents
+from conformance.usecases.mutation import record
+from conformance.usecases.mutation.middleware import Mutating
 from conformance.usecases.mutation.operators import MEMBER_OPERATORS
 from conformance.usecases.mutation.operators import OPERATORS
 from conformance.usecases.mutation.operators import Answer
@@ -197,3 +206,42 @@ def test_every_result_cites_the_faults_and_mutants_that_prove_its_check() -> Non
     for check in CHECKS.values():
         proof = Result.of(catalogue()[check.requirement], Status.PASS, "").proof
         assert proof["faults"] or proof["mutants_killed"] or proof.get("tests"), check.requirement
+
+
+async def test_an_answer_without_a_body_passes_the_recorder_unchanged() -> None:
+    """A 304 to a conditional GET has no body: recorded and passed on as it came (it had been
+    answered as a 500, and WOA-7-CONDITIONAL-GET errored in every baseline)."""
+
+    async def not_modified(scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 304, "headers": [(b"etag", b'"1"')]})
+        await send({"type": "http.response.body", "body": b""})
+
+    recorder = Mutating(app=not_modified)
+    transport = httpx.ASGITransport(app=recorder)
+    async with httpx.AsyncClient(transport=transport, base_url="https://host.test") as client:
+        answer = await client.get("/.well-known/woa.json")
+    assert (answer.status_code, answer.content, answer.headers["etag"]) == (304, b"", '"1"')
+    assert [(r.site.path, r.status, r.body) for r in recorder.recorded] == [
+        ("/.well-known/woa.json", 304, b"")
+    ]
+
+
+def test_every_baseline_fails_and_errors_nothing() -> None:
+    """The reference agents certified in each configuration mutants are judged in: a baseline
+    that fails or errors a requirement could never show a mutant caught by it (record() says
+    which, and `mutate` stops with it)."""
+    baselines, _ = asyncio.run(record())
+    assert set(baselines) == set(CONFIGS)
+
+
+def test_mutate_stops_on_an_unclean_baseline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def unclean() -> None:
+        raise UncleanBaseline({"woa": ["WOA-7-CONDITIONAL-GET"]})
+
+    monkeypatch.setattr("conformance.cli.mutate.record", unclean)
+    result = CliRunner().invoke(app, ["mutate", "--report-dir", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "fails or errors WOA-7-CONDITIONAL-GET (certified as woa)" in result.output
+    assert not (tmp_path / "out").exists()
