@@ -132,6 +132,27 @@ def _uncancel() -> None:
         task.uncancel()
 
 
+class _ClosedDespiteASignal:
+    """The run's client, closed as the `async with` ends; a signal while it closes (its checks
+    done) cannot lose what they judged: the close ends there, and `signalled` says it came."""
+
+    def __init__(self, client: HttpClient) -> None:
+        self.client = client
+        self.signalled = False
+
+    async def __aenter__(self) -> HttpClient:
+        return self.client
+
+    async def __aexit__(self, *_: object) -> None:
+        try:
+            await self.client.aclose()
+        except asyncio.CancelledError:
+            if not _cancelled_from_outside():
+                raise
+            _uncancel()
+            self.signalled = True
+
+
 async def _execute(check: Check, requirement: Requirement, target: Target) -> Result:
     started = time.perf_counter()
     deadline = target.options.check_deadline
@@ -396,15 +417,18 @@ async def _run(
         redaction.handed_out(options.replay.handed_texts(), options.replay.meta["issued_key"])
     recorder = _recorder(options, redaction)
     transport = ObservedOnly() if options.observed is not None else options.transport
-    async with HttpClient(
-        timeout=options.timeout,
-        max_body=options.max_body,
-        cacert=options.cacert,
-        headers=dict(options.headers),
-        transport=transport,
-        recorder=recorder if options.observed is None else None,
-        replay=options.replay,
-    ) as client:
+    closing = _ClosedDespiteASignal(
+        HttpClient(
+            timeout=options.timeout,
+            max_body=options.max_body,
+            cacert=options.cacert,
+            headers=dict(options.headers),
+            transport=transport,
+            recorder=recorder if options.observed is None else None,
+            replay=options.replay,
+        )
+    )
+    async with closing as client:
         binding = WoaRestBinding(options.target, client)
         try:
             async with asyncio.timeout_at(deadline):
@@ -520,6 +544,8 @@ async def _run(
                     )
                     results.append(result)
                     broadcast(ResultRecorded(result), handlers)
+    if closing.signalled:
+        completion = "interrupted"  # what was judged stands; a repeated run stops here
     if recorder is not None:
         recorder.results(
             [

@@ -30,6 +30,7 @@ from conformance.report.writers import writers_for
 from conformance.report.writers.jsonl import read_events
 from conformance.targeting import Target
 from conformance.targeting import run_options
+from conformance.usecases.repeat import repeated
 from mocks.hostile import hosts
 from mocks.reference.woa_host import create_app
 from tests.command import EVERY_ROLE
@@ -269,3 +270,31 @@ def test_a_rule_for_another_role_names_the_roles_of_its_own_draft_the_run_certif
         if r["status"] == "not-applicable" and r["message"].startswith("binds")
     }
     assert messages == {"binds clients; this run certifies the target as host"}, result.output
+
+
+class _ClosesUntilCancelled(httpx.ASGITransport):
+    """The reference host in process, whose connections close until the run is cancelled: the
+    moment a signal comes after the checks, while the run's client closes."""
+
+    def __init__(self, closing: asyncio.Event) -> None:
+        super().__init__(app=create_app(TARGET))
+        self.closing = closing
+
+    async def aclose(self) -> None:
+        self.closing.set()
+        await asyncio.sleep(3600)
+
+
+@pytest.mark.parametrize("runs", [1, 50])
+async def test_a_signal_while_the_connections_close_keeps_what_was_judged(runs: int) -> None:
+    """The checks done, a signal while the run's client closes: the run (or the first of fifty
+    repeated runs) is reported, marked interrupted, not lost as a cancellation (which the
+    command line can only tell as 'interrupted, nothing judged': exit 130, no report)."""
+    closing = asyncio.Event()
+    options = run_options(target=TARGET, suites=("woa",), transport=_ClosesUntilCancelled(closing))
+    task = asyncio.ensure_future(repeated(options, runs) if runs > 1 else run(options))
+    await closing.wait()
+    task.cancel("SIGINT")
+    summary = await task
+    assert (summary.completion, summary.runs) == ("interrupted", 1)
+    assert summary.counts["MUST"]["pass"] > 0
