@@ -40,6 +40,15 @@ from .mock import reference_agents
 __all__ = ["mutate"]
 
 
+def _waits(work: Work[Outcome | Varied]) -> bool:
+    """Whether a work spends seconds waiting: a client variant's command, a late answer's
+    deadlines."""
+    function, arguments = work
+    return function is vary_client or (
+        function is judge and arguments[0].operator == "delay-past-deadline"
+    )
+
+
 async def _mutate(
     suites: set[str], per_site: int, jobs: int, sample: int | None, seed: int
 ) -> tuple[list[Outcome], list[Varied], dict[str, int]]:
@@ -52,19 +61,24 @@ async def _mutate(
     variants = plan_variants(suites)
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
-    total = len(mutants) + len(variations) + len(variants) + len(clients)
+    works: list[Work[Outcome | Varied]] = [
+        *((judge, (m, baselines[m.config], reviewed)) for m in mutants),
+        *((vary, (v, baselines[v.config])) for v in variations),
+        *((vary_agent, (n, baselines)) for n in variants),
+        *((vary_client, (n,)) for n in clients),
+    ]
+    # the longest first, so that no worker is left with one while the others idle: a client's
+    # command (seconds of its own) and a late answer (a deadline passed at each request)
+    order = sorted(range(len(works)), key=lambda i: not _waits(works[i]))
     # the workers fork before the progress bar starts its thread
-    with Cores(jobs) as cores, progress_bar("mutants and variations", total) as advance:
-        outcomes = await cores.judged(
-            [(judge, (m, baselines[m.config], reviewed)) for m in mutants], advance
-        )
-        trials: list[Work[Varied]] = [
-            *((vary, (v, baselines[v.config])) for v in variations),
-            *((vary_agent, (n, baselines)) for n in variants),
-            *((vary_client, (n,)) for n in clients),
-        ]
-        varied = await cores.judged(trials, advance)
-        return outcomes, varied, {"mutants": len(planned), "variations": len(planned_variations)}
+    with Cores(jobs) as cores, progress_bar("mutants and variations", len(works)) as advance:
+        judged = await cores.judged([works[i] for i in order], advance)
+    results: list[Outcome | Varied | None] = [None] * len(works)
+    for index, result in zip(order, judged, strict=True):
+        results[index] = result
+    outcomes = [r for r in results if isinstance(r, Outcome)]
+    varied = [r for r in results if isinstance(r, Varied)]
+    return outcomes, varied, {"mutants": len(planned), "variations": len(planned_variations)}
 
 
 #: Rules no named fault breaks alone and no mutant reaches, with the test that fails each: what

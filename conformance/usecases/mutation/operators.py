@@ -238,7 +238,7 @@ def replay_stale(answer: Answer, _: Path) -> bool:
 
 
 def delay_past_deadline(answer: Answer, _: Path) -> bool:
-    answer.delay = 3.0  # past the 1 s request timeout of the mutation runs
+    answer.delay = 3.0  # past the 1 s request timeout of its run (engine.DEADLINE_MUTANT_TIMEOUT)
     return True
 
 
