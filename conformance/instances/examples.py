@@ -46,6 +46,7 @@ from ..validation.target_schemas import Unjudgeable
 from ..validation.target_schemas import pattern_matches
 from ..validation.target_schemas import target_validator
 from .patterns import pattern_strings
+from .worked_out import worked_out
 
 __all__ = ["CAPS", "Caps", "Ungeneratable", "invalid_examples", "listed_values", "valid_examples"]
 
@@ -851,7 +852,18 @@ def _generated(schema: Any, walk: _Walk) -> list[Any]:
 
 def valid_examples(schema: Any, limit: int = 6) -> list[Any]:
     """Up to `limit` distinct valid instances of `schema`, the simplest first. Raises
-    `Ungeneratable`."""
+    `Ungeneratable`. Worked out once for the same schema text and limit (worked_out.py)."""
+    return worked_out(
+        f"valid {CAPS!r}",
+        schema,
+        limit,
+        lambda: _valid_examples(schema, limit),
+        seconds=CAPS.seconds,
+        refused=Ungeneratable,
+    )
+
+
+def _valid_examples(schema: Any, limit: int) -> list[Any]:
     beyond = _beyond_caps(schema)
     if beyond:
         raise Ungeneratable(beyond)
@@ -1090,6 +1102,20 @@ def invalid_examples(schema: Any, limit: int = 8) -> list[tuple[str, Any]]:
     count...) before a second of any, so a few break every kind. The kinds the suite has always
     sent come first; the simplest value of each type closes the list, labelled by the keyword it
     breaks. Each is judged invalid by the same validator as the valid instances."""
+    return [
+        (kind, value)
+        for kind, value in worked_out(
+            f"invalid {CAPS!r}",
+            schema,
+            limit,
+            lambda: [[kind, value] for kind, value in _invalid_examples(schema, limit)],
+            seconds=CAPS.seconds,
+            refused=Ungeneratable,
+        )
+    ]
+
+
+def _invalid_examples(schema: Any, limit: int) -> list[tuple[str, Any]]:
     if not isinstance(schema, dict | bool):
         return []
     kinds: dict[str, list[tuple[str, Any]]] = {}

@@ -17,6 +17,7 @@ from conformance.instances import invalid_examples
 from conformance.instances import listed_values
 from conformance.instances import valid_examples
 from conformance.instances.patterns import pattern_strings
+from conformance.instances.worked_out import forget
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.json"))
 ENTRIES = [entry for path in CORPUS for entry in json.loads(path.read_text())]
@@ -52,6 +53,7 @@ def test_at_least_99_percent_of_the_corpus_gets_valid_instances_the_same_every_t
         assert not wrong, (
             f"{name}: {wrong[0]!r} is not valid: {next(checker.iter_errors(wrong[0])).message}"
         )
+        forget()  # built again, not handed what was kept
         assert valid_examples(schema, limit=4) == examples, f"{name}: not deterministic"
         made[entry["source"]] = made.get(entry["source"], 0) + 1
     print(
