@@ -24,6 +24,7 @@ def test_bench_prints_every_figure() -> None:
     lines = done.stdout.splitlines()
     compared = (
         "startup:",
+        "live target",
         "whole command",
         "checks phase over loopback HTTPS:",
         "checks phase in-process (ASGI):",
@@ -37,3 +38,5 @@ def test_bench_prints_every_figure() -> None:
     for line in lines:
         if line.startswith(compared):  # each compares with its floor, min, median and max
             assert all(word in line for word in ("ratio", "min", "median", "max", "load")), line
+    # issue 40: beside the whole-process ratio, the ratio of the variable parts
+    assert any(line.startswith("live target") and "variable parts" in line for line in lines)
