@@ -6,9 +6,10 @@ server certified again and again, a fleet of hosts built on one framework, `muta
 certifications of the reference, the pytest plugin's sessions. What a run is handed is parsed anew
 from the kept JSON text, so no run can change what the next is handed.
 
-Bounded: at most `KEPT` entries, the oldest dropped, each for a schema of at most `LONGEST`
-characters of JSON (what the caps let a build return is bounded too). A build that used half of
-its time budget or more is not kept: cut by the clock, it might have found more on another day.
+Bounded: at most `KEPT` entries, the oldest dropped, each a schema and a build of at most `LONGEST`
+characters of JSON each (ASCII: 16 MiB in all at most; the reference's every configuration keeps
+36 builds, 68,000 characters). A build that used half of its time budget or more is not kept: cut
+by the clock, it might have found more on another day.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import Any
 
 __all__ = ["KEPT", "LONGEST", "forget", "kept", "worked_out"]
 
-KEPT = 512
-LONGEST = 64 * 1024
+KEPT = 256
+LONGEST = 32 * 1024
 
 #: (kind, the schema's JSON text, limit) -> (the build's JSON text, or None when it raised) and
 #: the exception's message
@@ -44,7 +45,7 @@ def worked_out(
     `limit` when there was one; `refused` (raised by `build`, with its message) is kept alike.
     `seconds`: the build's time budget."""
     try:
-        text = json.dumps(schema, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(schema, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         return build()  # no JSON text to know it by
     if len(text) > LONGEST:
@@ -67,10 +68,11 @@ def worked_out(
         _keep(key, (None, str(error)), started, seconds)
         raise
     try:
-        kept_text = json.dumps(built, ensure_ascii=False)
+        kept_text = json.dumps(built)
     except (TypeError, ValueError, RecursionError):
         return built  # not JSON: built again when asked again
-    if json.loads(kept_text) == built:  # what reads back otherwise (NaN, a tuple) is not kept
+    # what reads back otherwise (NaN, a tuple) is not kept, nor a build too long to keep
+    if len(kept_text) <= LONGEST and json.loads(kept_text) == built:
         _keep(key, (kept_text, ""), started, seconds)
     return built
 

@@ -84,13 +84,18 @@ def test_a_refusal_is_kept_with_its_reason() -> None:
     assert str(again.value) == str(first.value) and "cap" in str(first.value)
 
 
-def test_what_is_kept_is_bounded_and_the_oldest_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_is_kept_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kept_builds, "KEPT", 4)
     for n in range(10):
         valid_examples({"const": n})
     assert kept() == 4
+
+
+def test_a_schema_or_a_build_too_long_is_not_kept() -> None:
     long_text = {"const": "x" * (kept_builds.LONGEST + 1)}
-    assert valid_examples(long_text) == [long_text["const"]] and kept() == 4
+    assert valid_examples(long_text) == [long_text["const"]] and kept() == 0
+    long_build = {"type": "string", "minLength": kept_builds.LONGEST + 1}
+    assert len(valid_examples(long_build)[0]) > kept_builds.LONGEST and kept() == 0
 
 
 def test_a_build_the_clock_may_have_cut_and_what_json_cannot_carry_are_not_kept() -> None:
