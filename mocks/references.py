@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from functools import cached_property
 from typing import TYPE_CHECKING
 from typing import Any
@@ -71,6 +73,11 @@ class ReferenceAgents:
             f"{prefix}{shlex.quote(sys.executable)} -m mocks.woa_client {{document}}"
             " {agent} {operation} {input} {cacert}"
         )
+
+    def client_daemon(self) -> AbstractContextManager[Callable[..., str]]:
+        from .woa_client_daemon import client_daemon
+
+        return client_daemon()
 
     def isolation_figures(self) -> list[Figure]:
         from .aci_figures import isolation_figures

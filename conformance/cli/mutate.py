@@ -4,6 +4,7 @@ many of them the checks catch."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -61,18 +62,25 @@ async def _mutate(
     variants = plan_variants(suites)
     clients = plan_client_variants() if "woa" in suites else []
     reviewed = equivalents()
-    works: list[Work[Outcome | Varied]] = [
-        *((judge, (m, baselines[m.config], reviewed)) for m in mutants),
-        *((vary, (v, baselines[v.config])) for v in variations),
-        *((vary_agent, (n, baselines)) for n in variants),
-        *((vary_client, (n,)) for n in clients),
-    ]
-    # the longest first, so that no worker is left with one while the others idle: a client's
-    # command (seconds of its own) and a late answer (a deadline passed at each request)
-    order = sorted(range(len(works)), key=lambda i: not _waits(works[i]))
-    # the workers fork before the progress bar starts its thread
-    with Cores(jobs) as cores, progress_bar("mutants and variations", len(works)) as advance:
-        judged = await cores.judged([works[i] for i in order], advance)
+    # the client's variants through one long-lived client (a client certification runs its
+    # command some 25 times: 9 s of CPU each when each run is a new interpreter)
+    with contextlib.ExitStack() as stack:
+        client_command = (
+            stack.enter_context(reference_agents().client_daemon()) if clients else None
+        )
+        works: list[Work[Outcome | Varied]] = [
+            *((judge, (m, baselines[m.config], reviewed)) for m in mutants),
+            *((vary, (v, baselines[v.config])) for v in variations),
+            *((vary_agent, (n, baselines)) for n in variants),
+            *((vary_client, (n, client_command(variant=n))) for n in clients if client_command),
+        ]
+        # the longest first, so that no worker is left with one while the others idle: a
+        # client's certification (its commands) and a late answer (a deadline passed at each
+        # request)
+        order = sorted(range(len(works)), key=lambda i: not _waits(works[i]))
+        # the workers fork before the progress bar starts its thread
+        with Cores(jobs) as cores, progress_bar("mutants and variations", len(works)) as advance:
+            judged = await cores.judged([works[i] for i in order], advance)
     results: list[Outcome | Varied | None] = [None] * len(works)
     for index, result in zip(order, judged, strict=True):
         results[index] = result

@@ -10,6 +10,7 @@ project's is `mocks.references:REFERENCES`), and a suite installed without them 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -133,6 +134,13 @@ class References(Protocol):
     ) -> str:
         """The --client-command that runs the reference WoA client, with `fault` if any, as the
         minimal conformer, or as one of its conformant `variant`s."""
+        ...
+
+    def client_daemon(self) -> AbstractContextManager[Callable[..., str]]:
+        """The reference WoA client as one long-lived process while the block runs; yields what
+        makes its --client-command (`fault`, `minimal`, `variant`, as client_command takes them):
+        still one process per invocation, a forwarder of the standard library alone that hands
+        the invocation to it (for a command that certifies the client again and again)."""
         ...
 
     def isolation_figures(self) -> list[Figure]:

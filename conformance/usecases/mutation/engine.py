@@ -469,10 +469,10 @@ def plan_client_variants() -> list[str]:
     return sorted(references().client_variants)
 
 
-async def vary_client(name: str) -> Varied:
-    """Certify a conformant variant of the reference WoA client, through its command: passed when
-    no requirement fails or errors (the reference client fails none)."""
-    command = references().client_command(variant=name)
+async def vary_client(name: str, command: str) -> Varied:
+    """Certify a conformant variant of the reference WoA client through `command`, its
+    --client-command (references().client_command(variant=name), or the same through the client's
+    daemon): passed when no requirement fails or errors (the reference client fails none)."""
     collect = Collect()
     options = run_options(
         command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command
