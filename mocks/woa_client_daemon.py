@@ -1,8 +1,8 @@
-"""The reference WoA client as one long-lived process, for a test suite that drives it hundreds of
-times: a Unix socket server that answers each invocation as the command would
-(`mocks/woa_client.py`), with the arguments and environment its forwarder (woa_client_forward.py)
-was run with, so that faults, the allow-list, the cache folder and the proxy still come from each
-invocation's own environment.
+"""The reference WoA client as one long-lived process, for what drives it hundreds of times (the
+tests; `mutate`, through the reference agents' `client_daemon()`): a Unix socket server that
+answers each invocation as the command would (`mocks/woa_client.py`), with the arguments and
+environment its forwarder (woa_client_forward.py) was run with, so that faults, the allow-list,
+the cache folder and the proxy still come from each invocation's own environment.
 
     with client_daemon() as command:
         command("woa-8.2-no-private-ranges")   # a --client-command, one process per invocation
