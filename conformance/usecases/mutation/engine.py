@@ -411,7 +411,7 @@ async def vary(variation: Mutant, baseline: Verdicts) -> Varied:
     newly = sorted(
         r
         for r, (status, _) in verdicts.items()
-        if status in (Status.FAIL, Status.ERROR) and baseline.get(r, (None,))[0] != status
+        if status in _BROKEN and baseline.get(r, (None,))[0] != status
     )
     judged = sorted(r for r, sites in touched.items() if variation.site in sites)
     verdict = "over" if newly else "passed"
@@ -452,7 +452,7 @@ async def vary_agent(name: str, baselines: dict[str, Verdicts]) -> Varied:
     newly = sorted(
         r
         for r, (status, level) in verdicts.items()
-        if status in (Status.FAIL, Status.ERROR)
+        if status in _BROKEN
         and baseline.get(r, (None,))[0] != status
         and not (r in variant.expected and level != "MUST")
     )
@@ -478,9 +478,7 @@ async def vary_client(name: str, command: str) -> Varied:
         command, suites=("woa",), roles=("client", "any"), timeout=10, client_command=command
     )
     await run(options, [collect])
-    newly = sorted(
-        {r.requirement for r in collect.results if r.status in (Status.FAIL, Status.ERROR)}
-    )
+    newly = sorted({r.requirement for r in collect.results if r.status in _BROKEN})
     judged = sorted(
         {r.requirement for r in collect.results if r.status in (Status.PASS, Status.FAIL)}
     )
