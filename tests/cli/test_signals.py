@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -15,7 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
+
+from mocks.host import create_app
 from mocks.hostile import HOSTILE
+from mocks.serve import serve
 from mocks.serve import serve_host
 from tests.command import CLI
 from tests.command import against
@@ -102,13 +110,33 @@ def test_between_repeated_runs(tmp_path: Path) -> None:
     assert 1 <= header["options"]["repeat"]["runs"] < 50
 
 
+class _FirstInvocation:
+    """The reference host, telling when the first invocation reaches it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app, self.arrived = app, threading.Event()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            self.arrived.set()
+        await self.app(scope, receive, send)
+
+
 @pytest.mark.parametrize("signum", SIGNALS)
 def test_while_fuzzing(tmp_path: Path, signum: int) -> None:
-    """What schemathesis sent before the signal is judged; the reports say the run was cut."""
+    """What schemathesis sent before the signal is judged; the reports say the run was cut. The
+    signal comes once the fuzzer's first request has arrived, in the first of ten operations of 100
+    examples each (the fuzzer ends the operation under way, then judges)."""
     reports = tmp_path / "reports"
-    with serve_host() as host:
-        arguments = ["fuzz", *against(host), "--max-examples", "1000"]
-        done = _interrupt(arguments, _after(4), signum, reports)
+    watched: list[_FirstInvocation] = []
+
+    def build(base: str) -> ASGIApp:
+        watched.append(_FirstInvocation(create_app(base)))
+        return watched[0]
+
+    with serve(build) as host:
+        arguments = ["fuzz", *against(host), "--max-examples", "100"]
+        done = _interrupt(arguments, lambda _: watched[0].arrived.is_set(), signum, reports)
     assert done.returncode == 4, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     report = json.loads((reports / "report.json").read_text())
