@@ -11,7 +11,7 @@ from pathlib import Path
 
 from mocks.serve import ServedMock
 
-__all__ = ["CLI", "REPORT_FILES", "against", "agent_conformance"]
+__all__ = ["CLI", "OTHER_PLUGINS_OFF", "REPORT_FILES", "against", "agent_conformance"]
 
 CLI = (sys.executable, "-m", "conformance.cli")
 #: What `run` writes with every format: a badge per draft.
@@ -19,6 +19,12 @@ REPORT_FILES = frozenset(
     {"report.json", "events.jsonl", "junit.xml", "summary.md", "report.html"}
     | {f"badge-{draft}.svg" for draft in ("woa", "sdsi", "aci")}
 )
+
+#: A pytest session of the user's (pytester's subprocess) without the plugins this environment
+#: installs beside ours (schemathesis's, hypothesis's, respx's): they are not under test and cost a
+#: session about 1.3 s of start-up. tests/test_pytest_plugin.py's first two tests keep them, to
+#: show that ours is inert, and works, among them.
+OTHER_PLUGINS_OFF = ("-p", "no:schemathesis", "-p", "no:hypothesispytest", "-p", "no:respx")
 
 #: The options of a run in every role (the client's too).
 EVERY_ROLE = tuple(

@@ -13,12 +13,14 @@ import pytest
 
 from conformance.requirements import catalogue
 from mocks.serve import serve_host
+from tests.command import OTHER_PLUGINS_OFF
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[1]
 APP = 'from mocks.host import create_app\napp = create_app("https://agent.test"{fault})\n'
 #: The user's project certifying its app on WoA, as its pytest command line says it.
-APP_ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
+ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
+APP_ON_WOA = (*ON_WOA, *OTHER_PLUGINS_OFF)
 
 
 def _outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -36,7 +38,7 @@ def test_an_in_process_app_gets_one_item_per_requirement(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # room for each skip's reason beside its node ID
     pytester.makepyfile(agent_app=APP.format(fault=""))
-    result = pytester.runpytest_subprocess(*APP_ON_WOA, "-v")
+    result = pytester.runpytest_subprocess(*ON_WOA, "-v")
     outcomes = _outcomes(result)
     assert "failed" not in outcomes and outcomes["passed"] > 40, outcomes
     assert sum(outcomes.values()) == len(catalogue().for_draft("woa"))  # WoA's requirements
@@ -117,8 +119,7 @@ def test_an_app_that_names_its_public_origin_is_invoked_there_when_allowed(
 def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
     with serve_host() as host:
         result = pytester.runpytest_subprocess(
-            "-p",
-            "no:cacheprovider",
+            *("-p", "no:cacheprovider", *OTHER_PLUGINS_OFF),
             "--agent-target",
             host.url,
             "--agent-cacert",
@@ -232,7 +233,7 @@ def test_the_plugin_refuses_what_the_command_line_refuses_in_the_same_words(
     from tests.command import agent_conformance
 
     pytester.makepyfile(my_sdsi="def server(operation, input):\n    return {}\n")
-    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider", *plugin)
+    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider", *OTHER_PLUGINS_OFF, *plugin)
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
     said = refused.stderr.str().strip().splitlines()[0].removeprefix("ERROR: ")
     command = agent_conformance("run", *cli, cwd=pytester.path)
@@ -265,7 +266,9 @@ def test_a_session_that_certifies_nothing_fails_in_one_line_and_runs_the_project
         fastapi_host=(ROOT / "examples" / "fastapi_host.py").read_text(),  # no ACI agent
         test_mine="def test_mine():\n    pass\n",
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *options, "-rN")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", *OTHER_PLUGINS_OFF, *options, "-rN"
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     assert _outcomes(result)["passed"] >= 1  # test_mine

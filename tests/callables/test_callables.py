@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conformance.cli import app
+from tests.command import OTHER_PLUGINS_OFF
 
 runner = CliRunner()
 SCENARIOS = ["--scenario", "flight_booking", "--scenario", "photo_retouch"]
@@ -171,7 +172,8 @@ def test_the_pytest_plugin_certifies_a_function(pytester: pytest.Pytester) -> No
     # the user's own module, in the project they run pytest in
     pytester.makepyfile(my_agents=example.read_text())
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--agent-callable", "my_agents:agent", "--agent-suite", "aci"
+        *("-p", "no:cacheprovider", *OTHER_PLUGINS_OFF),
+        *("--agent-callable", "my_agents:agent", "--agent-suite", "aci"),
     )
     outcomes = result.parseoutcomes()
     assert "failed" not in outcomes and outcomes["passed"] >= 5, outcomes

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
 from starlette.types import ASGIApp
 from starlette.types import Receive
 from starlette.types import Scope
