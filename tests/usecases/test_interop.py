@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from typer.testing import CliRunner
+from typer.testing import Result
 
 from conformance.cli import app
 from conformance.usecases.interop import Implementation
@@ -106,12 +107,22 @@ def _cells(matrix: dict[str, Any]) -> dict[str, tuple[str, list[tuple[str, str]]
     }
 
 
+@pytest.fixture(scope="module")
+def threaded(
+    manifest: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Result, dict[str, Any], Path]:
+    """The command's matrix of the manifest, made in threads: what it printed, interop.json and
+    its folder. One run for the module: the Dask test compares its matrix with this one."""
+    folder = tmp_path_factory.mktemp("threaded")
+    result = CliRunner().invoke(app, ["interop", str(manifest), "--report-dir", str(folder)])
+    return result, json.loads((folder / "interop.json").read_text()), folder
+
+
 def test_the_matrix_breaks_exactly_where_a_faulty_role_takes_part(
-    manifest: Path, tmp_path: Path
+    threaded: tuple[Result, dict[str, Any], Path],
 ) -> None:
-    result = CliRunner().invoke(app, ["interop", str(manifest), "--report-dir", str(tmp_path)])
+    result, matrix, tmp_path = threaded
     assert result.exit_code == 1, result.output
-    matrix = json.loads((tmp_path / "interop.json").read_text())
     roles = {name: set(found["roles"]) for name, found in matrix["implementations"].items()}
     assert roles["broken-client"] == {"woa-client"}
     assert {"woa-host", "aci-master", "aci-invoked", "sdsi-client", "sdsi-server"} <= roles[
@@ -155,11 +166,13 @@ def test_the_matrix_breaks_exactly_where_a_faulty_role_takes_part(
 
 
 @pytest.mark.timeout(300)
-def test_the_same_matrix_on_a_dask_cluster(manifest: Path, tmp_path: Path) -> None:
+def test_the_same_matrix_on_a_dask_cluster(
+    manifest: Path, threaded: tuple[Result, dict[str, Any], Path], tmp_path: Path
+) -> None:
     from distributed import LocalCluster
 
     implementations = read_manifest(manifest)
-    local = interop_matrix(implementations, tmp_path / "local", jobs=4)
+    _, local, _ = threaded
     with LocalCluster(
         n_workers=2, threads_per_worker=2, processes=True, dashboard_address=":0"
     ) as cluster:
