@@ -16,6 +16,10 @@ from jsonschema import Draft202012Validator
 from starlette.responses import JSONResponse
 from starlette.responses import Response
 from starlette.routing import Mount
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 from conformance.bindings.http import ExchangeFailed
 from conformance.bindings.http import HttpClient
@@ -26,6 +30,7 @@ from .aci_agents import AGENTS
 from .aci_agents import CAPABILITY
 from .aci_agents import AciError
 from .aci_agents import Fetch
+from .aci_agents import InvokedAgent
 from .aci_agents import SubtaskExecutor
 from .problems import problem
 from .problems import refused
@@ -184,13 +189,33 @@ async def invoke_invoked(
 
 
 def invoked_mounts(base: str, fetch: Fetch, executor: SubtaskExecutor) -> list[Mount]:
-    """The A2A servers of the invoked agents, where the A2A SDK is installed (the a2a extra;
-    imported only here: it takes half a second to load)."""
+    """The A2A servers of the invoked agents, where the A2A SDK is installed (the a2a extra). Each
+    is built at its first request: the SDK takes a third of a second to import, which a run that
+    never speaks A2A (most runs of the reference) does not pay."""
     if not A2A:
         return []
-    from .aci_a2a import a2a_app
-
     return [
-        Mount(f"/a2a/{agent.id}", app=a2a_app(agent, f"{base}/a2a/{agent.id}", fetch, executor))
+        Mount(
+            f"/a2a/{agent.id}",
+            app=_BuiltAtFirstRequest(agent, f"{base}/a2a/{agent.id}", fetch, executor),
+        )
         for agent in AGENTS.values()
     ]
+
+
+class _BuiltAtFirstRequest:
+    """One invoked agent's A2A server (mocks/reference/aci_a2a.py), imported and built when the
+    first request reaches it."""
+
+    def __init__(
+        self, agent: InvokedAgent, url: str, fetch: Fetch, executor: SubtaskExecutor
+    ) -> None:
+        self._made = (agent, url, fetch, executor)
+        self._app: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._app is None:
+            from .aci_a2a import a2a_app
+
+            self._app = a2a_app(*self._made)
+        await self._app(scope, receive, send)
