@@ -5,7 +5,9 @@ conformer (and the minimal client), the examples users copy (the FastAPI host, t
 client), a host whose ACI invoked agents break one MUST, a WoA client that breaks one, and a host
 whose SDSI server breaks one (named faults). Every pair a faulty role takes part in breaks, on
 that side and with that requirement; every other pair interoperates; the same matrix comes from
-threads and from a local Dask cluster.
+threads and from a local Dask cluster. The reference client's three commands go through one
+long-lived reference client (mocks/woa_client_daemon.py); the README's client starts afresh at each
+invocation, as users run it.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from conformance.usecases.interop import read_manifest
 from examples import fastapi_host
 from mocks.serve import serve
 from mocks.serve import serve_host
+from mocks.woa_client_daemon import client_daemon
 
 PLACEHOLDERS = "{document} {agent} {operation} {input} {cacert}"
-CLIENT = f"{sys.executable} -m mocks.woa_client {PLACEHOLDERS}"
 EXAMPLE_CLIENT = Path(__file__).resolve().parents[2] / "examples" / "woa_client.py"
 INVOKED_FAULT, CLIENT_FAULT, SERVER_FAULT = (
     "aci-5.2-item-state-per-item",
@@ -56,6 +58,7 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         serve_host(INVOKED_FAULT) as invoked,
         serve_host(SERVER_FAULT) as server,
         serve(lambda _: fastapi_host.app) as fastapi,
+        client_daemon() as client,
     ):
         folder = tmp_path_factory.mktemp("interop")
         entries: list[dict[str, Any]] = [
@@ -63,20 +66,17 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 "name": "reference",
                 "host": reference.url,
                 "cacert": str(reference.cacert),
-                "client_command": CLIENT,
+                "client_command": client(),
                 "headers": [f"Authorization: Bearer {SECRETS[0]}"],
             },
             {
                 "name": "minimal",
                 "host": minimal.url,
                 "cacert": str(minimal.cacert),
-                "client_command": f"API_TOKEN={SECRETS[1]} WOA_CLIENT_MINIMAL=1 {CLIENT}",
+                "client_command": f"API_TOKEN={SECRETS[1]} {client(minimal=True)}",
             },
             {"name": "broken-invoked", "host": invoked.url, "cacert": str(invoked.cacert)},
-            {
-                "name": "broken-client",
-                "client_command": f"WOA_CLIENT_FAULT={CLIENT_FAULT} {CLIENT}",
-            },
+            {"name": "broken-client", "client_command": client(CLIENT_FAULT)},
             {"name": "broken-sdsi", "host": server.url, "cacert": str(server.cacert)},
             {"name": "fastapi-example", "host": fastapi.url, "cacert": str(fastapi.cacert)},
             {
