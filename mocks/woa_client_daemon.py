@@ -1,8 +1,9 @@
-"""The reference WoA client as one long-lived process, for what drives it hundreds of times (the
-tests; `mutate`, through the reference agents' `client_daemon()`): a Unix socket server that
-answers each invocation as the command would (`mocks/woa_client.py`), with the arguments and
-environment its forwarder (woa_client_forward.py) was run with, so that faults, the allow-list,
-the cache folder and the proxy still come from each invocation's own environment.
+"""The reference WoA client as one long-lived process, for what drives it many times (`run --mock
+--role client` and `mutate`, through the reference agents' `client_daemon()`; the tests): a Unix
+socket server that answers each invocation as the command would (`mocks/woa_client.py`), with the
+arguments and environment its forwarder (woa_client_forward.py) was run with, so that faults, the
+allow-list, the cache folder and the proxy still come from each invocation's own environment. It
+ends with the process that started it, killed or not.
 
     with client_daemon() as command:
         command("woa-8.2-no-private-ranges")   # a --client-command, one process per invocation
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -31,11 +33,13 @@ FORWARD = Path(__file__).with_name("woa_client_forward.py")
 #: How long one invocation may take in the daemon: past it, its answer is a failure (the suite's
 #: own deadline on the forwarder is shorter).
 SECONDS = 120.0
+#: How often the daemon looks whether the process that started it is still there.
+ORPHAN_CHECK_SECONDS = 0.5
 #: The largest invocation (arguments and environment) the daemon reads.
 MAX_REQUEST = 1024 * 1024
 
 
-async def _serve(path: str) -> None:
+async def _serve(path: str, parent: int) -> None:
     async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             async with asyncio.timeout(SECONDS):
@@ -57,7 +61,10 @@ async def _serve(path: str) -> None:
 
     server = await asyncio.start_unix_server(one, path, limit=16 * 1024 * 1024)
     async with server:
-        await server.serve_forever()
+        # the process that started it (a run, mutate, a test; its pid is `parent`) ends it; killed,
+        # it cannot, and the daemon then ends itself rather than outlive it
+        while os.getppid() == parent:
+            await asyncio.sleep(ORPHAN_CHECK_SECONDS)
 
 
 @contextlib.contextmanager
@@ -67,7 +74,7 @@ def client_daemon() -> Iterator[Callable[..., str]]:
     it."""
     with tempfile.TemporaryDirectory(prefix="woa-client-") as folder:
         path = str(Path(folder) / "socket")
-        daemon = subprocess.Popen([sys.executable, "-m", __name__, path])
+        daemon = subprocess.Popen([sys.executable, "-m", __name__, path, str(os.getpid())])
         try:
             deadline = time.monotonic() + 30
             while not Path(path).exists():
@@ -95,4 +102,4 @@ def client_daemon() -> Iterator[Callable[..., str]]:
 
 if __name__ == "__main__":
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(sys.argv[1]))
+        asyncio.run(_serve(sys.argv[1], int(sys.argv[2])))

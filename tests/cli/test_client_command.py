@@ -90,6 +90,48 @@ def test_the_reference_client_with_a_fault_through_the_command_line(tmp_path: Pa
     assert results["WOA-8.1-CLIENT-VALIDATES-CERTIFICATES"]["status"] == "fail"
 
 
+def test_the_reference_clients_process_ends_with_the_run_even_a_killed_one(tmp_path: Path) -> None:
+    """`run --mock --role client` drives the reference client as one long-lived process: it ends
+    with the run, and when the run is killed (SIGKILL: nothing of the run's own runs) it ends
+    itself within a second or two."""
+    import os
+    import signal
+
+    def running(pid: int) -> bool:  # a zombie no one reaps has ended too
+        stat = Path(f"/proc/{pid}/stat")
+        return stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+    run = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "conformance.cli", "run", "--mock", "--suite", "woa"),
+            *("--role", "client", "--quiet", "--report-dir", str(tmp_path)),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    daemons: list[int] = []
+    while not daemons and run.poll() is None and time.monotonic() < deadline:
+        found = subprocess.run(
+            ["pgrep", "-P", str(run.pid), "-f", "mocks.woa_client_daemon"],
+            capture_output=True,
+            text=True,
+        )
+        daemons = [int(pid) for pid in found.stdout.split()]
+        time.sleep(0.01)
+    assert daemons, "the run started no reference client of its own"
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while any(map(running, daemons)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in daemons if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "the reference client outlived a killed run"
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
@@ -101,3 +143,23 @@ def test_the_reference_client_with_a_fault_through_the_command_line(tmp_path: Pa
 def test_client_command_usage_errors(tmp_path: Path, arguments: list[str]) -> None:
     code, _, output = certify(tmp_path, *arguments)
     assert code == 2, output
+
+
+def test_where_the_long_lived_client_cannot_start_each_invocation_is_a_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No Unix sockets (the daemon does not start): the reference client's command is the client
+    itself, an interpreter per invocation, as before."""
+    from contextlib import ExitStack
+
+    import mocks.woa_client_daemon
+    from conformance.cli.run import _reference_client
+
+    def cannot_start() -> None:
+        raise RuntimeError("the reference client's daemon did not start")
+
+    monkeypatch.setattr(mocks.woa_client_daemon, "client_daemon", cannot_start)
+    with ExitStack() as stack:
+        command = _reference_client(stack, "woa-4.3.1-client-uses-post", minimal=False)
+    assert " -m mocks.woa_client {document}" in command
+    assert command.startswith("WOA_CLIENT_FAULT=woa-4.3.1-client-uses-post ")
