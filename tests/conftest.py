@@ -31,4 +31,5 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set (xdist's own hook reads it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    return len(os.sched_getaffinity(0)) + 1
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None  # not on macOS
+    return (len(usable) if usable else os.cpu_count() or 1) + 1
