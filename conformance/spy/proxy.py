@@ -86,6 +86,12 @@ class RecordingProxy:
             ValueError,
         ):
             pass
+        except asyncio.CancelledError:
+            # closed under it (the run ends, or is interrupted): the connection ends here. Raised
+            # on, Python 3.11's stream protocol asks the cancelled task for its exception and logs
+            # that as an error with a traceback, on the user's terminal at a Ctrl-C (3.12 asks
+            # first whether it was cancelled); nothing else awaits this task but close()
+            pass
         finally:
             self._tasks.discard(task)
             writer.close()
