@@ -74,7 +74,11 @@ def client_daemon() -> Iterator[Callable[..., str]]:
     it."""
     with tempfile.TemporaryDirectory(prefix="woa-client-") as folder:
         path = str(Path(folder) / "socket")
-        daemon = subprocess.Popen([sys.executable, "-m", __name__, path, str(os.getpid())])
+        # a session of its own, as the suite starts client commands: a terminal's Ctrl-C goes to
+        # the run (which ends it at exit), not to it under an invocation
+        daemon = subprocess.Popen(
+            [sys.executable, "-m", __name__, path, str(os.getpid())], start_new_session=True
+        )
         try:
             deadline = time.monotonic() + 30
             while not Path(path).exists():

@@ -204,3 +204,48 @@ def test_mutate_and_fleet_say_one_line(tmp_path: Path, command: str, moment: flo
         (folder,) = [p for p in (tmp_path / "reports").iterdir() if p.is_dir()]
         report = json.loads((folder / "report.json").read_text())
         assert report["summary"]["completion"] == "interrupted"
+
+
+def test_a_terminals_ctrl_c_while_the_reference_client_is_certified(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal signals the whole foreground process group, while an invocation of the
+    reference client is under way. The run ends interrupted, and what was judged stays true: the
+    client's long-lived process is not in that group, so the invocation under way does not fail
+    because the signal reached the client too."""
+    import os
+
+    reports = tmp_path / "reports"
+    process = subprocess.Popen(
+        [
+            *CLI,
+            "run",
+            "--mock",
+            *("--suite", "woa", "--role", "client", "--report-dir", str(reports)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job
+    )
+
+    seen: set[str] = set()
+
+    def invoking() -> bool:  # the tenth invocation's forwarder (the client command) is running
+        found = subprocess.run(
+            ["pgrep", "-P", str(process.pid), "-f", "woa_client_forward"],
+            capture_output=True,
+            text=True,
+        )
+        seen.update(found.stdout.split())
+        return len(seen) >= 10 and found.returncode == 0
+
+    deadline = time.monotonic() + 60
+    while not invoking() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert process.poll() is None, "the run ended before the moment came"
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    _judged_then_interrupted(done, reports)
+    report = json.loads((reports / "report.json").read_text())
+    broken = [r["requirement"] for r in report["results"] if r["status"] in ("fail", "error")]
+    assert broken == [], broken
