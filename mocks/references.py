@@ -7,8 +7,10 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
+from contextlib import ExitStack
+from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING
 from typing import Any
@@ -74,10 +76,16 @@ class ReferenceAgents:
             " {agent} {operation} {input} {cacert}"
         )
 
-    def client_daemon(self) -> AbstractContextManager[Callable[..., str]]:
-        from .woa_client_daemon import client_daemon
+    @contextmanager
+    def client_daemon(self) -> Iterator[Callable[..., str]]:
+        from . import woa_client_daemon
 
-        return client_daemon()
+        with ExitStack() as stack:
+            try:
+                command = stack.enter_context(woa_client_daemon.client_daemon())
+            except (RuntimeError, OSError):  # it cannot start (no Unix sockets)
+                command = self.client_command
+            yield command
 
     def isolation_figures(self) -> list[Figure]:
         from .aci_figures import isolation_figures

@@ -140,7 +140,8 @@ class References(Protocol):
         """The reference WoA client as one long-lived process while the block runs; yields what
         makes its --client-command (`fault`, `minimal`, `variant`, as client_command takes them):
         still one process per invocation, a forwarder of the standard library alone that hands
-        the invocation to it (for a command that certifies the client again and again)."""
+        the invocation to it (for a command that certifies the client again and again). Where it
+        cannot start (no Unix sockets), what it yields makes client_command's commands instead."""
         ...
 
     def isolation_figures(self) -> list[Figure]:

@@ -150,16 +150,14 @@ def test_where_the_long_lived_client_cannot_start_each_invocation_is_a_process(
 ) -> None:
     """No Unix sockets (the daemon does not start): the reference client's command is the client
     itself, an interpreter per invocation, as before."""
-    from contextlib import ExitStack
-
     import mocks.woa_client_daemon
-    from conformance.cli.run import _reference_client
+    from mocks.references import REFERENCES
 
     def cannot_start() -> None:
         raise RuntimeError("the reference client's daemon did not start")
 
     monkeypatch.setattr(mocks.woa_client_daemon, "client_daemon", cannot_start)
-    with ExitStack() as stack:
-        command = _reference_client(stack, "woa-4.3.1-client-uses-post", minimal=False)
+    with REFERENCES.client_daemon() as made:
+        command = made("woa-4.3.1-client-uses-post", minimal=False)
     assert " -m mocks.woa_client {document}" in command
     assert command.startswith("WOA_CLIENT_FAULT=woa-4.3.1-client-uses-post ")
