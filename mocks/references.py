@@ -18,14 +18,14 @@ from typing import Any
 from conformance.usecases.references import AgentIds
 from conformance.usecases.references import Figure
 
-from .faults.catalogue import FAULTS
-from .faults.catalogue import Fault
-from .faults.woa_client import CLIENT_FAULTS
-from .faults.woa_client import ClientFault
 from .faults.woa_client import command_prefix
-from .serve import serve_host
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from .faults.catalogue import Fault
+    from .faults.woa_client import ClientFault
+    from .serve import ServedMock
     from .variants import ClientVariant
     from .variants import Variant
 
@@ -33,8 +33,17 @@ __all__ = ["REFERENCES", "ReferenceAgents"]
 
 
 class ReferenceAgents:
-    faults: Mapping[str, Fault] = FAULTS
-    client_faults: Mapping[str, ClientFault] = CLIENT_FAULTS
+    @cached_property
+    def faults(self) -> Mapping[str, Fault]:
+        from .faults.catalogue import FAULTS
+
+        return FAULTS
+
+    @cached_property
+    def client_faults(self) -> Mapping[str, ClientFault]:
+        from .faults.woa_client import CLIENT_FAULTS
+
+        return CLIENT_FAULTS
 
     @cached_property
     def agent_ids(self) -> AgentIds:
@@ -45,7 +54,26 @@ class ReferenceAgents:
 
         return AgentIds(SDSI_AGENT, CLIENT_AGENT_ID, MASTER_ID, frozenset(AGENTS))
 
-    serve_host = staticmethod(serve_host)
+    def serve_host(
+        self,
+        fault: str | None = None,
+        *,
+        port: int = 0,
+        tls: bool = True,
+        fault_rate: float | None = None,
+        fault_seed: int = 0,
+        minimal: bool = False,
+    ) -> AbstractContextManager[ServedMock]:
+        from .serve import serve_host
+
+        return serve_host(
+            fault,
+            port=port,
+            tls=tls,
+            fault_rate=fault_rate,
+            fault_seed=fault_seed,
+            minimal=minimal,
+        )
 
     @cached_property
     def variants(self) -> Mapping[str, Variant]:

@@ -161,3 +161,28 @@ def test_where_the_long_lived_client_cannot_start_each_invocation_is_a_process(
         command = made("woa-4.3.1-client-uses-post", minimal=False)
     assert " -m mocks.woa_client {document}" in command
     assert command.startswith("WOA_CLIENT_FAULT=woa-4.3.1-client-uses-post ")
+
+
+def test_certifying_the_reference_client_imports_no_host_and_no_sdk(tmp_path: Path) -> None:
+    """The reference agents import what they serve when it is first used (mocks/references.py):
+    a client certification serves the suite's spy host, so its process imports neither the
+    reference host, the MCP and A2A SDKs it serves through, nor the fault catalogue (0.4 s of a
+    1.4 s command, measured when they were imported anyway)."""
+    probe = (
+        "import sys, runpy\nsys.argv = ['agent-conformance', *sys.argv[1:]]\ntry:\n"
+        "    runpy.run_module('conformance.cli', run_name='__main__')\n"
+        "except SystemExit as end:\n    code = end.code\n"
+        "import json\nprint(json.dumps([code, sorted(m for m in sys.modules if m.split('.')[0]"
+        " in ('mcp', 'a2a') or m.startswith(('mocks.reference.woa_host', 'mocks.faults.cat')))]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "run", "--mock", "--suite", "woa", "--role", "client"]
+        + ["--quiet", "--report-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    code, imported = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 0, done.stdout + done.stderr
+    assert imported == []
