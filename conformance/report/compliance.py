@@ -28,7 +28,7 @@ from .model import Skip
 from .model import Status
 from .outcome import Outcome
 
-__all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "summarize"]
+__all__ = ["COMPLETIONS", "LEVEL_ORDER", "Summary", "level_of", "level_told", "summarize"]
 
 LEVEL_ORDER = ("non-compliant", "inconclusive", "untested", "MUST-compliant", "SHOULD-compliant")
 #: How a run ended: every selected requirement judged, stopped by a signal, or stopped by its
@@ -55,6 +55,22 @@ def level_of(counts: Counts) -> str:
             "MUST-compliant"
         )
     return "SHOULD-compliant"
+
+
+def level_told(verdict: str, judged: str) -> str:
+    """The level a verdict of the gate stands for, so that no surface tells a level its exit code
+    contradicts: the verdict's own level ("MUST-compliant (MUST selected), 1 of 2 agents" is
+    MUST-compliant); inconclusive for a run or draft it calls incomplete (exit 4's word);
+    untested for one it could not certify; `judged`, what the judged results earned, for a stale
+    baseline, which fails the gate and not the level."""
+    if verdict == "stale baseline":
+        return judged
+    head = verdict.split(",")[0].split(";")[0].split(" (")[0]
+    if head.startswith("incomplete"):
+        return "inconclusive"
+    if head.startswith("not certified"):
+        return "untested"
+    return head if head in LEVEL_ORDER else judged
 
 
 def _count(counts: Counts, level: str, statuses: Iterable[Status]) -> int:
@@ -132,6 +148,19 @@ class Summary:
         return {draft: level_of(counts) for draft, counts in self.drafts.items()}
 
     @property
+    def told_level(self) -> str:
+        """The level as every surface tells it: the gate's verdict's (`level_told`)."""
+        return self.level if self.outcome is None else level_told(self.outcome.headline, self.level)
+
+    @property
+    def told_levels(self) -> dict[str, str]:
+        """Each draft's level as its badge tells it: its verdict's (`level_told`)."""
+        judged = self.levels
+        if self.outcome is None:
+            return judged
+        return {d: level_told(self.outcome.drafts.get(d, j), j) for d, j in judged.items()}
+
+    @property
     def complete(self) -> bool:
         return self.completion == "complete"
 
@@ -159,8 +188,12 @@ class Summary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "level": self.level,
-            "levels": self.levels,
+            "level": self.told_level,
+            "levels": self.told_levels,
+            # what the judged results earned, which the gate's verdict may take back (a run cut
+            # short, a host not certified)
+            "judged_level": self.level,
+            "judged_levels": self.levels,
             "completion": self.completion,
             "blocker": self.blocker,
             **({"gate": self.outcome.as_dict()} if self.outcome is not None else {}),
@@ -190,7 +223,7 @@ class Summary:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Summary:
         return cls(
-            data["level"],
+            data.get("judged_level", data["level"]),
             data["counts"],
             data["total"],
             data.get("finished", ""),

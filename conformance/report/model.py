@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: The version of the report's JSON form (report.json, events.jsonl); see report.schema.json.
-REPORT_FORMAT = "1.2"
+REPORT_FORMAT = "1.3"
 #: Headers a client sets itself: curl sends its own.
 #: How a value the run redacted begins (report/redaction.py).
 REDACTED = "<redacted:sha256:"

@@ -149,7 +149,7 @@ def certify_one(spec: TargetSpec, out: str, stop: threading.Event | None = None)
     return {
         "target": public(spec.target),
         "folder": folder.name,
-        "level": summary.level,
+        "level": summary.told_level,
         "verdict": told(summary).headline,
         "exit_code": told(summary).code,
     }

@@ -130,7 +130,7 @@ def test_events_jsonl_has_header_results_and_footer(written: Path) -> None:
     header, results, footer = read_events(written / "events.jsonl")
     assert (
         header["target"] == "https://host.test"
-        and header["report_format"] == "1.2"
+        and header["report_format"] == "1.3"
         and header["drafts"]["woa"] == "draft-gaikwad-woa-00"
     )
     assert len(results) == 6 and footer is not None and footer["level"] == "non-compliant"
