@@ -407,6 +407,13 @@ def run_options(
         expected = Baseline.load(Path(baseline)) if isinstance(baseline, (str, Path)) else baseline
     except BaselineUnusable as error:
         raise OptionsUnusable("baseline", str(error), whole=True) from None
+    given = tuple(_header(h) for h in headers)
+    if "@" in urlsplit(target).netloc and any(n.lower() == "authorization" for n, _ in given):
+        raise OptionsUnusable(
+            "header",
+            "gives Authorization, and the target's URL has credentials of its own, which would"
+            " replace it on every request: give one or the other",
+        )
     # a replay makes no connection: the recorded run's CA (a path on its machine) is not loaded
     trusted = usable_cacert(cacert) if replay is None else Path(cacert) if cacert else None
     return RunOptions(
@@ -415,7 +422,7 @@ def run_options(
         roles=tuple(dict.fromkeys((*roles, "any"))),
         cacert=trusted,
         allowed_origins=tuple(origin(o, "allow-origin") for o in allowed_origins),
-        headers=tuple(_header(h) for h in headers),
+        headers=given,
         selection=selection,
         baseline=expected,
         scenarios=tuple(scenarios),

@@ -61,6 +61,9 @@ def test_what_a_user_gives_is_normalised() -> None:
         ("https://agents.example", {"suites": "woa", "scenarios": ("flight_booking",)}, "scenario"),
         ("https://agents.example", {"suites": "all", "binding": "a2a"}, "binding"),
         ("https://agents.example", {"headers": ("no colon",)}, "header"),
+        # the URL's credentials would replace the header on the wire, and the evidence would show
+        # a request never sent
+        ("https://u:pw@agents.example", {"headers": ("authorization: Bearer t",)}, "header"),
         ("https://agents.example", {"allowed_origins": ("not a url",)}, "allow-origin"),
         ("https://agents.example", {"requirements": ("WOA-0-NOTHING",)}, "requirement"),
         ("https://agents.example", {"levels": ("sometimes",)}, "level"),
