@@ -85,10 +85,11 @@ def fuzz(
         strict=strict,
         allowed_origins=allow_origin or (),
     )
+    fresh = not report_dir.exists()
     writers = prepared_writers(report_dir, FUZZ_FORMATS, debug=debug)
     try:
         with (
-            reported(report_dir, FUZZ_FORMATS),
+            reported(report_dir, FUZZ_FORMATS, made=fresh),
             (
                 console.status(f"Fuzzing {public(target)}…")
                 if console.is_terminal and not quiet

@@ -140,6 +140,7 @@ def proxy(
     host, port = _listen_address(listen)
     usable(usable_cacert, cacert)
     suites = SUITES if suite == "all" else (suite,)
+    fresh = not report_dir.exists()
     writers = prepared_writers(report_dir, list(FORMATS))
     traffic, started = Traffic(recorder=Recorder(record) if record else None), utc_now()
     options = {"listen": listen, "rewrite": rewrite, "strict": strict, "passive": True}
@@ -171,7 +172,7 @@ def proxy(
                 )
             )
         )
-    with reported(report_dir, list(FORMATS)):
+    with reported(report_dir, list(FORMATS), made=fresh):
         summary = asyncio.run(
             interruptible(
                 judged_run(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Callable
@@ -118,20 +119,27 @@ def written(report_dir: Path, formats: list[str]) -> list[Path]:
 
 
 @contextmanager
-def reported(report_dir: Path, formats: list[str]) -> Iterator[None]:
-    """Around a run whose reports go to `report_dir`: a signal before it judged anything is one
-    line and exit 130; reports it could not write whole (a full disk) are removed, none left to
-    read as the run's, and that is a usage error."""
+def reported(report_dir: Path, formats: list[str], *, made: bool) -> Iterator[None]:
+    """Around a run whose reports go to `report_dir` (`made`: by this command, which found no
+    folder there): a signal before it judged anything is one line and exit 130; reports it could
+    not write whole (a full disk) are removed, none left to read as the run's, and that is a usage
+    error. A run that wrote no report (its target unreachable, say) leaves no folder it made."""
     try:
-        yield
-    except RunInterrupted as signal:
-        fail_usage(
-            f"interrupted by {signal} before anything was judged; no report was written", 130
-        )
-    except ReportDirUnusable as error:
-        for path in written(report_dir, formats):
-            path.unlink(missing_ok=True)
-        fail_usage(str(error))
+        try:
+            yield
+        except RunInterrupted as signal:
+            fail_usage(
+                f"interrupted by {signal} before anything was judged; no report was written", 130
+            )
+        except ReportDirUnusable as error:
+            for path in written(report_dir, formats):
+                path.unlink(missing_ok=True)
+            fail_usage(str(error))
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):  # not empty (a report, a debug log), or gone
+                report_dir.rmdir()
+        raise
 
 
 def finish(summary: Summary) -> NoReturn:
@@ -275,6 +283,7 @@ def run(
     usable(run_options, "https://agents.example", **given)
     check_fault(fault, client=certifies_client)
     formats = report_format or list(FORMATS)
+    fresh = not report_dir.exists()
     writers = prepared_writers(report_dir, formats, debug=debug)
     with ExitStack() as stack:
         if certifies_client:
@@ -301,7 +310,7 @@ def run(
             transport=transport,
         )
         display = RunDisplay(quiet=quiet)
-        with reported(report_dir, formats):
+        with reported(report_dir, formats, made=fresh):
             summary = _certified(options, [*writers, display], repeat, max_violation_rate, quiet)
     display.finish(summary, written(report_dir, formats), options.seed)
     finish(summary)

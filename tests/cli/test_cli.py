@@ -76,6 +76,12 @@ def test_errata_as_markdown_and_json() -> None:
 
 
 def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: Path) -> None:
+    """...and writes no report: a report folder the run made is gone with it (one the user made
+    is left, with what it held but the earlier run's reports, which are no verdict of this run)."""
+    made, kept = tmp_path / "made", tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("the user's")
+    (kept / "report.json").write_text("{}")
     started = time.monotonic()
     done = subprocess.run(
         [
@@ -86,7 +92,7 @@ def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: 
             "--target",
             "https://127.0.0.1:9",
             "--report-dir",
-            str(tmp_path),
+            str(made),
         ],
         capture_output=True,
         text=True,
@@ -96,6 +102,10 @@ def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: 
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
     assert done.stderr.startswith("agent-conformance: target unreachable:")
+    assert not made.exists()
+    again = runner.invoke(app, ["run", "--target", "https://127.0.0.1:9", "--report-dir", str(kept)])
+    assert again.exit_code == 2
+    assert [p.name for p in kept.iterdir()] == ["notes.txt"]
 
 
 def test_usage_errors_exit_2() -> None:
