@@ -97,6 +97,24 @@ def test_a_failure_shows_its_sentence_and_evidence_and_a_baseline_absorbs_it(
     assert "failed" not in _outcomes(absorbed)
 
 
+def test_a_should_that_fails_is_an_expected_failure_and_the_session_passes_as_run_exits_0(
+    pytester: pytest.Pytester,
+) -> None:
+    """The session's status is `run`'s exit code: a SHOULD-level failure leaves a run
+    MUST-compliant and exiting 0, so its item is an expected failure (x, its reason shown with
+    -rx), not a failure that turns a gate red where `run` keeps it green."""
+    pytester.makepyfile(agent_app=APP.format(fault=', "woa-7-caching-headers"'))
+    result = pytester.runpytest_subprocess(*APP_ON_WOA, "-rx")
+    assert result.ret == 0, result.stdout.str()
+    assert _outcomes(result).get("xfailed") == 1 and "failed" not in _outcomes(result)
+    result.stdout.fnmatch_lines(
+        [
+            "agent-conformance: MUST-compliant (run would exit 0)*",
+            "XFAIL *WOA-7-CACHING-HEADERS - SHOULD fail: no caching header*",
+        ]
+    )
+
+
 def test_an_app_that_names_its_public_origin_is_invoked_there_when_allowed(
     pytester: pytest.Pytester,
 ) -> None:
