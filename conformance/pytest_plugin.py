@@ -1,6 +1,6 @@
 """The pytest plugin: certify an agent inside a team's own pytest run, one test per requirement.
 
-    pytest --agent-target https://agents.example.com [--agent-cacert CA.pem]
+    pytest --agent-target https://agents.example.com [--agent-cacert=CA.pem]
     pytest --agent-app my_service.main:app     # in-process (httpx's ASGI transport, no socket)
            [--agent-suite woa|sdsi|aci|all] [--agent-role R ...] [--agent-baseline FILE]
 
@@ -151,8 +151,52 @@ def _refused(config: pytest.Config) -> None:
         )
     except OptionsUnusable as error:
         raise pytest.UsageError(str(error)) from None
+    _configuration_not_read(config)
     # each option's value, as the command line checks it before anything starts
     _options("https://agents.example", **_given(config))
+
+
+#: The files pytest reads its configuration from, and the section each must hold.
+_CONFIGURATIONS = {
+    "pytest.ini": "",
+    ".pytest.ini": "",
+    "pyproject.toml": "[tool.pytest",
+    "tox.ini": "[pytest]",
+    "setup.cfg": "[tool:pytest]",
+}
+
+
+def _configuration_not_read(config: pytest.Config) -> None:
+    """A usage error where pytest missed the project's configuration file because of an option of
+    ours: it picks its rootdir before it loads plugins, so the value of `--agent-cacert
+    /tmp/ca.pem` (two arguments) is a test path to it, and a path outside the project moves the
+    rootdir away from the project's file (its options, its node IDs). `--agent-cacert=PATH` is
+    one argument, which pytest leaves alone."""
+    if config.inipath is not None:
+        return
+    here = config.invocation_params.dir.resolve()
+    args = [str(a) for a in config.invocation_params.args]
+    flags = {f"--agent-{g.flag}" for g in GIVEN.values() if g.plugin}
+    outside = [
+        (flag, value)
+        for flag, value in zip(args, args[1:])
+        if flag in flags
+        and (here / value).exists()
+        and not (here / value).resolve().is_relative_to(here)
+    ]
+    missed = [
+        folder / name
+        for folder in (here, *here.parents)
+        for name, section in _CONFIGURATIONS.items()
+        if (folder / name).is_file()
+        and section in (folder / name).read_text(encoding="utf-8", errors="replace")
+    ]
+    if outside and missed:
+        flag, value = outside[0]
+        raise pytest.UsageError(
+            f"pytest took {value} (after {flag}) for a test path when it chose its rootdir, and"
+            f" so did not read {missed[0]}: write {flag}={value}"
+        )
 
 
 def _given(config: pytest.Config) -> dict[str, Any]:

@@ -151,6 +151,27 @@ def test_a_target_over_the_network(pytester: pytest.Pytester) -> None:
     assert "failed" not in outcomes and outcomes["passed"] > 20, outcomes
 
 
+def test_a_ca_given_as_an_argument_of_its_own_that_hides_the_projects_configuration_is_refused(
+    pytester: pytest.Pytester,
+) -> None:
+    """pytest picks its rootdir before loading plugins: `--agent-cacert /tmp/.../ca.pem` made the
+    CA a test path, the rootdir /tmp, and the project's pyproject.toml unread (its node IDs and
+    options gone). That is a usage error saying to write `--agent-cacert=PATH`, which works."""
+    pytester.makepyprojecttoml("[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n")
+    with serve_host() as host:
+        on = ("--agent-target", host.url, "--agent-suite", "woa", *OTHER_PLUGINS_OFF)
+        refused = pytester.runpytest_subprocess(*on, "--agent-cacert", str(host.cacert))
+        taken = pytester.runpytest_subprocess(
+            *on, f"--agent-cacert={host.cacert}", "-k", "WOA-4-", "-v"
+        )
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stderr.fnmatch_lines(
+        [f"*did not read {pytester.path / 'pyproject.toml'}: write --agent-cacert={host.cacert}"]
+    )
+    assert taken.ret == 0, taken.stdout.str()
+    taken.stdout.fnmatch_lines(["configfile: pyproject.toml", "pyproject.toml::woa::4::WOA-4-*"])
+
+
 def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:
     """The issue's list: the right collection count, markers per draft and level (-m "woa and
     must"), a node ID per draft and section, and a JUnit classname from it."""
