@@ -15,6 +15,7 @@ from conformance.harness.inprocess import in_process
 from conformance.report import Status
 from conformance.targeting import on_the_open_internet
 from conformance.targeting import run_options
+from mocks.serve import serve
 from mocks.serve import serve_host
 from tests.checks.mutants import Collect
 
@@ -110,3 +111,26 @@ def test_plain_http_on_the_open_internet_fails_no_plain_http() -> None:
 )
 def test_the_open_internet(url: str, public: bool) -> None:
     assert on_the_open_internet(url) is public
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # nothing served: whether the host implements REST is a document's to say
+        (JSONResponse({"detail": "not found"}, status_code=404), Status.SKIP),
+        (JSONResponse({"woa_version": "1", "agents": [], "transports": {}}), Status.NOT_APPLICABLE),
+    ],
+    ids=["no-document", "no-rest-transport"],
+)
+def test_plain_http_breaks_8_1_only_for_a_host_whose_document_offers_rest(
+    answer: JSONResponse, expected: Status
+) -> None:
+    """WoA 8.1 binds "hosts that serve WoA documents and implement REST transports": a plain-HTTP
+    URL that serves no document breaks it no more than a document without a rest transport does
+    (it had failed the first and not the second)."""
+    app = Starlette(routes=[Route("/.well-known/woa.json", lambda _: answer)])
+    collect = Collect()
+    with serve(lambda _: app, tls=False) as host:  # on the wire: in-process, 8.1 is a skip
+        asyncio.run(run(run_options(target=host.url, suites=("woa",)), [collect]))
+    verdicts = {r.requirement: r for r in collect.results}
+    assert verdicts["WOA-8.1-HOST-USES-HTTPS"].status is expected, verdicts

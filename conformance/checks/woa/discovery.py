@@ -200,11 +200,15 @@ async def woa_8_1_host_uses_https(target: Target) -> Verdict:
     URL that served the document (a redirect from http to https is not serving over HTTP)."""
     url = target.discovery.final_url or target.discovery.url
     evidence = (target.discovery.response.exchange,) if target.discovery.response else ()
-    if isinstance(target.document, dict) and "rest" not in _transports(target.document):
+    if not isinstance(target.document, dict):
+        # whether the host serves a document and implements REST is the document's to say: a URL
+        # that answers 404 over plain HTTP breaks no rule of this sentence
+        return no_document(target.discovery.problem, *evidence)
+    if "rest" not in _transports(target.document):
         return not_applicable(
             "the document offers no rest transport: the host implements no REST transport"
         )
-    rest = _transports(target.document).get("rest") if isinstance(target.document, dict) else None
+    rest = _transports(target.document).get("rest")
     base = rest.get("base") if isinstance(rest, dict) else None
     if isinstance(base, str) and urlsplit(base).hostname not in (None, urlsplit(url).hostname):
         # the sentence binds a host that serves documents *and* implements REST: the REST
