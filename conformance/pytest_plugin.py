@@ -103,6 +103,8 @@ def _as_pytest_option(given: Given) -> dict[str, Any]:
     if given.repeatable:
         return {"action": "append", "default": None, "help": given.help}
     made: dict[str, Any] = {"default": given.default, "help": given.help}
+    if given.kind is bool:
+        return {**made, "action": "store_true"}
     if given.choices:
         made["choices"] = given.choices
     elif given.kind is not str:

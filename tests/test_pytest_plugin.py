@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ APP = 'from mocks.host import create_app\napp = create_app("https://agent.test"{
 #: The user's project certifying its app on WoA, as its pytest command line says it.
 ON_WOA = ("-p", "no:cacheprovider", "--agent-app", "agent_app:app", "--agent-suite", "woa")
 APP_ON_WOA = (*ON_WOA, *OTHER_PLUGINS_OFF)
+TOKEN = "Bearer s3cr3t-t0ken"
 
 
 def _outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -170,6 +172,41 @@ def test_a_ca_given_as_an_argument_of_its_own_that_hides_the_projects_configurat
     )
     assert taken.ret == 0, taken.stdout.str()
     taken.stdout.fnmatch_lines(["configfile: pyproject.toml", "pyproject.toml::woa::4::WOA-4-*"])
+
+
+def test_a_protected_host_on_plain_http_loopback_as_run_certifies_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--agent-header and --agent-allow-http-loopback, as run's --header and
+    --allow-http-loopback: the header goes with every request and its value nowhere the session
+    writes; plain HTTP on loopback is waived, never a pass."""
+    from mocks.host import create_app
+    from mocks.serve import serve
+
+    def guarded(base: str) -> Any:  # the reference host, behind a bearer token
+        app = create_app(base)
+
+        async def only_with_the_token(scope: Any, receive: Any, send: Any) -> None:
+            headers = dict(scope.get("headers", ()))
+            if scope["type"] == "http" and headers.get(b"authorization") != TOKEN.encode():
+                await send({"type": "http.response.start", "status": 401, "headers": []})
+                await send({"type": "http.response.body", "body": b""})
+                return
+            await app(scope, receive, send)
+
+        return only_with_the_token
+
+    monkeypatch.setenv("COLUMNS", "200")  # room for each skip's reason beside its node ID
+    with serve(guarded, tls=False) as host:
+        result = pytester.runpytest_subprocess(
+            *("-p", "no:cacheprovider", *OTHER_PLUGINS_OFF, "--agent-target", host.url),
+            *("--agent-suite", "woa", "--agent-header", f"Authorization: {TOKEN}"),
+            *("--agent-allow-http-loopback", "-v", "--junitxml", "junit.xml"),
+        )
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*::WOA-8.1-HOST-USES-HTTPS SKIPPED (waived: plain HTTP on loopb*"])
+    written = result.stdout.str() + result.stderr.str() + (pytester.path / "junit.xml").read_text()
+    assert "s3cr3t" not in written
 
 
 def test_items_follow_pytests_conventions(pytester: pytest.Pytester) -> None:

@@ -93,6 +93,7 @@ GIVEN: dict[str, Given] = {
             "For a plain-HTTP target on loopback, report the HTTPS requirements as waived (never"
             " as pass).",
             bool,
+            plugin=True,
         ),
         Given(
             "allowed_origins",
@@ -198,8 +199,10 @@ GIVEN: dict[str, Given] = {
             "headers",
             "header",
             "Send this header with every request (repeatable), e.g. 'Authorization: Bearer TOKEN'"
-            " for a protected host; the report records its name only.",
+            " for a protected host; what the suite writes and prints holds its name, never its"
+            " value.",
             repeatable=True,
+            plugin=True,
         ),
         Given(
             "record",
