@@ -255,16 +255,18 @@ def run(
     debug: Debug = False,
 ) -> None:
     """Certify the target at --target (or the built-in reference mock, --mock) against the drafts,
-    and write report.json, events.jsonl, junit.xml and summary.md into --report-dir. A WoA client is
-    certified with --client-command (the suite plays the host); --mock --suite woa --role client
-    certifies the reference client.
+    and write report.json, events.jsonl, junit.xml, summary.md, report.html and a badge per draft
+    into --report-dir. A WoA client is certified with --client-command (the suite plays the host);
+    --mock --suite woa --role client certifies the reference client.
 
     Exit codes:
-    0  at least one MUST tested, and none failed or errored
-    1  a MUST failed
+    0  at least one MUST tested, none failed or errored, every selected requirement judged, and
+       (on a WoA host that advertises agents) at least one agent exercised
+    1  a MUST failed, or the baseline lists a requirement that now passes
     2  a usage error, or nothing could be certified
     3  a defect of the suite
-    4  inconclusive: a MUST check errored, or the run was interrupted or ran out of budget"""
+    4  inconclusive: a MUST check errored, the run was interrupted or ran out of budget, or
+       (--require-every-agent) an advertised agent was not exercised"""
     flags = dict(locals())  # the command line as given, for the translations below
     roles, scenarios = tuple(role or DEFAULT_ROLES), tuple(scenario or ())
     usable(refused, _sources(flags))
