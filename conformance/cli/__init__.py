@@ -39,8 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "run:run",
         (
             "Certify the target at --target (or the built-in reference mock, --mock) against the"
-            " drafts, and write report.json, events.jsonl, junit.xml and summary.md into"
-            " --report-dir"
+            " drafts, and write report.json, events.jsonl, junit.xml, summary.md, report.html and a"
+            " badge per draft into --report-dir"
         ),
     ),
     "fuzz": (
