@@ -9,8 +9,9 @@ Registered through the `pytest11` entry point and inert unless --agent-target, -
 pytest-xdist, in the controller, whose workers read its results); each requirement is then an item
 named after its ID: `pass` passes, `fail` and `error` fail with the sentence, the message and the
 evidence (at SHOULD level, on which `run` exits 0, they are expected failures: `x`, their reason
-shown with -rx), and `skip`, `not-applicable` and `waived` are skips with their reason. Each item reports
-the time its own check took; the certification's whole time is a line of the terminal summary.
+shown with -rx), and `skip`, `not-applicable` and `waived` are skips with their reason. Each item
+reports the time its own check took; the certification's whole time is a line of the terminal
+summary.
 
 The session keeps the command line's rules: the same option mistakes are refused in the same words
 (target/sources.py), and the session fails, with the run's outcome in one line, whenever `run`
@@ -25,6 +26,7 @@ it cannot.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import shutil
 import tempfile
@@ -181,7 +183,7 @@ def _configuration_not_read(config: pytest.Config) -> None:
     flags = {f"--agent-{g.flag}" for g in GIVEN.values() if g.plugin}
     outside = [
         (flag, value)
-        for flag, value in zip(args, args[1:])
+        for flag, value in itertools.pairwise(args)
         if flag in flags
         and (here / value).exists()
         and not (here / value).resolve().is_relative_to(here)

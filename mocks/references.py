@@ -67,12 +67,7 @@ class ReferenceAgents:
         from .serve import serve_host
 
         return serve_host(
-            fault,
-            port=port,
-            tls=tls,
-            fault_rate=fault_rate,
-            fault_seed=fault_seed,
-            minimal=minimal,
+            fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
         )
 
     @cached_property

@@ -29,15 +29,15 @@ def assert_one_story(reports: Path, code: int, stdout: str, stderr: str) -> dict
     # gate, not the level; what the judged part earned is `judged_level`, `judged_levels`)
     summary = report["summary"]
     if gate["kind"] != "stale-baseline":
-        said = {1: "non-compliant", 2: "untested", 4: "inconclusive"}
-        assert summary["level"] == said.get(code, gate["headline"].split(",")[0].split(" (")[0])
+        told = {1: "non-compliant", 2: "untested", 4: "inconclusive"}
+        assert summary["level"] == told.get(code, gate["headline"].split(",")[0].split(" (")[0])
     for draft, verdict in gate["drafts"].items():
         level = summary["levels"][draft]
         assert (
             verdict == "stale baseline"
             or verdict.startswith(level)
-            or verdict.startswith("incomplete") and level == "inconclusive"
-            or verdict.startswith("not certified") and level == "untested"
+            or (verdict.startswith("incomplete") and level == "inconclusive")
+            or (verdict.startswith("not certified") and level == "untested")
         ), (draft, verdict, level)
     # the terminal: the verdict, and the reason as its last line whenever the exit is not 0
     assert f"Compliance: {gate['headline']}" in stdout, stdout

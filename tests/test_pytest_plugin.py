@@ -204,7 +204,9 @@ def test_a_protected_host_on_plain_http_loopback_as_run_certifies_it(
             *("--agent-allow-http-loopback", "-v", "--junitxml", "junit.xml"),
         )
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["*::WOA-8.1-HOST-USES-HTTPS SKIPPED (waived: plain HTTP on loopb*"])
+    result.stdout.fnmatch_lines(
+        ["*::WOA-8.1-HOST-USES-HTTPS SKIPPED (waived: plain HTTP on loopb*"]
+    )
     written = result.stdout.str() + result.stderr.str() + (pytester.path / "junit.xml").read_text()
     assert "s3cr3t" not in written
 

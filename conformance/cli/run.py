@@ -282,7 +282,7 @@ def run(
         roles=("client",) if certifies_client else roles,
     )
     # every option checked before anything starts
-    usable(run_options, "https://agents.example", **given)
+    usable(run_options, target or "https://agents.example", **given)
     check_fault(fault, client=certifies_client)
     formats = report_format or list(FORMATS)
     fresh = not report_dir.exists()

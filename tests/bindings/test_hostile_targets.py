@@ -86,7 +86,9 @@ async def test_a_misbehaving_target_gets_its_reason_on_every_document_rule(  # t
     assert not [
         r for r in results if r["status"] == Status.PASS and r["requirement"].startswith("WOA-4")
     ]
-    assert footer is not None and told(summary).code in (1, 2)
+    # the document rule failed (1), nothing was certified (2), or the document rule erred (4:
+    # nested past the parser's depth): never a pass
+    assert footer is not None and told(summary).code in (1, 2, 4)
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,9 @@ def test_an_unreachable_target_exits_2_within_5_seconds_with_one_line(tmp_path: 
     assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
     assert done.stderr.startswith("agent-conformance: target unreachable:")
     assert not made.exists()
-    again = runner.invoke(app, ["run", "--target", "https://127.0.0.1:9", "--report-dir", str(kept)])
+    again = runner.invoke(
+        app, ["run", "--target", "https://127.0.0.1:9", "--report-dir", str(kept)]
+    )
     assert again.exit_code == 2
     assert [p.name for p in kept.iterdir()] == ["notes.txt"]
 

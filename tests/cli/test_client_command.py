@@ -176,8 +176,10 @@ def test_certifying_the_reference_client_imports_no_host_and_no_sdk(tmp_path: Pa
         " in ('mcp', 'a2a') or m.startswith(('mocks.reference.woa_host', 'mocks.faults.cat')))]))"
     )
     done = subprocess.run(
-        [sys.executable, "-c", probe, "run", "--mock", "--suite", "woa", "--role", "client"]
-        + ["--quiet", "--report-dir", str(tmp_path)],
+        [
+            *(sys.executable, "-c", probe, "run", "--mock", "--suite", "woa", "--role", "client"),
+            *("--quiet", "--report-dir", str(tmp_path)),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -48,13 +48,25 @@ def test_no_credential_reaches_a_report_a_recording_an_attestation_or_the_termin
 ) -> None:
     reports, recording, key = tmp_path / "reports", tmp_path / "recording", tmp_path / "key"
     with serve_host() as host:
-        target = host.url.replace("https://", f"https://alice:{CANARIES[3]}@")
         ran = agent_conformance(
-            *("run", "--target", target, "--cacert", str(host.cacert), "--suite", "woa"),
+            *("run", "--target", host.url, "--cacert", str(host.cacert), "--suite", "woa"),
             *HEADERS,
             *("--record", str(recording), "--report-dir", str(reports)),
         )
+        # a password in the URL: its own run (with an Authorization header it is refused, the
+        # URL's Basic credentials replacing the header on the wire), then one judged requirement
+        target = host.url.replace("https://", f"https://alice:{CANARIES[3]}@")
+        both = agent_conformance(
+            *("run", "--target", target, *HEADERS, "--report-dir", str(tmp_path / "refused"))
+        )
+        in_url = agent_conformance(
+            *("run", "--target", target, "--cacert", str(host.cacert), "--suite", "woa"),
+            *("--requirement", "WOA-4-VERSION-1", "--report-dir", str(tmp_path / "in-url")),
+        )
     assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert both.returncode == 2 and "--header gives Authorization" in both.stderr, both.stderr
+    assert not (tmp_path / "refused").exists()  # refused before anything started
+    assert in_url.returncode == 0, in_url.stdout + in_url.stderr
     rejudged = agent_conformance("rejudge", str(recording), "--report-dir", str(tmp_path / "again"))
     assert "0 verdicts changed since the recording." in rejudged.stdout, rejudged.stdout
     agent_conformance("keygen", "--out", str(key))
@@ -66,7 +78,9 @@ def test_no_credential_reaches_a_report_a_recording_an_attestation_or_the_termin
         *("--recording", str(recording)),
     )
     assert verified.returncode == 0, verified.stderr
-    printed = "".join(d.stdout + d.stderr for d in (ran, rejudged, attested, verified))
+    printed = "".join(
+        d.stdout + d.stderr for d in (ran, both, in_url, rejudged, attested, verified)
+    )
     assert _leaks(tmp_path, printed=printed) == []
     # the evidence keeps each value's shape and tells values apart; curl names a variable
     report = json.loads((reports / "report.json").read_text())
@@ -79,7 +93,8 @@ def test_no_credential_reaches_a_report_a_recording_an_attestation_or_the_termin
     assert sent["request_headers"]["authorization"].startswith("Bearer <redacted:sha256:")
     assert sent["request_headers"]["x-api-key"] != sent["request_headers"]["cookie"]
     assert '-H "authorization: $AGENT_AUTHORIZATION"' in sent["curl"]
-    assert report["header"]["target"].startswith("https://<redacted:sha256:")
+    in_url_report = json.loads((tmp_path / "in-url" / "report.json").read_text())
+    assert in_url_report["header"]["target"].startswith("https://<redacted:sha256:")
     assert report["header"]["options"]["credentials"] == "redacted"
 
 
