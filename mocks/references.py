@@ -54,21 +54,12 @@ class ReferenceAgents:
 
         return AgentIds(SDSI_AGENT, CLIENT_AGENT_ID, MASTER_ID, frozenset(AGENTS))
 
-    def serve_host(
-        self,
-        fault: str | None = None,
-        *,
-        port: int = 0,
-        tls: bool = True,
-        fault_rate: float | None = None,
-        fault_seed: int = 0,
-        minimal: bool = False,
-    ) -> AbstractContextManager[ServedMock]:
+    @property
+    def serve_host(self) -> Callable[..., AbstractContextManager[ServedMock]]:
+        """mocks/serve.py's serve_host, imported when first asked for (it imports the host)."""
         from .serve import serve_host
 
-        return serve_host(
-            fault, port=port, tls=tls, fault_rate=fault_rate, fault_seed=fault_seed, minimal=minimal
-        )
+        return serve_host
 
     @cached_property
     def variants(self) -> Mapping[str, Variant]:
