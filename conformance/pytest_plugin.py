@@ -435,11 +435,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, Any, None]:
-    """A requirement's item lasts as long as its own checks took, not the time to read a result."""
+    """A requirement's item lasts as long as its own checks took, not the time to read a result;
+    its skip is told at the item (`-rs`: the requirement's node ID and the reason), not at the line
+    of this plugin that raised it."""
     outcome = yield
     if isinstance(item, RequirementItem) and call.when == "call":
         results = _results(item.config).get(item.name, [])
-        outcome.get_result().duration = sum(r.duration_ms for r in results) / 1000
+        report = outcome.get_result()
+        report.duration = sum(r.duration_ms for r in results) / 1000
+        if report.skipped and isinstance(report.longrepr, tuple):
+            report.longrepr = (str(item.config.rootpath / item.nodeid), None, report.longrepr[2])
 
 
 @pytest.hookimpl(trylast=True)

@@ -106,12 +106,13 @@ async def call_tool(
     timeout: float = 10.0,
     max_body: int = 10 * 1024 * 1024,
     cacert: Path | None = None,
+    headers: Sequence[tuple[str, str]] = (),
     transport: httpx2.AsyncBaseTransport | None = None,
     recorder: Recorder | None = None,
     replay: Replay | None = None,
 ) -> McpCall:
     """List the tools at `server`, call the first of `names` it offers with `arguments` (recorded by
-    `recorder`, or answered from `replay`)."""
+    `recorder`, or answered from `replay`), with `headers` (the run's --header) on every request."""
     inner: httpx2.AsyncBaseTransport
     if replay is not None:
         inner = McpReplayTransport(replay)
@@ -147,6 +148,7 @@ async def call_tool(
                 transport=_CappedTransport(inner, max_body),
                 timeout=httpx2.Timeout(timeout),
                 follow_redirects=False,
+                headers=dict(headers),
             ) as http,
             Client(
                 streamable_http_client(server, http_client=http),

@@ -162,6 +162,7 @@ async def _judge_call(
             timeout=target.options.timeout,
             max_body=target.options.max_body,
             cacert=target.options.cacert,
+            headers=target.options.headers,
             recorder=target.recorder,
             replay=target.replay,
         )
