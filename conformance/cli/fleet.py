@@ -95,4 +95,20 @@ def fleet(
         f" {report_dir / 'fleet.md'}",
         markup=False,
     )
-    raise typer.Exit(1 if failing else 0)
+    code = fleet_code([row["exit_code"] for row in rows])
+    if code:
+        named = ", ".join(f"{row['target']} exited {row['exit_code']}" for row in failing[:3])
+        more = f", and {len(failing) - 3} more" if len(failing) > 3 else ""
+        typer.echo(
+            f"agent-conformance: {len(failing)} of {len(rows)} targets did not pass ({named}{more})"
+            f" (exit {code})",
+            err=True,
+        )
+    raise typer.Exit(code)
+
+
+def fleet_code(codes: list[int]) -> int:
+    """The fleet's exit code: its targets' codes in the contract's precedence (a defect of the
+    suite, then nothing certifiable, then a MUST failure, then an unfinished run); 0 when all
+    passed."""
+    return next((c for c in (3, 2, 1, 4) if c in codes), 0)

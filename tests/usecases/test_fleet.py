@@ -105,6 +105,31 @@ def test_the_command_writes_the_fleet_summary_and_matrix_and_keeps_complete_repo
 
 
 @pytest.mark.timeout(300)
+def test_a_fleet_that_did_not_all_pass_exits_in_the_contracts_precedence_and_says_why(
+    tmp_path: Path,
+) -> None:
+    """An unreachable target beside a passing one: exit 2 (nothing certifiable outranks a failure,
+    as in a run), and one line on standard error naming it."""
+    with serve_host() as host:
+        listed = tmp_path / "targets.json"
+        listed.write_text(
+            json.dumps(
+                [
+                    {"target": host.url, "cacert": str(host.cacert), "suite": "woa"},
+                    {"target": "https://127.0.0.1:9", "suite": "woa"},
+                ]
+            )
+        )
+        done = runner.invoke(
+            app, ["fleet", "--targets", str(listed), "--report-dir", str(tmp_path / "out")]
+        )
+    assert done.exit_code == 2, done.output
+    assert (
+        "agent-conformance: 1 of 2 targets did not pass (https://127.0.0.1:9 exited 2) (exit 2)"
+        in done.stderr
+    )
+
+
 def test_a_worker_that_dies_loses_only_its_current_target_which_is_retried(
     hosts: list[TargetSpec], tmp_path: Path
 ) -> None:
