@@ -236,7 +236,8 @@ def _rest_coverage(
             if (status := judged.get(r)) is not None and status.judged
         }
     )
-    valid = [p for p in answered if p.kind == "valid"]
+    # a valid invocation, with its operation named or implied (WoA 5.1: an agent's default)
+    valid = [p for p in answered if p.kind in ("valid", "implied")]
     redirected = [
         p for p in valid if 300 <= p.response.status < 400 and "location" in p.response.headers
     ]

@@ -4,6 +4,7 @@ verified."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,23 @@ def test_a_claim_agrees_with_the_verdicts_on_the_agents_answers(tmp_path: Path) 
     found = claims(tmp_path, "--fault", "woa-5.2-agent-mismatch-400")
     failed = [c for c in found.values() if c["verified"] == "fail"]
     assert failed and all("WOA-5.2-AGENT-MISMATCH-400" in c["detail"] for c in failed), found
+
+
+def test_an_agent_answering_an_invocation_without_operation_was_exercised() -> None:
+    """An envelope without `operation` to an agent with a default operation is a valid invocation
+    (WoA 5.1; the probe kind "implied"): answered, it exercises the agent, as the invocation
+    session counts it. A watched client that omits `operation` had left a host "not certified:
+    0 agents exercised" while WOA-5.1-DEFAULT-OPERATION passed on that very exchange."""
+    from types import SimpleNamespace
+
+    from conformance.checks.woa.invocation_session import JUDGED_BY
+    from conformance.checks.woa.invocation_session import Plan
+    from conformance.checks.woa.invocation_session import Probe
+    from conformance.engine.claims import coverage_of
+
+    answered = SimpleNamespace(status=200, headers={})
+    probe = Probe("implied", "echo", None, "as the client sent it", "https://h/agents/echo/invoke")
+    plan = Plan(probes=[replace(probe, response=answered)])  # type: ignore[arg-type]
+    document = {"agents": [{"id": "echo", "transports": ["rest"]}]}
+    (coverage,) = coverage_of(document, plan, [], JUDGED_BY)
+    assert coverage.exercised, coverage
