@@ -120,9 +120,11 @@ async def start_server(
     port: int = 0,
     certfile: Path | None = None,
     keyfile: Path | None = None,
+    own_headers: bool = True,
 ) -> tuple[LoopServer, asyncio.Task[None], int]:
     """Serve the app `build(port)` (over TLS when given a certificate) once the socket is bound;
-    the server, its task and the port it listens on."""
+    the server, its task and the port it listens on. `own_headers`: uvicorn adds its Date and
+    Server headers (a proxy, which hands on the upstream's, says False)."""
     sock = socket.socket(
         socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
     )
@@ -137,6 +139,8 @@ async def start_server(
         lifespan="off",
         timeout_graceful_shutdown=1,
         access_log=False,
+        server_header=own_headers,
+        date_header=own_headers,
     )
     server = LoopServer(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

@@ -67,6 +67,7 @@ async def served(
                 ),
                 host=host,
                 port=port,
+                own_headers=False,  # the upstream's Date and Server, once each
                 certfile=certfile,
                 keyfile=keyfile,
             )

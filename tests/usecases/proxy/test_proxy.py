@@ -170,10 +170,14 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
         client = WoaClient(ClientPolicy(allow_private=True), cacert=tmp_path / "proxy-ca.pem")
         assert asyncio.run(client.invoke(url, "summarizer", TEXT, "default"))["summary"]
         # the proxy calls the upstream whatever Host the client names
-        httpx.get(
+        document = httpx.get(
             url + "/.well-known/woa.json",
             headers={"host": "elsewhere.example"},
             verify=ssl.create_default_context(cafile=str(tmp_path / "proxy-ca.pem")),
+        )
+        upstream = httpx.get(
+            host.url + "/.well-known/woa.json",
+            verify=ssl.create_default_context(cafile=str(host.cacert)),
         )
         proxy.send_signal(signal.SIGINT)
         out, err = proxy.communicate(timeout=30)
@@ -184,6 +188,9 @@ def test_the_command_forwards_until_sigint_then_writes_the_reports(tmp_path: Pat
         e["url"].startswith(host.url) for r in report["results"] for e in r.get("evidence", [])
     )
     assert "3 exchanges judged" in out
+    # the upstream's answer handed on: its own Date and Server once each (the proxy adds none)
+    assert [len(document.headers.get_list(h)) for h in ("date", "server")] == [1, 1]
+    assert document.headers["etag"] == upstream.headers["etag"]
     recorded = [
         json.loads(line)
         for line in (tmp_path / "recording" / "exchanges.jsonl").read_text().splitlines()
